@@ -1,0 +1,460 @@
+#include "facts.h"
+
+#include "versions.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *tlsneg_grease_family_name(tlsneg_grease_family f)
+{
+    static const char *const names[] = {
+        [TLSNEG_GREASE_VERSION] = "version",
+        [TLSNEG_GREASE_CIPHER_SUITE] = "cipher_suite",
+        [TLSNEG_GREASE_EXTENSION] = "extension",
+        [TLSNEG_GREASE_GROUP] = "group",
+        [TLSNEG_GREASE_KEY_SHARE] = "key_share",
+        [TLSNEG_GREASE_SIGNATURE_ALGORITHM] = "signature_algorithm",
+        [TLSNEG_GREASE_PSK_MODE] = "psk_mode",
+        [TLSNEG_GREASE_ALPN] = "alpn",
+    };
+    return (unsigned)f < sizeof names / sizeof names[0] ? names[f] : "?";
+}
+
+bool tlsneg_facts_is_dtls(const tlsneg_facts *f)
+{
+    return f->wire == TLSNEG_WIRE_DTLS;
+}
+
+const char *tlsneg_msg_name(const tlsneg_facts *f)
+{
+    switch (f->msg_type) {
+    case TLSNEG_HS_CLIENT_HELLO:
+        return f->wire == TLSNEG_WIRE_SSL2 ? "SSLv2-compatible ClientHello" : "ClientHello";
+    case TLSNEG_HS_SERVER_HELLO:
+        return f->is_hrr ? "HelloRetryRequest" : "ServerHello";
+    case TLSNEG_HS_HELLO_VERIFY_REQUEST:
+        return "HelloVerifyRequest";
+    default:
+        return "handshake message";
+    }
+}
+
+static void add_grease(tlsneg_facts *out, tlsneg_facts_buf *buf, uint16_t v,
+                       tlsneg_grease_family family)
+{
+    if (out->num_grease < TLSNEG_MAX_GREASE) {
+        buf->grease[out->num_grease].value = v;
+        buf->grease[out->num_grease].family = (uint8_t)family;
+        out->num_grease++;
+    }
+    out->grease_count++;
+}
+
+/* grease_u16_list reports every GREASE value in a list of 2-byte code points. */
+static void grease_u16_list(tlsneg_facts *out, tlsneg_facts_buf *buf, tlsneg_cur list,
+                            tlsneg_grease_family family)
+{
+    uint16_t v;
+    while (tlsneg_cur_u16(&list, &v)) {
+        if (tlsneg_is_grease(v)) {
+            add_grease(out, buf, v, family);
+        }
+    }
+}
+
+static void grease_key_shares(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_hello *h,
+                              tlsneg_cur body)
+{
+    uint16_t group;
+    tlsneg_cur key;
+    if (h->msg_type == TLSNEG_HS_SERVER_HELLO) {
+        /* ServerHello: one entry; HelloRetryRequest: the group alone. */
+        if (tlsneg_cur_u16(&body, &group) && tlsneg_is_grease(group)) {
+            add_grease(out, buf, group, TLSNEG_GREASE_KEY_SHARE);
+        }
+        return;
+    }
+    tlsneg_cur shares;
+    if (!tlsneg_cur_u16_prefixed(&body, &shares)) {
+        return;
+    }
+    while (tlsneg_cur_u16(&shares, &group) && tlsneg_cur_u16_prefixed(&shares, &key)) {
+        if (tlsneg_is_grease(group)) {
+            add_grease(out, buf, group, TLSNEG_GREASE_KEY_SHARE);
+        }
+    }
+}
+
+static void grease_alpn(tlsneg_facts *out, tlsneg_facts_buf *buf, tlsneg_cur body)
+{
+    tlsneg_cur names, name;
+    if (!tlsneg_cur_u16_prefixed(&body, &names)) {
+        return;
+    }
+    while (tlsneg_cur_u8_prefixed(&names, &name)) {
+        uint16_t v;
+        if (name.len == 2 && tlsneg_cur_u16(&name, &v) && tlsneg_is_grease(v)) {
+            add_grease(out, buf, v, TLSNEG_GREASE_ALPN);
+        }
+    }
+}
+
+static void grease_psk_modes(tlsneg_facts *out, tlsneg_facts_buf *buf, tlsneg_cur body)
+{
+    tlsneg_cur modes;
+    uint8_t m;
+    if (!tlsneg_cur_u8_prefixed(&body, &modes)) {
+        return;
+    }
+    while (tlsneg_cur_u8(&modes, &m)) {
+        if (tlsneg_is_grease_psk_mode(m)) {
+            add_grease(out, buf, m, TLSNEG_GREASE_PSK_MODE);
+        }
+    }
+}
+
+static void grease_extension(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_hello *h,
+                             uint16_t type, tlsneg_cur body)
+{
+    tlsneg_cur list;
+    uint16_t v;
+    if (tlsneg_is_grease(type)) {
+        add_grease(out, buf, type, TLSNEG_GREASE_EXTENSION);
+    }
+    switch (type) {
+    case TLSNEG_EXT_SUPPORTED_VERSIONS:
+        if (h->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+            if (tlsneg_cur_u8_prefixed(&body, &list)) {
+                grease_u16_list(out, buf, list, TLSNEG_GREASE_VERSION);
+            }
+        } else if (tlsneg_cur_u16(&body, &v) && tlsneg_is_grease(v)) {
+            add_grease(out, buf, v, TLSNEG_GREASE_VERSION);
+        }
+        break;
+    case TLSNEG_EXT_SUPPORTED_GROUPS:
+        if (tlsneg_cur_u16_prefixed(&body, &list)) {
+            grease_u16_list(out, buf, list, TLSNEG_GREASE_GROUP);
+        }
+        break;
+    case TLSNEG_EXT_SIGNATURE_ALGORITHMS:
+        if (tlsneg_cur_u16_prefixed(&body, &list)) {
+            grease_u16_list(out, buf, list, TLSNEG_GREASE_SIGNATURE_ALGORITHM);
+        }
+        break;
+    case TLSNEG_EXT_KEY_SHARE:
+    case TLSNEG_EXT_KEY_SHARE_DRAFT:
+        grease_key_shares(out, buf, h, body);
+        break;
+    case TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES:
+        grease_psk_modes(out, buf, body);
+        break;
+    case TLSNEG_EXT_ALPN:
+        grease_alpn(out, buf, body);
+        break;
+    default:
+        break;
+    }
+}
+
+/* find_grease walks the message in wire order: cipher suites, then each
+ * extension's type and contents. */
+static void find_grease(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_hello *h)
+{
+    if (h->wire != TLSNEG_WIRE_SSL2) {
+        if (h->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+            grease_u16_list(out, buf, h->cipher_suites, TLSNEG_GREASE_CIPHER_SUITE);
+        } else if (h->msg_type == TLSNEG_HS_SERVER_HELLO && tlsneg_is_grease(h->cipher_suite)) {
+            add_grease(out, buf, h->cipher_suite, TLSNEG_GREASE_CIPHER_SUITE);
+        }
+    }
+    tlsneg_cur exts = h->extensions;
+    uint16_t type;
+    tlsneg_cur body;
+    while (tlsneg_cur_u16(&exts, &type) && tlsneg_cur_u16_prefixed(&exts, &body)) {
+        grease_extension(out, buf, h, type, body);
+    }
+}
+
+static bool has_fallback_scsv(const tlsneg_hello *h)
+{
+    tlsneg_cur suites = h->cipher_suites;
+    if (h->wire == TLSNEG_WIRE_SSL2) {
+        uint8_t hi;
+        uint16_t lo;
+        while (tlsneg_cur_u8(&suites, &hi) && tlsneg_cur_u16(&suites, &lo)) {
+            if (hi == 0 && lo == TLSNEG_CS_FALLBACK_SCSV) {
+                return true;
+            }
+        }
+        return false;
+    }
+    uint16_t s;
+    while (tlsneg_cur_u16(&suites, &s)) {
+        if (s == TLSNEG_CS_FALLBACK_SCSV) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* copy_sni keeps the first host_name of server_name (RFC 6066 3), escaping
+ * every byte that is not printable ASCII as \xNN. */
+static const char *copy_sni(tlsneg_facts_buf *buf, const tlsneg_hello *h)
+{
+    tlsneg_cur body = h->server_name.body, list, name;
+    uint8_t name_type;
+    if (!h->server_name.present || !tlsneg_cur_u16_prefixed(&body, &list)) {
+        return NULL;
+    }
+    while (tlsneg_cur_u8(&list, &name_type) && tlsneg_cur_u16_prefixed(&list, &name)) {
+        if (name_type != 0) {
+            continue;
+        }
+        size_t n = 0;
+        for (size_t i = 0; i < name.len; i++) {
+            uint8_t b = name.p[i];
+            bool printable = b > 0x20 && b < 0x7f && b != '\\';
+            size_t need = printable ? 1 : 4;
+            if (n + need > TLSNEG_MAX_SNI) {
+                break;
+            }
+            if (printable) {
+                buf->sni[n] = (char)b;
+            } else {
+                snprintf(buf->sni + n, 5, "\\x%02x", b);
+            }
+            n += need;
+        }
+        buf->sni[n] = '\0';
+        return buf->sni;
+    }
+    return NULL;
+}
+
+static void derive_supported_versions(tlsneg_facts *out, tlsneg_facts_buf *buf,
+                                      const tlsneg_hello *h)
+{
+    tlsneg_cur body = h->supported_versions.body;
+    out->has_supported_versions = h->supported_versions.present;
+    if (!out->has_supported_versions) {
+        return;
+    }
+    if (h->msg_type == TLSNEG_HS_SERVER_HELLO) {
+        out->has_selected = body.len == 2 && tlsneg_cur_u16(&body, &out->selected_version);
+        out->supported_versions_malformed = !out->has_selected;
+        return;
+    }
+    /* RFC 8446 4.2.1: ProtocolVersion versions<2..254>; keep what parses. */
+    tlsneg_cur list;
+    if (!tlsneg_cur_u8_prefixed(&body, &list)) {
+        out->supported_versions_malformed = true;
+        list = body;
+    }
+    out->supported_versions_malformed |= body.len != 0 || list.len % 2 != 0 || list.len < 2;
+    uint16_t v;
+    while (out->num_offered < TLSNEG_MAX_OFFERED && tlsneg_cur_u16(&list, &v)) {
+        buf->offered[out->num_offered++] = v;
+    }
+}
+
+static void derive_offered_max(tlsneg_facts *out)
+{
+    bool dtls = tlsneg_facts_is_dtls(out);
+    unsigned best = 0;
+    if (out->has_supported_versions) {
+        for (size_t i = 0; i < out->num_offered; i++) {
+            unsigned r = tlsneg_version_rank(out->offered[i], dtls);
+            if (r > best) {
+                best = r;
+                out->offered_max = out->offered[i];
+            }
+        }
+    } else if (tlsneg_version_rank(out->legacy_version, dtls) > 0) {
+        best = 1;
+        out->offered_max = out->legacy_version;
+    }
+    out->has_offered_max = best > 0;
+}
+
+static void derive_sentinel(tlsneg_facts *out, const tlsneg_hello *h)
+{
+    static const uint8_t downgrd[7] = {'D', 'O', 'W', 'N', 'G', 'R', 'D'};
+    /* BoringSSL documents this value, sent by JDK 11 in place of DOWNGRD. */
+    static const uint8_t jdk11[8] = {0xed, 0xbf, 0xb4, 0xa8, 0xc2, 0x47, 0x10, 0xff};
+    if (h->random.len != 32) {
+        return;
+    }
+    const uint8_t *tail = h->random.p + 24;
+    if (memcmp(tail, downgrd, sizeof downgrd) == 0 && tail[7] <= 1) {
+        out->has_sentinel = true;
+        out->sentinel = tail[7];
+    } else if (memcmp(tail, jdk11, sizeof jdk11) == 0) {
+        out->has_sentinel = true;
+        out->sentinel = TLSNEG_SENTINEL_JDK11;
+    }
+}
+
+void tlsneg_facts_derive(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_hello *h,
+                         bool has_record_version, uint16_t record_version)
+{
+    memset(out, 0, sizeof *out);
+    out->msg_type = h->msg_type;
+    out->wire = (uint8_t)h->wire;
+    out->status = (uint8_t)h->status;
+    out->error_offset = (uint32_t)h->error_offset;
+    out->is_hrr = h->is_hrr;
+    out->has_record_version = has_record_version;
+    out->record_version = has_record_version ? record_version : 0;
+    out->legacy_version = h->legacy_version;
+    out->offered = buf->offered;
+    out->grease = buf->grease;
+
+    switch (h->msg_type) {
+    case TLSNEG_HS_CLIENT_HELLO:
+        derive_supported_versions(out, buf, h);
+        derive_offered_max(out);
+        out->fallback_scsv = has_fallback_scsv(h);
+        out->sni = copy_sni(buf, h);
+        break;
+    case TLSNEG_HS_SERVER_HELLO:
+        derive_supported_versions(out, buf, h);
+        if (!h->is_hrr) {
+            out->has_negotiated = true;
+            out->negotiated_version = out->has_selected ? out->selected_version : h->legacy_version;
+            derive_sentinel(out, h);
+        }
+        break;
+    default:
+        break;
+    }
+    find_grease(out, buf, h);
+}
+
+/* A small appender: writes stop at the end of the buffer. */
+typedef struct {
+    char *buf;
+    size_t len, used;
+} text;
+
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(text *t, const char *fmt, ...)
+{
+    if (t->used >= t->len) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->buf + t->used, t->len - t->used, fmt, ap);
+    va_end(ap);
+    if (n > 0) {
+        t->used += (size_t)n;
+    }
+}
+
+static const char *vname(uint16_t v, char *buf)
+{
+    return tlsneg_version_name(v, buf, TLSNEG_VERSION_NAME_MAX);
+}
+
+static void summary_client(text *t, const tlsneg_facts *f)
+{
+    char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX];
+    if (f->has_supported_versions) {
+        put(t, "The client offers ");
+        size_t known = 0;
+        for (size_t i = 0; i < f->num_offered; i++) {
+            if (!tlsneg_is_grease(f->offered[i])) {
+                put(t, "%s%s", known++ ? ", " : "", vname(f->offered[i], a));
+            }
+        }
+        if (known == 0) {
+            put(t, "no real version");
+        }
+        put(t, " in supported_versions; legacy_version says %s only for compatibility",
+            vname(f->legacy_version, b));
+    } else {
+        put(t, "The client offers versions up to %s in legacy_version (no supported_versions "
+               "extension)",
+            vname(f->legacy_version, a));
+    }
+    if (f->has_offered_max) {
+        put(t, ". Highest offered: %s", vname(f->offered_max, a));
+    }
+    if (f->grease_count) {
+        put(t, ". It sends %u GREASE value%s to keep servers tolerant", f->grease_count,
+            f->grease_count == 1 ? "" : "s");
+    }
+    if (f->fallback_scsv) {
+        put(t, ". TLS_FALLBACK_SCSV marks it as a retry at a lower version");
+    }
+}
+
+static void summary_server(text *t, const tlsneg_facts *f)
+{
+    char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX];
+    if (f->is_hrr) {
+        put(t, "The server asks the client to send a new ClientHello (HelloRetryRequest)");
+        if (f->has_selected) {
+            put(t, " and already picks %s in supported_versions", vname(f->selected_version, a));
+        }
+    } else if (f->has_selected) {
+        put(t, "The server picks %s in supported_versions; legacy_version says %s only for "
+               "compatibility",
+            vname(f->selected_version, a), vname(f->legacy_version, b));
+    } else {
+        put(t, "The server picks %s in legacy_version (no supported_versions extension)",
+            vname(f->legacy_version, a));
+    }
+    if (f->has_sentinel) {
+        static const char *const what[] = {"DOWNGRD\\x00 (TLS 1.1 or lower)",
+                                           "DOWNGRD\\x01 (TLS 1.2)", "the JDK 11 value"};
+        put(t, ". Its random ends with the downgrade sentinel %s: it could do TLS 1.3",
+            what[f->sentinel % 3]);
+    }
+    if (f->grease_count) {
+        put(t, ". It sends %u GREASE value%s, which a server must never do", f->grease_count,
+            f->grease_count == 1 ? "" : "s");
+    }
+}
+
+const char *tlsneg_facts_summary(const tlsneg_facts *f, char *buf, size_t buf_len)
+{
+    char a[TLSNEG_VERSION_NAME_MAX];
+    text t = {buf, buf_len, 0};
+    if (buf_len) {
+        buf[0] = '\0';
+    }
+    switch (f->msg_type) {
+    case TLSNEG_HS_CLIENT_HELLO:
+        if (f->wire == TLSNEG_WIRE_SSL2) {
+            put(&t, "The client sends an old SSLv2-compatible ClientHello offering versions up "
+                    "to %s",
+                vname(f->legacy_version, a));
+            if (f->fallback_scsv) {
+                put(&t, ". TLS_FALLBACK_SCSV marks it as a retry at a lower version");
+            }
+        } else {
+            summary_client(&t, f);
+        }
+        break;
+    case TLSNEG_HS_SERVER_HELLO:
+        summary_server(&t, f);
+        break;
+    case TLSNEG_HS_HELLO_VERIFY_REQUEST:
+        put(&t, "The DTLS server asks the client to repeat its ClientHello with a cookie "
+                "(HelloVerifyRequest); its version field says %s",
+            vname(f->legacy_version, a));
+        break;
+    default:
+        put(&t, "Not a hello");
+        break;
+    }
+    if (f->status != TLSNEG_OK) {
+        put(&t, ". The message is broken (%s at byte %u): only what came before is shown",
+            tlsneg_status_name((tlsneg_status)f->status), f->error_offset);
+    }
+    put(&t, ".");
+    return buf;
+}

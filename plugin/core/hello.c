@@ -1,0 +1,279 @@
+#include "hello.h"
+
+#include <string.h>
+
+/* RFC 8446 4.1.3: a HelloRetryRequest is a ServerHello whose random is the
+ * SHA-256 of "HelloRetryRequest". */
+static const uint8_t hrr_random[32] = {
+    0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8, 0x91,
+    0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
+};
+
+const char *tlsneg_status_name(tlsneg_status s)
+{
+    switch (s) {
+    case TLSNEG_OK:
+        return "ok";
+    case TLSNEG_TRUNCATED:
+        return "truncated";
+    case TLSNEG_BAD_LENGTH:
+        return "inner length does not fit";
+    case TLSNEG_TRAILING:
+        return "trailing bytes";
+    case TLSNEG_FRAGMENT:
+        return "incomplete fragment";
+    case TLSNEG_UNSUPPORTED:
+        return "not a hello";
+    }
+    return "?";
+}
+
+/* A parse in progress: the body cursor and whether the message's own length
+ * promised more bytes than we were given (then a failed read means
+ * truncation, otherwise a bad inner length). */
+typedef struct {
+    tlsneg_hello *out;
+    tlsneg_cur c;
+    bool short_message;
+} parser;
+
+static tlsneg_status fail_at(parser *ps, const tlsneg_cur *where, tlsneg_status s)
+{
+    ps->out->status = s;
+    ps->out->error_offset = tlsneg_cur_offset(where);
+    return s;
+}
+
+static tlsneg_status fail(parser *ps, const tlsneg_cur *where)
+{
+    return fail_at(ps, where, ps->short_message ? TLSNEG_TRUNCATED : TLSNEG_BAD_LENGTH);
+}
+
+static tlsneg_ext_view *known_extension(tlsneg_hello *h, uint16_t type)
+{
+    switch (type) {
+    case TLSNEG_EXT_SERVER_NAME:
+        return &h->server_name;
+    case TLSNEG_EXT_SUPPORTED_GROUPS:
+        return &h->supported_groups;
+    case TLSNEG_EXT_SIGNATURE_ALGORITHMS:
+        return &h->signature_algorithms;
+    case TLSNEG_EXT_ALPN:
+        return &h->alpn;
+    case TLSNEG_EXT_KEY_SHARE:
+    case TLSNEG_EXT_KEY_SHARE_DRAFT:
+        return &h->key_share;
+    case TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES:
+        return &h->psk_key_exchange_modes;
+    case TLSNEG_EXT_PRE_SHARED_KEY:
+        return &h->pre_shared_key;
+    case TLSNEG_EXT_SUPPORTED_VERSIONS:
+        return &h->supported_versions;
+    default:
+        return NULL;
+    }
+}
+
+/* parse_extensions walks extensions<..> once, recording the first occurrence
+ * of each type tlsneg reads and the first repeated type. */
+static tlsneg_status parse_extensions(parser *ps)
+{
+    tlsneg_hello *h = ps->out;
+    uint64_t seen[65536 / 64];
+    memset(seen, 0, sizeof seen);
+
+    if (ps->c.len == 0) {
+        return TLSNEG_OK; /* the block is optional */
+    }
+    h->has_extensions_block = true;
+    if (!tlsneg_cur_u16_prefixed(&ps->c, &h->extensions)) {
+        return fail(ps, &ps->c);
+    }
+    tlsneg_cur exts = h->extensions;
+    while (exts.len > 0) {
+        tlsneg_cur at = exts;
+        uint16_t type;
+        tlsneg_cur body;
+        if (!tlsneg_cur_u16(&exts, &type) || !tlsneg_cur_u16_prefixed(&exts, &body)) {
+            return fail(ps, &at);
+        }
+        h->num_extensions++;
+        h->last_extension = type;
+        uint64_t bit = UINT64_C(1) << (type % 64);
+        if (seen[type / 64] & bit) {
+            if (!h->duplicate_extension) {
+                h->duplicate_extension = true;
+                h->duplicate_type = type;
+            }
+            continue;
+        }
+        seen[type / 64] |= bit;
+        tlsneg_ext_view *v = known_extension(h, type);
+        if (v && !v->present) {
+            v->present = true;
+            v->body = body;
+        }
+    }
+    if (ps->c.len != 0) {
+        return fail_at(ps, &ps->c, TLSNEG_TRAILING);
+    }
+    return TLSNEG_OK;
+}
+
+static tlsneg_status parse_client_hello(parser *ps)
+{
+    tlsneg_hello *h = ps->out;
+    tlsneg_cur compression;
+    if (!tlsneg_cur_u16(&ps->c, &h->legacy_version) ||
+        !tlsneg_cur_bytes(&ps->c, 32, &h->random) ||
+        !tlsneg_cur_u8_prefixed(&ps->c, &h->session_id)) {
+        return fail(ps, &ps->c);
+    }
+    if (h->wire == TLSNEG_WIRE_DTLS && !tlsneg_cur_u8_prefixed(&ps->c, &h->cookie)) {
+        return fail(ps, &ps->c);
+    }
+    if (!tlsneg_cur_u16_prefixed(&ps->c, &h->cipher_suites) ||
+        !tlsneg_cur_u8_prefixed(&ps->c, &compression)) {
+        return fail(ps, &ps->c);
+    }
+    return parse_extensions(ps);
+}
+
+/* TLS 1.3 drafts before 22 sent neither legacy_session_id_echo nor
+ * legacy_compression_method in ServerHello. */
+static bool draft_without_session_id(uint16_t v)
+{
+    return (v >> 8) == 0x7f && (v & 0xff) < 22;
+}
+
+static tlsneg_status parse_server_hello(parser *ps)
+{
+    tlsneg_hello *h = ps->out;
+    if (!tlsneg_cur_u16(&ps->c, &h->legacy_version) ||
+        !tlsneg_cur_bytes(&ps->c, 32, &h->random)) {
+        return fail(ps, &ps->c);
+    }
+    h->is_hrr = memcmp(h->random.p, hrr_random, sizeof hrr_random) == 0;
+    bool draft = draft_without_session_id(h->legacy_version);
+    uint8_t compression;
+    if ((!draft && !tlsneg_cur_u8_prefixed(&ps->c, &h->session_id)) ||
+        !tlsneg_cur_u16(&ps->c, &h->cipher_suite) ||
+        (!draft && !tlsneg_cur_u8(&ps->c, &compression))) {
+        return fail(ps, &ps->c);
+    }
+    return parse_extensions(ps);
+}
+
+static tlsneg_status parse_hello_verify_request(parser *ps)
+{
+    tlsneg_hello *h = ps->out;
+    if (!tlsneg_cur_u16(&ps->c, &h->legacy_version) ||
+        !tlsneg_cur_u8_prefixed(&ps->c, &h->cookie)) {
+        return fail(ps, &ps->c);
+    }
+    if (ps->c.len != 0) {
+        return fail_at(ps, &ps->c, TLSNEG_TRAILING);
+    }
+    return TLSNEG_OK;
+}
+
+/* RFC 5246 E.2: after msg_type come version, cipher_spec_length,
+ * session_id_length, challenge_length, then the three vectors. */
+static tlsneg_status parse_sslv2_client_hello(parser *ps)
+{
+    tlsneg_hello *h = ps->out;
+    uint16_t specs_len, sid_len, challenge_len;
+    if (!tlsneg_cur_u16(&ps->c, &h->legacy_version) || !tlsneg_cur_u16(&ps->c, &specs_len) ||
+        !tlsneg_cur_u16(&ps->c, &sid_len) || !tlsneg_cur_u16(&ps->c, &challenge_len)) {
+        return fail(ps, &ps->c);
+    }
+    if (!tlsneg_cur_bytes(&ps->c, specs_len, &h->cipher_suites) ||
+        !tlsneg_cur_bytes(&ps->c, sid_len, &h->session_id) ||
+        !tlsneg_cur_bytes(&ps->c, challenge_len, &h->random)) {
+        return fail_at(ps, &ps->c, TLSNEG_BAD_LENGTH);
+    }
+    if (ps->c.len != 0) {
+        return fail_at(ps, &ps->c, TLSNEG_TRAILING);
+    }
+    return TLSNEG_OK;
+}
+
+static tlsneg_status parse(parser *ps)
+{
+    tlsneg_hello *h = ps->out;
+    switch (h->msg_type) {
+    case TLSNEG_HS_CLIENT_HELLO:
+        return h->wire == TLSNEG_WIRE_SSL2 ? parse_sslv2_client_hello(ps) : parse_client_hello(ps);
+    case TLSNEG_HS_SERVER_HELLO:
+        if (h->wire != TLSNEG_WIRE_SSL2) {
+            return parse_server_hello(ps);
+        }
+        break;
+    case TLSNEG_HS_HELLO_VERIFY_REQUEST:
+        if (h->wire == TLSNEG_WIRE_DTLS) {
+            return parse_hello_verify_request(ps);
+        }
+        break;
+    default:
+        break;
+    }
+    return fail_at(ps, &ps->c, TLSNEG_UNSUPPORTED);
+}
+
+static void reset(tlsneg_hello *out, tlsneg_wire wire)
+{
+    memset(out, 0, sizeof *out);
+    out->wire = wire;
+}
+
+tlsneg_status tlsneg_hello_parse_body(tlsneg_hello *out, tlsneg_wire wire, uint8_t msg_type,
+                                      const uint8_t *body, size_t len)
+{
+    reset(out, wire);
+    out->msg_type = msg_type;
+    parser ps = {out, {0}, false};
+    tlsneg_cur_init(&ps.c, body, len);
+    return parse(&ps);
+}
+
+tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire, const uint8_t *msg,
+                                 size_t len)
+{
+    reset(out, wire);
+    parser ps = {out, {0}, false};
+    tlsneg_cur c;
+    tlsneg_cur_init(&c, msg, len);
+
+    if (!tlsneg_cur_u8(&c, &out->msg_type)) {
+        return fail_at(&ps, &c, TLSNEG_TRUNCATED);
+    }
+    if (wire == TLSNEG_WIRE_SSL2) {
+        ps.c = c; /* the record header, before msg, held the length */
+        return parse(&ps);
+    }
+
+    uint32_t body_len;
+    if (!tlsneg_cur_u24(&c, &body_len)) {
+        return fail_at(&ps, &c, TLSNEG_TRUNCATED);
+    }
+    if (wire == TLSNEG_WIRE_DTLS) {
+        uint16_t seq;
+        uint32_t frag_off, frag_len;
+        if (!tlsneg_cur_u16(&c, &seq) || !tlsneg_cur_u24(&c, &frag_off) ||
+            !tlsneg_cur_u24(&c, &frag_len)) {
+            return fail_at(&ps, &c, TLSNEG_TRUNCATED);
+        }
+        if (frag_off != 0 || frag_len != body_len) {
+            return fail_at(&ps, &c, TLSNEG_FRAGMENT);
+        }
+    }
+    ps.short_message = c.len < body_len;
+    if (!tlsneg_cur_bytes(&c, ps.short_message ? c.len : body_len, &ps.c)) {
+        return fail_at(&ps, &c, TLSNEG_TRUNCATED);
+    }
+    tlsneg_status s = parse(&ps);
+    if (s == TLSNEG_OK && ps.short_message) {
+        return fail_at(&ps, &ps.c, TLSNEG_TRUNCATED);
+    }
+    return s;
+}

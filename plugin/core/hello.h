@@ -1,0 +1,99 @@
+/* hello.h: parse ClientHello, ServerHello (and HelloRetryRequest), DTLS
+ * HelloVerifyRequest and the SSLv2-compatible ClientHello into views of the
+ * original bytes. The parser judges nothing: it records what the bytes say,
+ * keeps everything it read before a break, and says where and why it stopped. */
+#ifndef TLSNEG_HELLO_H
+#define TLSNEG_HELLO_H
+
+#include "cursor.h"
+
+#define TLSNEG_HS_CLIENT_HELLO 1
+#define TLSNEG_HS_SERVER_HELLO 2
+#define TLSNEG_HS_HELLO_VERIFY_REQUEST 3
+
+/* Extension code points tlsneg looks at (IANA TLS ExtensionType registry). */
+enum {
+    TLSNEG_EXT_SERVER_NAME = 0,
+    TLSNEG_EXT_SUPPORTED_GROUPS = 10,
+    TLSNEG_EXT_SIGNATURE_ALGORITHMS = 13,
+    TLSNEG_EXT_ALPN = 16,
+    TLSNEG_EXT_KEY_SHARE_DRAFT = 40, /* key_share before TLS 1.3 draft-23 */
+    TLSNEG_EXT_PRE_SHARED_KEY = 41,
+    TLSNEG_EXT_EARLY_DATA = 42,
+    TLSNEG_EXT_SUPPORTED_VERSIONS = 43,
+    TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES = 45,
+    TLSNEG_EXT_KEY_SHARE = 51,
+    TLSNEG_EXT_QUIC_TRANSPORT_PARAMETERS = 57,
+    TLSNEG_EXT_QUIC_TRANSPORT_PARAMETERS_DRAFT = 0xffa5,
+};
+
+#define TLSNEG_CS_FALLBACK_SCSV 0x5600
+
+/* How the message reached us: it decides the header layout and the version
+ * family. */
+typedef enum {
+    TLSNEG_WIRE_TLS,  /* TLS record layer over TCP */
+    TLSNEG_WIRE_DTLS, /* DTLS over UDP: 12-byte handshake header */
+    TLSNEG_WIRE_QUIC, /* QUIC CRYPTO frames: TLS handshake, no records */
+    TLSNEG_WIRE_SSL2, /* SSLv2-compatible ClientHello (RFC 5246 E.2) */
+} tlsneg_wire;
+
+typedef enum {
+    TLSNEG_OK = 0,
+    TLSNEG_TRUNCATED,   /* the bytes end inside a field */
+    TLSNEG_BAD_LENGTH,  /* an inner length does not fit its container */
+    TLSNEG_TRAILING,    /* bytes left over after the last field */
+    TLSNEG_FRAGMENT,    /* DTLS: only part of the message is here */
+    TLSNEG_UNSUPPORTED, /* not a hello tlsneg analyses */
+} tlsneg_status;
+
+/* tlsneg_status_name returns a short lower-case description of s. */
+const char *tlsneg_status_name(tlsneg_status s);
+
+/* Where in the message the first extension of a type sits. */
+typedef struct {
+    bool present;
+    tlsneg_cur body; /* the extension_data */
+} tlsneg_ext_view;
+
+typedef struct {
+    uint8_t msg_type;
+    tlsneg_wire wire;
+    tlsneg_status status;
+    size_t error_offset; /* offset from the message start where parsing stopped */
+
+    uint16_t legacy_version;
+    tlsneg_cur random;         /* 32 bytes; SSLv2: the challenge */
+    tlsneg_cur session_id;     /* ClientHello, ServerHello */
+    tlsneg_cur cookie;         /* DTLS ClientHello, HelloVerifyRequest */
+    tlsneg_cur cipher_suites;  /* ClientHello: 2-byte suites; SSLv2: 3-byte specs */
+    uint16_t cipher_suite;     /* ServerHello */
+    bool has_extensions_block; /* the optional extensions<..> was present */
+    tlsneg_cur extensions;     /* the whole block, for re-walking */
+    size_t num_extensions;     /* extensions parsed before any break */
+    bool is_hrr;               /* ServerHello with the HelloRetryRequest random */
+
+    /* First occurrence of the extensions tlsneg reads. */
+    tlsneg_ext_view server_name, supported_groups, signature_algorithms, alpn, key_share,
+        psk_key_exchange_modes, pre_shared_key, supported_versions;
+    uint16_t last_extension; /* type of the last extension parsed */
+    bool duplicate_extension;
+    uint16_t duplicate_type; /* the first repeated type */
+} tlsneg_hello;
+
+/* tlsneg_hello_parse parses one handshake message of length len starting at
+ * its type byte: the 4-byte TLS header (TLS, QUIC), the 12-byte DTLS header,
+ * or, for TLSNEG_WIRE_SSL2, the bytes from msg_type to the end of the record.
+ * out is always filled as far as the bytes allow; the return value is
+ * out->status. */
+tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire,
+                                                   const uint8_t *msg, size_t len);
+
+/* tlsneg_hello_parse_body is tlsneg_hello_parse for a message whose header has
+ * already been read (a DTLS message reassembled from fragments): body is the
+ * whole message body. Offsets count from body. */
+tlsneg_status tlsneg_hello_parse_body(tlsneg_hello *out, tlsneg_wire wire,
+                                                        uint8_t msg_type, const uint8_t *body,
+                                                        size_t len);
+
+#endif

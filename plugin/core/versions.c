@@ -1,0 +1,106 @@
+#include "versions.h"
+
+#include <stdio.h>
+
+bool tlsneg_is_grease(uint16_t v)
+{
+    return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff);
+}
+
+bool tlsneg_is_grease_psk_mode(uint8_t m)
+{
+    return m >= 0x0b && (m - 0x0b) % 0x1f == 0;
+}
+
+static bool is_google_experiment(uint16_t v)
+{
+    return v >= 0x7e01 && v <= 0x7e03;
+}
+
+bool tlsneg_version_is_draft(uint16_t v)
+{
+    return (v >> 8) == 0x7f || (v >> 8) == 0xfb || is_google_experiment(v);
+}
+
+const char *tlsneg_version_name(uint16_t v, char *buf, size_t buf_len)
+{
+    static const struct {
+        uint16_t v;
+        const char *name;
+    } fixed[] = {
+        {TLSNEG_V_SSL2, "SSL 2.0"},
+        {TLSNEG_V_SSL3, "SSL 3.0"},
+        {TLSNEG_V_TLS10, "TLS 1.0"},
+        {TLSNEG_V_TLS11, "TLS 1.1"},
+        {TLSNEG_V_TLS12, "TLS 1.2"},
+        {TLSNEG_V_TLS13, "TLS 1.3"},
+        {TLSNEG_V_DTLS_OPENSSL, "DTLS 1.0 (OpenSSL pre-standard)"},
+        {TLSNEG_V_DTLS10, "DTLS 1.0"},
+        {TLSNEG_V_DTLS12, "DTLS 1.2"},
+        {TLSNEG_V_DTLS13, "DTLS 1.3"},
+    };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        if (fixed[i].v == v) {
+            snprintf(buf, buf_len, "%s", fixed[i].name);
+            return buf;
+        }
+    }
+    if (tlsneg_is_grease(v)) {
+        snprintf(buf, buf_len, "GREASE");
+    } else if ((v >> 8) == 0x7f) {
+        snprintf(buf, buf_len, "TLS 1.3 draft-%u", v & 0xffu);
+    } else if (is_google_experiment(v)) {
+        snprintf(buf, buf_len, "TLS 1.3 Google experiment %u", v & 0xffu);
+    } else if ((v >> 8) == 0xfb) {
+        snprintf(buf, buf_len, "TLS 1.3 draft-%u (Facebook)", v & 0xffu);
+    } else {
+        snprintf(buf, buf_len, "unknown");
+    }
+    return buf;
+}
+
+unsigned tlsneg_version_rank(uint16_t v, bool dtls)
+{
+    if (dtls) {
+        switch (v) {
+        case TLSNEG_V_DTLS_OPENSSL:
+            return 1;
+        case TLSNEG_V_DTLS10:
+            return 2;
+        case TLSNEG_V_DTLS12:
+            return 3;
+        case TLSNEG_V_DTLS13:
+            return 4;
+        default:
+            return 0;
+        }
+    }
+    switch (v) {
+    case TLSNEG_V_SSL2:
+        return 1;
+    case TLSNEG_V_SSL3:
+        return 2;
+    case TLSNEG_V_TLS10:
+        return 3;
+    case TLSNEG_V_TLS11:
+        return 4;
+    case TLSNEG_V_TLS12:
+        return 5;
+    case TLSNEG_V_TLS13:
+        return 0x1000;
+    default:
+        break;
+    }
+    /* Drafts by number, then Google's and Facebook's experiments, all below
+     * the final TLS 1.3. */
+    if ((v >> 8) == 0x7f) {
+        return 0x100 + (v & 0xffu);
+    }
+    if (is_google_experiment(v)) {
+        return 0x200 + (v & 0xffu);
+    }
+    if ((v >> 8) == 0xfb) {
+        return 0x300 + (v & 0xffu);
+    }
+    return 0;
+}

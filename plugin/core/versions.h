@@ -1,0 +1,47 @@
+/* versions.h: the one table of protocol version names and their order, and
+ * the GREASE tests of RFC 8701. Every name tlsneg prints comes from here. */
+#ifndef TLSNEG_VERSIONS_H
+#define TLSNEG_VERSIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TLSNEG_V_SSL2 0x0002
+#define TLSNEG_V_SSL3 0x0300
+#define TLSNEG_V_TLS10 0x0301
+#define TLSNEG_V_TLS11 0x0302
+#define TLSNEG_V_TLS12 0x0303
+#define TLSNEG_V_TLS13 0x0304
+#define TLSNEG_V_DTLS_OPENSSL 0x0100
+#define TLSNEG_V_DTLS10 0xfeff
+#define TLSNEG_V_DTLS12 0xfefd
+#define TLSNEG_V_DTLS13 0xfefc
+
+/* Longest name tlsneg_version_name() writes, with its NUL. */
+#define TLSNEG_VERSION_NAME_MAX 48
+
+/* tlsneg_is_grease reports whether v is one of the 16 GREASE values 0x?A?A of
+ * RFC 8701 section 2 (both bytes equal, low nibbles 0xA). */
+bool tlsneg_is_grease(uint16_t v);
+
+/* tlsneg_is_grease_psk_mode reports whether m is a GREASE PSK key exchange
+ * mode (0x0B, 0x2A, 0x49, ... 0xE4; RFC 8701 section 2). */
+bool tlsneg_is_grease_psk_mode(uint8_t m);
+
+/* tlsneg_version_name writes v's name ("TLS 1.3", "TLS 1.3 draft-23",
+ * "GREASE", "unknown") into buf and returns buf. The name never includes the
+ * hex value: callers that want it append it. */
+const char *tlsneg_version_name(uint16_t v, char *buf, size_t buf_len);
+
+/* tlsneg_version_rank orders versions of one family: higher is newer, 0 means
+ * GREASE or unknown. dtls selects the DTLS family, where numbers run
+ * backwards; the TLS family ranks SSL 2.0 < SSL 3.0 < TLS 1.0 < 1.1 < 1.2 <
+ * drafts and experiments < TLS 1.3. */
+unsigned tlsneg_version_rank(uint16_t v, bool dtls);
+
+/* tlsneg_version_is_draft reports whether v is a pre-RFC TLS 1.3 version
+ * (draft 0x7fxx, Google experiment 0x7e01-0x7e03, Facebook 0xfbxx). */
+bool tlsneg_version_is_draft(uint16_t v);
+
+#endif

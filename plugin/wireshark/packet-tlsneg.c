@@ -1,0 +1,477 @@
+/* packet-tlsneg.c: the Wireshark glue of tlsneg.
+ *
+ * A postdissector: on the first pass it finds every plaintext ClientHello,
+ * ServerHello, HelloRetryRequest and HelloVerifyRequest that the TLS, DTLS and
+ * QUIC dissectors put in the tree, hands their bytes to the pure-C core, and
+ * keeps the facts per frame; on every pass it renders them. */
+#include <epan/packet.h>
+#include <epan/proto_data.h>
+#include <epan/proto.h>
+#include <epan/tap.h>
+#include <epan/wmem_scopes.h>
+
+#include "packet-tlsneg.h"
+#include "ws-compat.h"
+
+#include "core/facts.h"
+#include "core/versions.h"
+
+static int proto_tlsneg = -1;
+static dissector_handle_t tlsneg_handle;
+
+static int hf_msg_type = -1;
+static int hf_hrr = -1;
+static int hf_record_version = -1;
+static int hf_legacy_version = -1;
+static int hf_offered_version = -1;
+static int hf_offered_max = -1;
+static int hf_selected_version = -1;
+static int hf_negotiated_version = -1;
+static int hf_grease_value = -1;
+static int hf_grease_family = -1;
+static int hf_grease_count = -1;
+static int hf_sni = -1;
+static int hf_fallback_scsv = -1;
+static int hf_downgrade_sentinel = -1;
+static int hf_summary = -1;
+
+static gint ett_tlsneg = -1;
+static gint ett_offered = -1;
+static gint ett_grease = -1;
+
+/* The fields of other dissectors tlsneg reads, and what each one means to
+ * the tree walk. */
+typedef enum {
+    ROLE_NONE,
+    ROLE_TLS_RECORD_VERSION,
+    ROLE_TLS_HANDSHAKE_TYPE,
+    ROLE_DTLS_RECORD_VERSION,
+    ROLE_DTLS_HANDSHAKE_TYPE,
+    ROLE_DTLS_FRAGMENTS,
+} field_role;
+
+static const struct {
+    const char *abbrev;
+    field_role role;
+} watched_fields[] = {
+    {"tls.record.version", ROLE_TLS_RECORD_VERSION},
+    {"tls.handshake.type", ROLE_TLS_HANDSHAKE_TYPE},
+    {"dtls.record.version", ROLE_DTLS_RECORD_VERSION},
+    {"dtls.handshake.type", ROLE_DTLS_HANDSHAKE_TYPE},
+    {"dtls.fragments", ROLE_DTLS_FRAGMENTS},
+};
+
+/* Every hfid of every watched name (several fields can share one name). */
+typedef struct {
+    int hfid;
+    field_role role;
+} watched_hfid;
+
+static wmem_array_t *watched; /* of watched_hfid, epan scope */
+
+/* One analysed message per entry, in wire order. */
+typedef struct {
+    guint num_msgs;
+    tlsneg_facts *msgs;
+} frame_result;
+
+static const value_string msg_type_vals[] = {
+    {TLSNEG_HS_CLIENT_HELLO, "ClientHello"},
+    {TLSNEG_HS_SERVER_HELLO, "ServerHello"},
+    {TLSNEG_HS_HELLO_VERIFY_REQUEST, "HelloVerifyRequest"},
+    {0, NULL},
+};
+
+static const value_string sentinel_vals[] = {
+    {TLSNEG_SENTINEL_TLS11, "DOWNGRD\\x00: server supports TLS 1.3, negotiated TLS 1.1 or lower"},
+    {TLSNEG_SENTINEL_TLS12, "DOWNGRD\\x01: server supports TLS 1.3, negotiated TLS 1.2"},
+    {TLSNEG_SENTINEL_JDK11, "non-standard JDK 11 downgrade value"},
+    {0, NULL},
+};
+
+static void format_version(gchar *s, guint32 v)
+{
+    char name[TLSNEG_VERSION_NAME_MAX];
+    snprintf(s, ITEM_LABEL_LENGTH, "%s (0x%04x)",
+             tlsneg_version_name((guint16)v, name, sizeof name), v);
+}
+
+static field_role role_of(int hfid)
+{
+    const watched_hfid *w = (const watched_hfid *)wmem_array_get_raw(watched);
+    guint n = wmem_array_get_count(watched);
+    for (guint i = 0; i < n; i++) {
+        if (w[i].hfid == hfid) {
+            return w[i].role;
+        }
+    }
+    return ROLE_NONE;
+}
+
+/* A handshake message found in this frame's tree. */
+typedef struct {
+    field_info *anchor;    /* the handshake type field at the message start */
+    field_info *fragments; /* DTLS: the reassembled body, if this record completes it */
+    gboolean dtls;
+    gboolean has_record;
+    guint16 record_version;
+} found_msg;
+
+static gboolean is_hello_type(guint32 t, gboolean dtls)
+{
+    return t == TLSNEG_HS_CLIENT_HELLO || t == TLSNEG_HS_SERVER_HELLO ||
+           (dtls && t == TLSNEG_HS_HELLO_VERIFY_REQUEST);
+}
+
+/* find_messages walks the tree in order. A record's version field comes
+ * before the messages it carries, so the last version seen on the way down
+ * belongs to the record around the message; it is passed by value so that it
+ * never leaks out of that record. */
+static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_record,
+                          guint16 record_version)
+{
+    for (proto_node *child = node->first_child; child; child = child->next) {
+        field_info *fi = PNODE_FINFO(child);
+        if (fi) {
+            field_role role = role_of(fi->hfinfo->id);
+            switch (role) {
+            case ROLE_TLS_RECORD_VERSION:
+            case ROLE_DTLS_RECORD_VERSION:
+                has_record = TRUE;
+                record_version = (guint16)tlsneg_fi_uint(fi);
+                break;
+            case ROLE_TLS_HANDSHAKE_TYPE:
+            case ROLE_DTLS_HANDSHAKE_TYPE: {
+                gboolean dtls = role == ROLE_DTLS_HANDSHAKE_TYPE;
+                if (is_hello_type(tlsneg_fi_uint(fi), dtls)) {
+                    found_msg m = {fi, NULL, dtls, has_record, record_version};
+                    wmem_array_append_one(found, m);
+                }
+                break;
+            }
+            case ROLE_DTLS_FRAGMENTS: {
+                guint n = wmem_array_get_count(found);
+                found_msg *last = n ? (found_msg *)wmem_array_index(found, n - 1) : NULL;
+                if (last && last->dtls && !last->fragments) {
+                    last->fragments = fi;
+                }
+                break;
+            }
+            case ROLE_NONE:
+                break;
+            }
+        }
+        find_messages(child, found, has_record, record_version);
+    }
+}
+
+/* parse_message hands one message's bytes to the core. Returns FALSE when
+ * the message is not complete in this frame. */
+static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h)
+{
+    tvbuff_t *tvb = m->anchor->ds_tvb;
+    gint start = m->anchor->start;
+    gint avail = tvb_captured_length_remaining(tvb, start);
+    if (avail <= 0) {
+        return FALSE;
+    }
+
+    if (m->dtls) {
+        if (avail >= 12 && (tvb_get_ntoh24(tvb, start + 6) != 0 ||
+                            tvb_get_ntoh24(tvb, start + 9) != tvb_get_ntoh24(tvb, start + 1))) {
+            /* A fragment: only the record that completes the message has the
+             * reassembled body. */
+            if (!m->fragments) {
+                return FALSE;
+            }
+            tvbuff_t *body = m->fragments->ds_tvb;
+            gint body_len = tvb_captured_length_remaining(body, m->fragments->start);
+            (void)tlsneg_hello_parse_body(
+                h, TLSNEG_WIRE_DTLS, tvb_get_guint8(tvb, start),
+                tvb_get_ptr(body, m->fragments->start, body_len), (size_t)body_len);
+            return TRUE;
+        }
+        gint len = avail >= 4 ? 12 + (gint)tvb_get_ntoh24(tvb, start + 1) : avail;
+        len = MIN(len, avail);
+        (void)tlsneg_hello_parse(h, TLSNEG_WIRE_DTLS, tvb_get_ptr(tvb, start, len), (size_t)len);
+        return TRUE;
+    }
+
+    if (m->has_record && m->record_version == TLSNEG_V_SSL2) {
+        /* SSLv2 record: the 2-byte header before the message holds the
+         * length with its top bit set (RFC 5246 E.2). */
+        gint len = avail;
+        if (start >= 2 && (tvb_get_guint8(tvb, start - 2) & 0x80)) {
+            len = MIN(avail, (gint)(tvb_get_ntohs(tvb, start - 2) & 0x7fff));
+        }
+        (void)tlsneg_hello_parse(h, TLSNEG_WIRE_SSL2, tvb_get_ptr(tvb, start, len), (size_t)len);
+        return TRUE;
+    }
+
+    gint len = avail >= 4 ? 4 + (gint)tvb_get_ntoh24(tvb, start + 1) : avail;
+    len = MIN(len, avail);
+    (void)tlsneg_hello_parse(h, quic ? TLSNEG_WIRE_QUIC : TLSNEG_WIRE_TLS,
+                             tvb_get_ptr(tvb, start, len), (size_t)len);
+    return TRUE;
+}
+
+/* keep copies f into file scope, with its lists. */
+static void keep(tlsneg_facts *dst, const tlsneg_facts *f)
+{
+    wmem_allocator_t *scope = wmem_file_scope();
+    *dst = *f;
+    dst->offered = f->num_offered
+                       ? (const guint16 *)wmem_memdup(scope, f->offered,
+                                                      f->num_offered * sizeof *f->offered)
+                       : NULL;
+    dst->grease = f->num_grease ? (const tlsneg_grease *)wmem_memdup(
+                                      scope, f->grease, f->num_grease * sizeof *f->grease)
+                                : NULL;
+    dst->sni = f->sni ? wmem_strdup(scope, f->sni) : NULL;
+}
+
+static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
+{
+    wmem_array_t *found = wmem_array_new(pinfo->pool, sizeof(found_msg));
+    find_messages(tree, found, FALSE, 0);
+    guint n = wmem_array_get_count(found);
+    if (n == 0) {
+        return NULL;
+    }
+
+    gboolean quic = proto_is_frame_protocol(pinfo->layers, "quic");
+    frame_result *res = wmem_new0(wmem_file_scope(), frame_result);
+    res->msgs = wmem_alloc_array(wmem_file_scope(), tlsneg_facts, n);
+    for (guint i = 0; i < n; i++) {
+        const found_msg *m = (const found_msg *)wmem_array_index(found, i);
+        tlsneg_hello h;
+        tlsneg_facts f;
+        tlsneg_facts_buf buf;
+        if (!parse_message(m, quic && !m->has_record, &h)) {
+            continue;
+        }
+        tlsneg_facts_derive(&f, &buf, &h, m->has_record, m->record_version);
+        keep(&res->msgs[res->num_msgs++], &f);
+    }
+    return res->num_msgs ? res : NULL;
+}
+
+static proto_item *add_generated_uint(proto_tree *tree, int hf, guint32 v)
+{
+    proto_item *it = proto_tree_add_uint(tree, hf, NULL, 0, 0, v);
+    proto_item_set_generated(it);
+    return it;
+}
+
+static proto_item *add_generated_bool(proto_tree *tree, int hf, gboolean v)
+{
+    proto_item *it = proto_tree_add_boolean(tree, hf, NULL, 0, 0, v ? 1u : 0u);
+    proto_item_set_generated(it);
+    return it;
+}
+
+static proto_item *add_generated_string(proto_tree *tree, int hf, const char *s)
+{
+    proto_item *it = proto_tree_add_string(tree, hf, NULL, 0, 0, s);
+    proto_item_set_generated(it);
+    return it;
+}
+
+static void render_message(proto_tree *tree, tvbuff_t *tvb, const tlsneg_facts *f)
+{
+    char name[TLSNEG_VERSION_NAME_MAX];
+    char summary[512];
+
+    proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
+    proto_item_append_text(ti, ": %s", tlsneg_msg_name(f));
+    if (f->has_negotiated) {
+        proto_item_append_text(ti, ", %s in force",
+                               tlsneg_version_name(f->negotiated_version, name, sizeof name));
+    } else if (f->has_selected) {
+        proto_item_append_text(ti, ", selects %s",
+                               tlsneg_version_name(f->selected_version, name, sizeof name));
+    } else if (f->has_offered_max) {
+        proto_item_append_text(ti, ", offers up to %s",
+                               tlsneg_version_name(f->offered_max, name, sizeof name));
+    }
+    proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
+
+    add_generated_string(st, hf_summary, tlsneg_facts_summary(f, summary, sizeof summary));
+    add_generated_uint(st, hf_msg_type, f->msg_type);
+    if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
+        add_generated_bool(st, hf_hrr, f->is_hrr);
+    }
+    if (f->has_record_version) {
+        add_generated_uint(st, hf_record_version, f->record_version);
+    }
+    add_generated_uint(st, hf_legacy_version, f->legacy_version);
+    if (f->msg_type == TLSNEG_HS_CLIENT_HELLO && f->has_supported_versions) {
+        proto_item *oi;
+        proto_tree *ot = proto_tree_add_subtree_format(
+            st, tvb, 0, 0, ett_offered, &oi, "supported_versions: %u version%s offered",
+            f->num_offered, f->num_offered == 1 ? "" : "s");
+        proto_item_set_generated(oi);
+        for (guint i = 0; i < f->num_offered; i++) {
+            add_generated_uint(ot, hf_offered_version, f->offered[i]);
+        }
+    }
+    if (f->has_offered_max) {
+        add_generated_uint(st, hf_offered_max, f->offered_max);
+    }
+    if (f->has_selected) {
+        add_generated_uint(st, hf_selected_version, f->selected_version);
+    }
+    if (f->has_negotiated) {
+        add_generated_uint(st, hf_negotiated_version, f->negotiated_version);
+    }
+    if (f->sni) {
+        add_generated_string(st, hf_sni, f->sni);
+    }
+    if (f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+        add_generated_bool(st, hf_fallback_scsv, f->fallback_scsv);
+    }
+    if (f->has_sentinel) {
+        add_generated_uint(st, hf_downgrade_sentinel, f->sentinel);
+    }
+    proto_item *gi = add_generated_uint(st, hf_grease_count, f->grease_count);
+    if (f->num_grease) {
+        proto_tree *gt = proto_item_add_subtree(gi, ett_grease);
+        for (guint i = 0; i < f->num_grease; i++) {
+            const char *family = tlsneg_grease_family_name((tlsneg_grease_family)f->grease[i].family);
+            proto_item *vi = add_generated_uint(gt, hf_grease_value, f->grease[i].value);
+            proto_item_append_text(vi, " (%s)", family);
+            /* The value's label already names the family; the field is for filters. */
+            proto_item_set_hidden(add_generated_string(gt, hf_grease_family, family));
+        }
+        if (f->grease_count > f->num_grease) {
+            proto_tree_add_subtree_format(gt, tvb, 0, 0, ett_grease, NULL, "... %u more",
+                                          f->grease_count - f->num_grease);
+        }
+    }
+}
+
+static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
+{
+    frame_result *res;
+    if (!PINFO_FD_VISITED(pinfo)) {
+        res = tree ? analyse_frame(tree, pinfo) : NULL;
+        if (res) {
+            p_add_proto_data(wmem_file_scope(), pinfo, proto_tlsneg, 0, res);
+        }
+    } else {
+        res = (frame_result *)p_get_proto_data(wmem_file_scope(), pinfo, proto_tlsneg, 0);
+    }
+    if (!res) {
+        return 0;
+    }
+    for (guint i = 0; i < res->num_msgs; i++) {
+        render_message(tree, tvb, &res->msgs[i]);
+    }
+    return (int)tvb_captured_length(tvb);
+}
+
+static void collect_watched_fields(void)
+{
+    GArray *wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
+    watched = wmem_array_new(wmem_epan_scope(), sizeof(watched_hfid));
+    for (size_t i = 0; i < G_N_ELEMENTS(watched_fields); i++) {
+        header_field_info *hfi = proto_registrar_get_byname(watched_fields[i].abbrev);
+        for (; hfi; hfi = hfi->same_name_next) {
+            watched_hfid w = {hfi->id, watched_fields[i].role};
+            wmem_array_append_one(watched, w);
+            g_array_append_val(wanted, hfi->id);
+        }
+    }
+    set_postdissector_wanted_hfids(tlsneg_handle, wanted);
+}
+
+/* tshark -q and -w skip dissection unless a tap listener needs it. */
+static tap_packet_status tlsneg_tap_packet(void *tapdata _U_, packet_info *pinfo _U_,
+                                           epan_dissect_t *edt _U_, const void *data _U_,
+                                           tap_flags_t flags _U_)
+{
+    return TAP_PACKET_DONT_REDRAW;
+}
+
+void proto_register_tlsneg(void)
+{
+    static hf_register_info hf[] = {
+        {&hf_summary,
+         {"Summary", "tlsneg.summary", FT_STRING, BASE_NONE, NULL, 0x0,
+          "The negotiation this message shows, in one plain sentence", HFILL}},
+        {&hf_msg_type,
+         {"Message", "tlsneg.msg_type", FT_UINT8, BASE_DEC, VALS(msg_type_vals), 0x0,
+          "Handshake type of the message analysed", HFILL}},
+        {&hf_hrr,
+         {"HelloRetryRequest", "tlsneg.hrr", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+          "ServerHello whose random marks it as a HelloRetryRequest (RFC 8446 4.1.3)", HFILL}},
+        {&hf_record_version,
+         {"Record version", "tlsneg.record_version", FT_UINT16, BASE_CUSTOM,
+          CF_FUNC(format_version), 0x0,
+          "Version of the record that carried the message; RFC 8446 5.1 freezes it", HFILL}},
+        {&hf_legacy_version,
+         {"legacy_version", "tlsneg.legacy_version", FT_UINT16, BASE_CUSTOM,
+          CF_FUNC(format_version), 0x0,
+          "The hello's own version field; TLS 1.3 freezes it at TLS 1.2 (RFC 8446 4.1.2)",
+          HFILL}},
+        {&hf_offered_version,
+         {"Offered version", "tlsneg.offered_version", FT_UINT16, BASE_CUSTOM,
+          CF_FUNC(format_version), 0x0,
+          "A version in the client's supported_versions extension, in wire order", HFILL}},
+        {&hf_offered_max,
+         {"Highest version offered", "tlsneg.offered_max", FT_UINT16, BASE_CUSTOM,
+          CF_FUNC(format_version), 0x0,
+          "Highest known version the client offers (supported_versions if present, else "
+          "legacy_version)",
+          HFILL}},
+        {&hf_selected_version,
+         {"Selected version", "tlsneg.selected_version", FT_UINT16, BASE_CUSTOM,
+          CF_FUNC(format_version), 0x0,
+          "The version in the server's supported_versions extension", HFILL}},
+        {&hf_negotiated_version,
+         {"Version in force", "tlsneg.negotiated_version", FT_UINT16, BASE_CUSTOM,
+          CF_FUNC(format_version), 0x0,
+          "The version this ServerHello puts in force: selected_version if present, else "
+          "legacy_version",
+          HFILL}},
+        {&hf_grease_count,
+         {"GREASE values", "tlsneg.grease_count", FT_UINT32, BASE_DEC, NULL, 0x0,
+          "How many GREASE code points (RFC 8701) the message carries", HFILL}},
+        {&hf_grease_value,
+         {"GREASE", "tlsneg.grease_value", FT_UINT16, BASE_HEX, NULL, 0x0,
+          "A GREASE code point (RFC 8701): reserved, to be ignored by the peer", HFILL}},
+        {&hf_grease_family,
+         {"Found in", "tlsneg.grease_family", FT_STRING, BASE_NONE, NULL, 0x0,
+          "Where the GREASE value sits: version, cipher_suite, extension, group, key_share, "
+          "signature_algorithm, psk_mode or alpn",
+          HFILL}},
+        {&hf_sni,
+         {"Server name", "tlsneg.sni", FT_STRING, BASE_NONE, NULL, 0x0,
+          "The host name in the server_name extension", HFILL}},
+        {&hf_fallback_scsv,
+         {"TLS_FALLBACK_SCSV", "tlsneg.fallback_scsv", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+          "The client marks this hello as a retry at a lower version (RFC 7507)", HFILL}},
+        {&hf_downgrade_sentinel,
+         {"Downgrade sentinel", "tlsneg.downgrade_sentinel", FT_UINT8, BASE_DEC,
+          VALS(sentinel_vals), 0x0,
+          "ServerHello.random ends with a downgrade marker (RFC 8446 4.1.3)", HFILL}},
+    };
+    static gint *ett[] = {&ett_tlsneg, &ett_offered, &ett_grease};
+
+    proto_tlsneg = proto_register_protocol("TLS Version Negotiation", "TLSNEG", "tlsneg");
+    proto_register_field_array(proto_tlsneg, hf, array_length(hf));
+    proto_register_subtree_array(ett, array_length(ett));
+}
+
+void proto_reg_handoff_tlsneg(void)
+{
+    tlsneg_handle = create_dissector_handle(dissect_tlsneg, proto_tlsneg);
+    register_postdissector(tlsneg_handle);
+    collect_watched_fields();
+
+    GString *err = register_tap_listener("frame", &proto_tlsneg, NULL, TL_REQUIRES_NOTHING,
+                                         NULL, tlsneg_tap_packet, NULL, NULL);
+    if (err) {
+        g_string_free(err, TRUE);
+    }
+}

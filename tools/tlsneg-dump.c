@@ -1,0 +1,142 @@
+/* tlsneg-dump: run the core on handshake messages given as hex and print
+ * what it parsed, one JSON object per line.
+ *
+ * Input, one message per line:  WIRE HEX
+ *   WIRE is tls, dtls, quic or ssl2; HEX is the message from its type byte
+ *   (for ssl2: from msg_type to the end of the record).
+ * or, for a DTLS message reassembled from fragments:  dtls-body TYPE HEX */
+#include "core/facts.h"
+#include "core/versions.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t unhex(const char *s, uint8_t *out, size_t cap)
+{
+    size_t n = 0;
+    int hi = -1;
+    for (; *s && n < cap; s++) {
+        int v;
+        if (isdigit((unsigned char)*s)) {
+            v = *s - '0';
+        } else if (isxdigit((unsigned char)*s)) {
+            v = tolower((unsigned char)*s) - 'a' + 10;
+        } else {
+            continue;
+        }
+        if (hi < 0) {
+            hi = v;
+        } else {
+            out[n++] = (uint8_t)(hi << 4 | v);
+            hi = -1;
+        }
+    }
+    return n;
+}
+
+static void print_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') {
+            printf("\\%c", *s);
+        } else {
+            putchar(*s);
+        }
+    }
+    putchar('"');
+}
+
+static void dump(const tlsneg_hello *h)
+{
+    tlsneg_facts f;
+    tlsneg_facts_buf buf;
+    char summary[512];
+    tlsneg_facts_derive(&f, &buf, h, false, 0);
+
+    printf("{\"msg_type\":%u,\"status\":\"%s\",\"error_offset\":%zu,\"legacy_version\":%u",
+           h->msg_type, tlsneg_status_name(h->status), h->error_offset, h->legacy_version);
+    printf(",\"hrr\":%s,\"extensions\":[", h->is_hrr ? "true" : "false");
+    tlsneg_cur exts = h->extensions, body;
+    uint16_t type;
+    for (int i = 0; tlsneg_cur_u16(&exts, &type) && tlsneg_cur_u16_prefixed(&exts, &body); i++) {
+        printf("%s%u", i ? "," : "", type);
+    }
+    printf("],\"supported_versions\":");
+    if (f.has_supported_versions && h->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+        putchar('[');
+        for (size_t i = 0; i < f.num_offered; i++) {
+            printf("%s%u", i ? "," : "", f.offered[i]);
+        }
+        putchar(']');
+    } else if (f.has_selected) {
+        printf("[%u]", f.selected_version);
+    } else {
+        printf("null");
+    }
+    if (f.has_offered_max) {
+        printf(",\"offered_max\":%u", f.offered_max);
+    }
+    if (f.has_negotiated) {
+        printf(",\"negotiated_version\":%u", f.negotiated_version);
+    }
+    printf(",\"fallback_scsv\":%s,\"grease\":[", f.fallback_scsv ? "true" : "false");
+    for (size_t i = 0; i < f.num_grease; i++) {
+        printf("%s[%u,\"%s\"]", i ? "," : "", f.grease[i].value,
+               tlsneg_grease_family_name((tlsneg_grease_family)f.grease[i].family));
+    }
+    printf("],\"grease_count\":%u", f.grease_count);
+    if (f.sni) {
+        printf(",\"sni\":");
+        print_json_string(f.sni);
+    }
+    if (f.has_sentinel) {
+        printf(",\"downgrade_sentinel\":%u", f.sentinel);
+    }
+    printf(",\"summary\":");
+    print_json_string(tlsneg_facts_summary(&f, summary, sizeof summary));
+    printf("}\n");
+}
+
+int main(void)
+{
+    static char line[1 << 20];
+    static uint8_t msg[1 << 19];
+    while (fgets(line, sizeof line, stdin)) {
+        char wire_name[16];
+        int consumed = 0;
+        if (sscanf(line, "%15s %n", wire_name, &consumed) != 1) {
+            continue;
+        }
+        const char *rest = line + consumed;
+        tlsneg_hello h;
+        if (strcmp(wire_name, "dtls-body") == 0) {
+            unsigned type;
+            int used = 0;
+            if (sscanf(rest, "%u %n", &type, &used) != 1) {
+                fprintf(stderr, "tlsneg-dump: dtls-body needs a type\n");
+                return 2;
+            }
+            size_t n = unhex(rest + used, msg, sizeof msg);
+            (void)tlsneg_hello_parse_body(&h, TLSNEG_WIRE_DTLS, (uint8_t)type, msg, n);
+        } else {
+            static const char *const names[] = {"tls", "dtls", "quic", "ssl2"};
+            int wire = -1;
+            for (int i = 0; i < 4; i++) {
+                if (strcmp(wire_name, names[i]) == 0) {
+                    wire = i;
+                }
+            }
+            if (wire < 0) {
+                fprintf(stderr, "tlsneg-dump: unknown wire '%s'\n", wire_name);
+                return 2;
+            }
+            size_t n = unhex(rest, msg, sizeof msg);
+            (void)tlsneg_hello_parse(&h, (tlsneg_wire)wire, msg, n);
+        }
+        dump(&h);
+    }
+    return 0;
+}
