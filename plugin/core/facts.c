@@ -375,8 +375,9 @@ static void summary_client(text *t, const tlsneg_facts *f)
         put(t, " in supported_versions; legacy_version says %s only for compatibility",
             vname(f->legacy_version, b));
     } else {
-        put(t, "The client offers versions up to %s in legacy_version (no supported_versions "
-               "extension)",
+        put(t,
+            "The client offers versions up to %s in legacy_version (no supported_versions "
+            "extension)",
             vname(f->legacy_version, a));
     }
     if (f->has_offered_max) {
@@ -400,8 +401,9 @@ static void summary_server(text *t, const tlsneg_facts *f)
             put(t, " and already picks %s in supported_versions", vname(f->selected_version, a));
         }
     } else if (f->has_selected) {
-        put(t, "The server picks %s in supported_versions; legacy_version says %s only for "
-               "compatibility",
+        put(t,
+            "The server picks %s in supported_versions; legacy_version says %s only for "
+            "compatibility",
             vname(f->selected_version, a), vname(f->legacy_version, b));
     } else {
         put(t, "The server picks %s in legacy_version (no supported_versions extension)",
@@ -429,8 +431,9 @@ const char *tlsneg_facts_summary(const tlsneg_facts *f, char *buf, size_t buf_le
     switch (f->msg_type) {
     case TLSNEG_HS_CLIENT_HELLO:
         if (f->wire == TLSNEG_WIRE_SSL2) {
-            put(&t, "The client sends an old SSLv2-compatible ClientHello offering versions up "
-                    "to %s",
+            put(&t,
+                "The client sends an old SSLv2-compatible ClientHello offering versions up "
+                "to %s",
                 vname(f->legacy_version, a));
             if (f->fallback_scsv) {
                 put(&t, ". TLS_FALLBACK_SCSV marks it as a retry at a lower version");
@@ -443,8 +446,9 @@ const char *tlsneg_facts_summary(const tlsneg_facts *f, char *buf, size_t buf_le
         summary_server(&t, f);
         break;
     case TLSNEG_HS_HELLO_VERIFY_REQUEST:
-        put(&t, "The DTLS server asks the client to repeat its ClientHello with a cookie "
-                "(HelloVerifyRequest); its version field says %s",
+        put(&t,
+            "The DTLS server asks the client to repeat its ClientHello with a cookie "
+            "(HelloVerifyRequest); its version field says %s",
             vname(f->legacy_version, a));
         break;
     default:

@@ -124,8 +124,7 @@ static tlsneg_status parse_client_hello(parser *ps)
 {
     tlsneg_hello *h = ps->out;
     tlsneg_cur compression;
-    if (!tlsneg_cur_u16(&ps->c, &h->legacy_version) ||
-        !tlsneg_cur_bytes(&ps->c, 32, &h->random) ||
+    if (!tlsneg_cur_u16(&ps->c, &h->legacy_version) || !tlsneg_cur_bytes(&ps->c, 32, &h->random) ||
         !tlsneg_cur_u8_prefixed(&ps->c, &h->session_id)) {
         return fail(ps, &ps->c);
     }
@@ -149,8 +148,7 @@ static bool draft_without_session_id(uint16_t v)
 static tlsneg_status parse_server_hello(parser *ps)
 {
     tlsneg_hello *h = ps->out;
-    if (!tlsneg_cur_u16(&ps->c, &h->legacy_version) ||
-        !tlsneg_cur_bytes(&ps->c, 32, &h->random)) {
+    if (!tlsneg_cur_u16(&ps->c, &h->legacy_version) || !tlsneg_cur_bytes(&ps->c, 32, &h->random)) {
         return fail(ps, &ps->c);
     }
     h->is_hrr = memcmp(h->random.p, hrr_random, sizeof hrr_random) == 0;

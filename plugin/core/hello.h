@@ -7,8 +7,8 @@
 
 #include "cursor.h"
 
-#define TLSNEG_HS_CLIENT_HELLO 1
-#define TLSNEG_HS_SERVER_HELLO 2
+#define TLSNEG_HS_CLIENT_HELLO         1
+#define TLSNEG_HS_SERVER_HELLO         2
 #define TLSNEG_HS_HELLO_VERIFY_REQUEST 3
 
 /* Extension code points tlsneg looks at (IANA TLS ExtensionType registry). */
@@ -86,14 +86,13 @@ typedef struct {
  * or, for TLSNEG_WIRE_SSL2, the bytes from msg_type to the end of the record.
  * out is always filled as far as the bytes allow; the return value is
  * out->status. */
-tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire,
-                                                   const uint8_t *msg, size_t len);
+tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire, const uint8_t *msg,
+                                 size_t len);
 
 /* tlsneg_hello_parse_body is tlsneg_hello_parse for a message whose header has
  * already been read (a DTLS message reassembled from fragments): body is the
  * whole message body. Offsets count from body. */
-tlsneg_status tlsneg_hello_parse_body(tlsneg_hello *out, tlsneg_wire wire,
-                                                        uint8_t msg_type, const uint8_t *body,
-                                                        size_t len);
+tlsneg_status tlsneg_hello_parse_body(tlsneg_hello *out, tlsneg_wire wire, uint8_t msg_type,
+                                      const uint8_t *body, size_t len);
 
 #endif

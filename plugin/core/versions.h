@@ -7,16 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TLSNEG_V_SSL2 0x0002
-#define TLSNEG_V_SSL3 0x0300
-#define TLSNEG_V_TLS10 0x0301
-#define TLSNEG_V_TLS11 0x0302
-#define TLSNEG_V_TLS12 0x0303
-#define TLSNEG_V_TLS13 0x0304
+#define TLSNEG_V_SSL2         0x0002
+#define TLSNEG_V_SSL3         0x0300
+#define TLSNEG_V_TLS10        0x0301
+#define TLSNEG_V_TLS11        0x0302
+#define TLSNEG_V_TLS12        0x0303
+#define TLSNEG_V_TLS13        0x0304
 #define TLSNEG_V_DTLS_OPENSSL 0x0100
-#define TLSNEG_V_DTLS10 0xfeff
-#define TLSNEG_V_DTLS12 0xfefd
-#define TLSNEG_V_DTLS13 0xfefc
+#define TLSNEG_V_DTLS10       0xfeff
+#define TLSNEG_V_DTLS12       0xfefd
+#define TLSNEG_V_DTLS13       0xfefc
 
 /* Longest name tlsneg_version_name() writes, with its NUL. */
 #define TLSNEG_VERSION_NAME_MAX 48

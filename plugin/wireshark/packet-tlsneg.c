@@ -186,9 +186,9 @@ static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h
             }
             tvbuff_t *body = m->fragments->ds_tvb;
             gint body_len = tvb_captured_length_remaining(body, m->fragments->start);
-            (void)tlsneg_hello_parse_body(
-                h, TLSNEG_WIRE_DTLS, tvb_get_guint8(tvb, start),
-                tvb_get_ptr(body, m->fragments->start, body_len), (size_t)body_len);
+            (void)tlsneg_hello_parse_body(h, TLSNEG_WIRE_DTLS, tvb_get_guint8(tvb, start),
+                                          tvb_get_ptr(body, m->fragments->start, body_len),
+                                          (size_t)body_len);
             return TRUE;
         }
         gint len = avail >= 4 ? 12 + (gint)tvb_get_ntoh24(tvb, start + 1) : avail;
@@ -220,10 +220,10 @@ static void keep(tlsneg_facts *dst, const tlsneg_facts *f)
 {
     wmem_allocator_t *scope = wmem_file_scope();
     *dst = *f;
-    dst->offered = f->num_offered
-                       ? (const guint16 *)wmem_memdup(scope, f->offered,
-                                                      f->num_offered * sizeof *f->offered)
-                       : NULL;
+    dst->offered =
+        f->num_offered
+            ? (const guint16 *)wmem_memdup(scope, f->offered, f->num_offered * sizeof *f->offered)
+            : NULL;
     dst->grease = f->num_grease ? (const tlsneg_grease *)wmem_memdup(
                                       scope, f->grease, f->num_grease * sizeof *f->grease)
                                 : NULL;
@@ -337,7 +337,8 @@ static void render_message(proto_tree *tree, tvbuff_t *tvb, const tlsneg_facts *
     if (f->num_grease) {
         proto_tree *gt = proto_item_add_subtree(gi, ett_grease);
         for (guint i = 0; i < f->num_grease; i++) {
-            const char *family = tlsneg_grease_family_name((tlsneg_grease_family)f->grease[i].family);
+            const char *family =
+                tlsneg_grease_family_name((tlsneg_grease_family)f->grease[i].family);
             proto_item *vi = add_generated_uint(gt, hf_grease_value, f->grease[i].value);
             proto_item_append_text(vi, " (%s)", family);
             /* The value's label already names the family; the field is for filters. */
@@ -412,8 +413,7 @@ void proto_register_tlsneg(void)
         {&hf_legacy_version,
          {"legacy_version", "tlsneg.legacy_version", FT_UINT16, BASE_CUSTOM,
           CF_FUNC(format_version), 0x0,
-          "The hello's own version field; TLS 1.3 freezes it at TLS 1.2 (RFC 8446 4.1.2)",
-          HFILL}},
+          "The hello's own version field; TLS 1.3 freezes it at TLS 1.2 (RFC 8446 4.1.2)", HFILL}},
         {&hf_offered_version,
          {"Offered version", "tlsneg.offered_version", FT_UINT16, BASE_CUSTOM,
           CF_FUNC(format_version), 0x0,
@@ -426,8 +426,8 @@ void proto_register_tlsneg(void)
           HFILL}},
         {&hf_selected_version,
          {"Selected version", "tlsneg.selected_version", FT_UINT16, BASE_CUSTOM,
-          CF_FUNC(format_version), 0x0,
-          "The version in the server's supported_versions extension", HFILL}},
+          CF_FUNC(format_version), 0x0, "The version in the server's supported_versions extension",
+          HFILL}},
         {&hf_negotiated_version,
          {"Version in force", "tlsneg.negotiated_version", FT_UINT16, BASE_CUSTOM,
           CF_FUNC(format_version), 0x0,
@@ -469,8 +469,8 @@ void proto_reg_handoff_tlsneg(void)
     register_postdissector(tlsneg_handle);
     collect_watched_fields();
 
-    GString *err = register_tap_listener("frame", &proto_tlsneg, NULL, TL_REQUIRES_NOTHING,
-                                         NULL, tlsneg_tap_packet, NULL, NULL);
+    GString *err = register_tap_listener("frame", &proto_tlsneg, NULL, TL_REQUIRES_NOTHING, NULL,
+                                         tlsneg_tap_packet, NULL, NULL);
     if (err) {
         g_string_free(err, TRUE);
     }
