@@ -4,6 +4,8 @@
  * ServerHello, HelloRetryRequest and HelloVerifyRequest that the TLS, DTLS and
  * QUIC dissectors put in the tree, hands their bytes to the pure-C core, and
  * keeps the facts per frame; on every pass it renders them. */
+#include <string.h>
+
 #include <epan/packet.h>
 #include <epan/proto_data.h>
 #include <epan/proto.h>
@@ -36,7 +38,6 @@ static int hf_downgrade_sentinel = -1;
 static int hf_summary = -1;
 
 static gint ett_tlsneg = -1;
-static gint ett_offered = -1;
 static gint ett_grease = -1;
 
 /* The fields of other dissectors tlsneg reads, and what each one means to
@@ -305,15 +306,8 @@ static void render_message(proto_tree *tree, tvbuff_t *tvb, const tlsneg_facts *
         add_generated_uint(st, hf_record_version, f->record_version);
     }
     add_generated_uint(st, hf_legacy_version, f->legacy_version);
-    if (f->msg_type == TLSNEG_HS_CLIENT_HELLO && f->has_supported_versions) {
-        proto_item *oi;
-        proto_tree *ot = proto_tree_add_subtree_format(
-            st, tvb, 0, 0, ett_offered, &oi, "supported_versions: %u version%s offered",
-            f->num_offered, f->num_offered == 1 ? "" : "s");
-        proto_item_set_generated(oi);
-        for (guint i = 0; i < f->num_offered; i++) {
-            add_generated_uint(ot, hf_offered_version, f->offered[i]);
-        }
+    for (guint i = 0; i < f->num_offered; i++) {
+        add_generated_uint(st, hf_offered_version, f->offered[i]);
     }
     if (f->has_offered_max) {
         add_generated_uint(st, hf_offered_max, f->offered_max);
@@ -341,8 +335,8 @@ static void render_message(proto_tree *tree, tvbuff_t *tvb, const tlsneg_facts *
                 tlsneg_grease_family_name((tlsneg_grease_family)f->grease[i].family);
             proto_item *vi = add_generated_uint(gt, hf_grease_value, f->grease[i].value);
             proto_item_append_text(vi, " (%s)", family);
-            /* The value's label already names the family; the field is for filters. */
-            proto_item_set_hidden(add_generated_string(gt, hf_grease_family, family));
+            /* A child, not a hidden item: -T json and -T ek drop hidden items. */
+            add_generated_string(proto_item_add_subtree(vi, ett_grease), hf_grease_family, family);
         }
         if (f->grease_count > f->num_grease) {
             proto_tree_add_subtree_format(gt, tvb, 0, 0, ett_grease, NULL, "... %u more",
@@ -371,18 +365,35 @@ static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
     return (int)tvb_captured_length(tvb);
 }
 
+/* watch_protocol_fields adds every field of protocol proto_name whose name
+ * is watched: several fields share one name (the SSLv2 handshake type is
+ * tls.handshake.type too), and 4.0 does not chain them all through
+ * same_name_next. */
+static void watch_protocol_fields(const char *proto_name, GArray *wanted)
+{
+    int proto_id = proto_get_id_by_filter_name(proto_name);
+    void *cookie = NULL;
+    if (proto_id < 0) {
+        return;
+    }
+    for (header_field_info *hfi = proto_get_first_protocol_field(proto_id, &cookie); hfi;
+         hfi = proto_get_next_protocol_field(proto_id, &cookie)) {
+        for (size_t i = 0; i < G_N_ELEMENTS(watched_fields); i++) {
+            if (strcmp(hfi->abbrev, watched_fields[i].abbrev) == 0) {
+                watched_hfid w = {hfi->id, watched_fields[i].role};
+                wmem_array_append_one(watched, w);
+                g_array_append_val(wanted, hfi->id);
+            }
+        }
+    }
+}
+
 static void collect_watched_fields(void)
 {
     GArray *wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
     watched = wmem_array_new(wmem_epan_scope(), sizeof(watched_hfid));
-    for (size_t i = 0; i < G_N_ELEMENTS(watched_fields); i++) {
-        header_field_info *hfi = proto_registrar_get_byname(watched_fields[i].abbrev);
-        for (; hfi; hfi = hfi->same_name_next) {
-            watched_hfid w = {hfi->id, watched_fields[i].role};
-            wmem_array_append_one(watched, w);
-            g_array_append_val(wanted, hfi->id);
-        }
-    }
+    watch_protocol_fields("tls", wanted);
+    watch_protocol_fields("dtls", wanted);
     set_postdissector_wanted_hfids(tlsneg_handle, wanted);
 }
 
@@ -456,7 +467,7 @@ void proto_register_tlsneg(void)
           VALS(sentinel_vals), 0x0,
           "ServerHello.random ends with a downgrade marker (RFC 8446 4.1.3)", HFILL}},
     };
-    static gint *ett[] = {&ett_tlsneg, &ett_offered, &ett_grease};
+    static gint *ett[] = {&ett_tlsneg, &ett_grease};
 
     proto_tlsneg = proto_register_protocol("TLS Version Negotiation", "TLSNEG", "tlsneg");
     proto_register_field_array(proto_tlsneg, hf, array_length(hf));
