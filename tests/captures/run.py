@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""Capture tests: tshark with the fresh tlsneg build against the hand-written
+manifests in expect/, in every mode a user runs (README.md here)."""
+import argparse
+import collections
+import glob
+import json
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tsharkbox import TsharkBox  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "captures")
+
+# Every public tlsneg field, in the order -T fields asks for them.
+FIELDS = ["msg_type", "hrr", "record_version", "legacy_version", "offered_version",
+          "offered_max", "selected_version", "negotiated_version", "grease_value",
+          "grease_family", "grease_count", "sni", "fallback_scsv", "downgrade_sentinel"]
+UNCHECKED = {"summary", "finding"}
+STRINGS = {"sni", "grease_family"}
+
+
+def norm(field, value):
+    """One spelling per value: numbers as ints, booleans as 0/1."""
+    if field in STRINGS:
+        return value
+    if value in ("True", "true"):
+        return 1
+    if value in ("False", "false"):
+        return 0
+    return int(value, 0)
+
+
+Block = collections.namedtuple("Block", "frame type count fields line")
+
+
+def load_manifest(path):
+    capture, blocks, cur = None, [], None
+    for no, raw in enumerate(open(path, encoding="utf-8"), 1):
+        line = raw.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        words = line.split()
+        if words[0] == "capture":
+            capture = words[1]
+        elif words[0] == "msg":
+            attrs = dict(w.split("=", 1) for w in words[1:])
+            cur = Block(attrs["frame"], int(attrs["type"]), int(attrs.get("count", 1)), {}, no)
+            cur.fields["msg_type"] = [cur.type]
+            blocks.append(cur)
+        else:
+            if cur is None:
+                raise ValueError(f"{path}:{no}: field outside a msg block")
+            key = words[0]
+            cur.fields[key] = [norm(key, v) for v in words[1:]]
+    if capture is None:
+        raise ValueError(f"{path}: no capture line")
+    return capture, blocks
+
+
+def resolve_capture(name):
+    if name.startswith("shared/"):
+        return os.path.join(SHARED, name[len("shared/"):])
+    return os.path.join(ROOT, name)
+
+
+def messages_from_pdml(text):
+    """[(frame, {field: [values]})] for every tlsneg item, in order."""
+    msgs = []
+    for packet in ET.fromstring(text).iter("packet"):
+        frame = None
+        for proto in packet.findall("proto"):
+            if proto.get("name") == "geninfo":
+                frame = int(proto.find("field[@name='num']").get("show"))
+            if proto.get("name") != "tlsneg":
+                continue
+            fields = collections.OrderedDict()
+            for f in proto.iter("field"):
+                name = f.get("name", "")
+                if not name.startswith("tlsneg."):
+                    continue
+                key = name[len("tlsneg."):]
+                if key in UNCHECKED:
+                    continue
+                fields.setdefault(key, []).append(norm(key, f.get("show")))
+            msgs.append((frame, dict(fields)))
+    return msgs
+
+
+class Results:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, ok, what, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"ok - {what}")
+        else:
+            self.failed += 1
+            print(f"not ok - {what}")
+            for l in str(detail).splitlines()[:40]:
+                print(f"#   {l}")
+        return ok
+
+
+def diff_message(block, got):
+    problems = []
+    for key in sorted(set(block.fields) | set(got)):
+        want, have = block.fields.get(key), got.get(key)
+        if want != have:
+            problems.append(f"{key}: expected {want}, got {have}")
+    return problems
+
+
+def compare_manifest(blocks, msgs):
+    """Problems found matching tshark's messages against the manifest."""
+    problems = []
+    specific = [b for b in blocks if b.frame != "*"]
+    wildcard = [b for b in blocks if b.frame == "*"]
+    by_frame = collections.defaultdict(list)
+    for b in specific:
+        by_frame[int(b.frame)].append(b)
+    seen = collections.defaultdict(int)
+    rest = 0
+    for frame, got in msgs:
+        idx = seen[frame]
+        seen[frame] += 1
+        if frame in by_frame:
+            if idx >= len(by_frame[frame]):
+                problems.append(f"frame {frame}: unexpected message #{idx + 1}: {got}")
+                continue
+            b = by_frame[frame][idx]
+        elif wildcard:
+            b = wildcard[0]
+            rest += 1
+        else:
+            problems.append(f"frame {frame}: message not in the manifest: {got}")
+            continue
+        for p in diff_message(b, got):
+            problems.append(f"frame {frame} (manifest line {b.line}): {p}")
+    for frame, bs in by_frame.items():
+        if seen[frame] < len(bs):
+            problems.append(f"frame {frame}: {len(bs) - seen[frame]} expected message(s) missing")
+    if wildcard and rest != wildcard[0].count:
+        problems.append(f"frame=*: expected {wildcard[0].count} messages, got {rest}")
+    return problems
+
+
+def per_frame(msgs):
+    """Aggregate messages per frame the way -T fields does: field -> values in order."""
+    frames = collections.OrderedDict()
+    for frame, fields in msgs:
+        agg = frames.setdefault(frame, collections.defaultdict(list))
+        for k, v in fields.items():
+            agg[k].extend(v)
+    return frames
+
+
+def fields_output(box, name):
+    args = ["-r", name, "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=|",
+            "-e", "frame.number"] + [x for f in FIELDS for x in ("-e", "tlsneg." + f)]
+    frames = collections.OrderedDict()
+    for line in box.run(args).stdout.splitlines():
+        cols = line.split("\t")
+        values = {}
+        for f, col in zip(FIELDS, cols[1:]):
+            if col:
+                values[f] = [norm(f, v) for v in col.split("|")]
+        if values:
+            frames[int(cols[0])] = values
+    return frames
+
+
+def flatten(node, fields):
+    """tlsneg values under node, depth first (subtrees are nested objects)."""
+    for k, vals in node.items():
+        for v in vals:
+            if isinstance(v, dict):
+                flatten(v, fields)
+            elif k.startswith("tlsneg.") and k[len("tlsneg."):] not in UNCHECKED:
+                key = k[len("tlsneg."):]
+                fields.setdefault(key, []).extend(norm(key, x) for x in (v if isinstance(v, list) else [v]))
+
+
+def json_messages(box, name):
+    def pairs(items):
+        d = collections.defaultdict(list)
+        for k, v in items:
+            d[k].append(v)
+        return d
+
+    out = box.run(["-r", name, "-T", "json", "-J", "tlsneg frame"]).stdout
+    msgs = []
+    for pkt in json.loads(out, object_pairs_hook=pairs):
+        layers = pkt["_source"][0]["layers"][0]
+        frame = int(layers["frame"][0]["frame.number"][0])
+        for proto in layers.get("tlsneg", []):
+            fields = {}
+            flatten(proto, fields)
+            msgs.append((frame, fields))
+    return msgs
+
+
+def check_capture(box, res, manifest):
+    capture, blocks = load_manifest(manifest)
+    path = resolve_capture(capture)
+    label = capture
+    if not os.path.exists(path):
+        res.check(False, f"{label}: capture exists", path)
+        return
+    name = box.add_capture(path)
+    nmsgs = sum(b.count for b in blocks)
+
+    one = messages_from_pdml(box.run(["-r", name, "-T", "pdml"]).stdout)
+    res.check(not (p := compare_manifest(blocks, one)), f"{label}: one pass matches manifest",
+              "\n".join(p))
+    two = messages_from_pdml(box.run(["-r", name, "-2", "-T", "pdml"]).stdout)
+    res.check(two == one, f"{label}: -2 gives the same messages", f"one pass {one[:3]}\n-2 {two[:3]}")
+    want_frames = per_frame(one)
+    got_frames = fields_output(box, name)
+    res.check({k: dict(v) for k, v in want_frames.items()} == got_frames,
+              f"{label}: -T fields without -Y gives the same values",
+              f"pdml {list(want_frames.items())[:2]}\nfields {list(got_frames.items())[:2]}")
+    res.check(json_messages(box, name) == one, f"{label}: -T json gives the same messages")
+    filtered = box.run(["-r", name, "-Y", "tlsneg", "-T", "fields", "-e", "frame.number"]).stdout.split()
+    res.check([int(x) for x in filtered] == list(want_frames),
+              f"{label}: -Y tlsneg shows exactly the frames with hellos",
+              f"{filtered[:10]} vs {list(want_frames)[:10]}")
+    verbose = box.run(["-r", name, "-V"]).stdout
+    res.check(verbose.count("\nTLS Version Negotiation: ") == nmsgs,
+              f"{label}: -V shows {nmsgs} tlsneg trees")
+    stat = box.run(["-r", name, "-q", "-z", "io,stat,0,COUNT(tlsneg.msg_type)tlsneg.msg_type"]).stdout
+    m = re.search(r"\|\s*[\d.]+\s*<>\s*(?:End|[\d.]+)\s*\|\s*(\d+)\s*\|", stat)
+    res.check(m is not None and int(m.group(1)) == nmsgs,
+              f"{label}: -q -z io,stat counts {nmsgs} messages", stat[-600:])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--plugin", required=True, help="the freshly built tlsneg.so")
+    ap.add_argument("--tshark", default="tshark")
+    ap.add_argument("manifests", nargs="*", help="default: every expect/*.expect")
+    args = ap.parse_args()
+    manifests = args.manifests or sorted(glob.glob(os.path.join(HERE, "expect", "*.expect")))
+    res = Results()
+    if not os.path.isdir(SHARED):
+        print(f"# {SHARED} is absent: the shared captures' manifests are skipped")
+    box = TsharkBox(args.plugin, args.tshark)
+    try:
+        res.check(True, f"tshark loads exactly {box.plugin}")
+        for m in manifests:
+            capture, _ = load_manifest(m)
+            if capture.startswith("shared/") and not os.path.isdir(SHARED):
+                continue
+            check_capture(box, res, m)
+    finally:
+        box.close()
+    print(f"{res.passed} passed, {res.failed} failed")
+    return 1 if res.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Differential test: for every hello in every capture, the core's
+legacy_version, supported_versions and extension order (tlsneg-dump) equal
+tshark's own tls.*/dtls.* fields (tools/extract_hellos.py)."""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from extract_hellos import extract  # noqa: E402
+
+
+def captures():
+    shared = os.path.join(os.path.dirname(ROOT), "shared", "captures")
+    found = sorted(glob.glob(os.path.join(ROOT, "pcaps", "*.pcap*")))
+    if os.path.isdir(shared):
+        found += sorted(glob.glob(os.path.join(shared, "*", "*.pcap*")))
+    else:
+        print(f"# {shared} is absent: only pcaps/ is compared")
+    return found
+
+
+def dtls_header(raw):
+    length = int.from_bytes(raw[1:4], "big")
+    off = int.from_bytes(raw[6:9], "big")
+    frag = int.from_bytes(raw[9:12], "big")
+    return length, int.from_bytes(raw[4:6], "big"), off, frag
+
+
+def inputs_for(msgs):
+    """(message, tlsneg-dump input line) for every complete message; DTLS
+    fragments are put together by message_seq, as the peer would."""
+    pending = {}
+    for m in msgs:
+        raw = bytes.fromhex(m["hex"])
+        if m["wire"] == "dtls":
+            length, seq, off, frag = dtls_header(raw)
+            if off != 0 or frag != length:
+                body = pending.setdefault((seq, m["type"]), bytearray(length))
+                body[off:off + frag] = raw[12:12 + frag]
+                cover = pending.setdefault((seq, m["type"], "cover"), set())
+                cover.update(range(off, off + frag))
+                if len(cover) == length and m["legacy_version"] is not None:
+                    yield m, f"dtls-body {m['type']} {bytes(body).hex()}"
+                continue
+        yield m, f"{m['wire']} {m['hex']}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--dump", required=True, help="the built tlsneg-dump")
+    args = ap.parse_args()
+    passed = failed = 0
+    for cap in captures():
+        msgs = extract(cap)
+        pairs = list(inputs_for(msgs))
+        if not pairs:
+            continue
+        out = subprocess.run([args.dump], input="\n".join(l for _, l in pairs) + "\n",
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+        problems = []
+        for (m, _), line in zip(pairs, out):
+            core = json.loads(line)
+            want_sv = [int(v, 16) for v in m["supported_versions"]]
+            got_sv = core["supported_versions"] or []
+            checks = [("legacy_version", int(m["legacy_version"], 16), core["legacy_version"]),
+                      ("supported_versions", want_sv, got_sv),
+                      ("extension order", m["extension_types"], core["extensions"]),
+                      ("status", "ok", core["status"])]
+            for what, want, got in checks:
+                if want != got:
+                    problems.append(f"frame {m['frame']} type {m['type']}: {what}: tshark {want}, core {got}")
+        name = os.path.relpath(cap, ROOT) if cap.startswith(ROOT) else \
+            "shared/" + os.path.relpath(cap, os.path.join(os.path.dirname(ROOT), "shared", "captures"))
+        if problems:
+            failed += 1
+            print(f"not ok - {name}: {len(pairs)} hellos agree with tshark")
+            for p in problems[:20]:
+                print(f"#   {p}")
+        else:
+            passed += 1
+            print(f"ok - {name}: {len(pairs)} hellos agree with tshark")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

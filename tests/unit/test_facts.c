@@ -1,0 +1,148 @@
+#include "core/facts.h"
+
+#include "tap.h"
+#include "vectors.h"
+
+static tlsneg_facts_buf buf;
+
+static tlsneg_facts derive(const char *hex, tlsneg_wire wire)
+{
+    tlsneg_hello h;
+    tlsneg_facts f;
+    size_t n;
+    uint8_t *b = unhex(hex, &n);
+    (void)tlsneg_hello_parse(&h, wire, b, n);
+    tlsneg_facts_derive(&f, &buf, &h, true, 0x0301);
+    free(b);
+    return f;
+}
+
+static void chrome55_grease_in_wire_order(void)
+{
+    tlsneg_facts f = derive(chrome55_client_hello_hex, TLSNEG_WIRE_TLS);
+    /* Read off tshark -V: "Reserved (GREASE)" entries, in wire order. */
+    static const tlsneg_grease want[] = {
+        {0x2a2a, TLSNEG_GREASE_CIPHER_SUITE}, {0x2a2a, TLSNEG_GREASE_EXTENSION},
+        {0x6a6a, TLSNEG_GREASE_KEY_SHARE},    {0x5a5a, TLSNEG_GREASE_VERSION},
+        {0x6a6a, TLSNEG_GREASE_GROUP},        {0x0a0a, TLSNEG_GREASE_EXTENSION},
+    };
+    int same = f.num_grease == 6 && f.grease_count == 6;
+    for (size_t i = 0; same && i < 6; i++) {
+        same = f.grease[i].value == want[i].value && f.grease[i].family == want[i].family;
+    }
+    ok(same, "Chrome 55: 6 GREASE values with their families in wire order");
+    ok(f.num_offered == 5 && f.offered[0] == 0x5a5a && f.offered[1] == 0x7f0e &&
+           f.offered[4] == 0x0301,
+       "Chrome 55: supported_versions in wire order, GREASE included");
+    ok(f.has_offered_max && f.offered_max == 0x7f0e, "Chrome 55: highest offered is draft-14");
+    ok(f.sni && strcmp(f.sni, "tls13.crypto.mozilla.org") == 0, "Chrome 55: SNI");
+    ok(!f.fallback_scsv && f.has_record_version && f.record_version == 0x0301,
+       "Chrome 55: no SCSV; record version passed through");
+}
+
+static void offered_max_without_the_extension(void)
+{
+    tlsneg_facts f = derive(tls11_client_hello_hex, TLSNEG_WIRE_TLS);
+    ok(!f.has_supported_versions && f.has_offered_max && f.offered_max == 0x0302,
+       "no supported_versions: highest offered is legacy_version");
+    f = derive(tls11_server_hello_hex, TLSNEG_WIRE_TLS);
+    ok(f.has_negotiated && f.negotiated_version == 0x0302 && !f.has_selected,
+       "TLS 1.1 ServerHello: legacy_version is in force");
+}
+
+static void server_side(void)
+{
+    tlsneg_facts f = derive(rfc8446_server_hello_hex, TLSNEG_WIRE_TLS);
+    ok(f.has_selected && f.selected_version == 0x0304 && f.negotiated_version == 0x0304,
+       "RFC 8446 ServerHello: TLS 1.3 selected and in force");
+    ok(!f.has_sentinel, "RFC 8446 ServerHello: no downgrade sentinel");
+    f = derive(draft20_server_hello_hex, TLSNEG_WIRE_TLS);
+    ok(!f.has_selected && f.negotiated_version == 0x7f14, "draft-20: version in legacy_version");
+    f = derive(hrr_hex, TLSNEG_WIRE_TLS);
+    ok(f.is_hrr && f.has_selected && f.selected_version == 0x0304 && !f.has_negotiated,
+       "HelloRetryRequest: selects TLS 1.3, puts nothing in force");
+    ok(strcmp(tlsneg_msg_name(&f), "HelloRetryRequest") == 0, "HelloRetryRequest is named");
+}
+
+static void dtls_and_sslv2(void)
+{
+    tlsneg_facts f = derive(dtls12_client_hello_hex, TLSNEG_WIRE_DTLS);
+    ok(f.has_offered_max && f.offered_max == 0xfefd, "DTLS 1.2 ClientHello offers DTLS 1.2");
+    f = derive(sslv2_client_hello_hex, TLSNEG_WIRE_SSL2);
+    ok(f.fallback_scsv && f.offered_max == 0x0301, "SSLv2 hello: 0x005600 spec is the SCSV");
+}
+
+/* A minimal TLS 1.2 ServerHello whose random ends with tail. */
+static tlsneg_facts server_hello_with_random_tail(const uint8_t tail[8])
+{
+    uint8_t msg[4 + 38] = {0x02, 0x00, 0x00, 38, 0x03, 0x03};
+    memcpy(msg + 6 + 24, tail, 8);
+    msg[4 + 35] = 0x2f; /* session id length 0, cipher suite 0x002f, compression 0 */
+    tlsneg_hello h;
+    tlsneg_facts f;
+    (void)tlsneg_hello_parse(&h, TLSNEG_WIRE_TLS, msg, sizeof msg);
+    tlsneg_facts_derive(&f, &buf, &h, false, 0);
+    return f;
+}
+
+static void downgrade_sentinels(void)
+{
+    static const uint8_t tls12[8] = {'D', 'O', 'W', 'N', 'G', 'R', 'D', 1};
+    static const uint8_t tls11[8] = {'D', 'O', 'W', 'N', 'G', 'R', 'D', 0};
+    static const uint8_t jdk11[8] = {0xed, 0xbf, 0xb4, 0xa8, 0xc2, 0x47, 0x10, 0xff};
+    static const uint8_t other[8] = {'D', 'O', 'W', 'N', 'G', 'R', 'D', 2};
+    tlsneg_facts f = server_hello_with_random_tail(tls12);
+    ok(f.status == TLSNEG_OK && f.has_sentinel && f.sentinel == 1, "DOWNGRD\\x01 is 1");
+    f = server_hello_with_random_tail(tls11);
+    ok(f.has_sentinel && f.sentinel == 0, "DOWNGRD\\x00 is 0");
+    f = server_hello_with_random_tail(jdk11);
+    ok(f.has_sentinel && f.sentinel == 2, "the JDK 11 value is 2");
+    f = server_hello_with_random_tail(other);
+    ok(!f.has_sentinel, "DOWNGRD\\x02 is no sentinel");
+}
+
+static void summaries_speak_plainly(void)
+{
+    char s[512];
+    tlsneg_facts f = derive(chrome55_client_hello_hex, TLSNEG_WIRE_TLS);
+    tlsneg_facts_summary(&f, s, sizeof s);
+    ok(strstr(s, "TLS 1.3 draft-14, TLS 1.2, TLS 1.1, TLS 1.0 in supported_versions") != NULL &&
+           strstr(s, "6 GREASE values") != NULL,
+       "ClientHello summary names the offer and the GREASE: %s", s);
+    f = derive(hrr_hex, TLSNEG_WIRE_TLS);
+    tlsneg_facts_summary(&f, s, sizeof s);
+    ok(strstr(s, "HelloRetryRequest") != NULL, "HRR summary: %s", s);
+    tlsneg_facts_summary(&f, s, 20);
+    ok(strlen(s) == 19, "a short buffer truncates the summary safely");
+}
+
+static void hostile_sni_is_escaped(void)
+{
+    /* ClientHello with server_name "a\0b\\" */
+    static const uint8_t msg[] = {
+        0x01, 0x00, 0x00, 0x38, 0x03, 0x03, /* header, legacy_version */
+        0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0,
+        0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0,
+        0,    0,    0,    0,    0x00, 0x00, 0x02, 0x00, 0x2f, 0x01, 0x00, /* sid, suites,
+                                                                             compression */
+        0x00, 0x0d, 0x00, 0x00, 0x00, 0x09, 0x00, 0x07, /* extensions, server_name */
+        0x00, 0x00, 0x04, 'a',  0x00, 'b',  '\\'};
+    tlsneg_hello h;
+    tlsneg_facts f;
+    ok(tlsneg_hello_parse(&h, TLSNEG_WIRE_TLS, msg, sizeof msg) == TLSNEG_OK, "SNI vector parses");
+    tlsneg_facts_derive(&f, &buf, &h, false, 0);
+    ok(f.sni && strcmp(f.sni, "a\\x00b\\x5c") == 0, "non-printable SNI bytes are escaped: %s",
+       f.sni ? f.sni : "(none)");
+}
+
+int main(void)
+{
+    chrome55_grease_in_wire_order();
+    offered_max_without_the_extension();
+    server_side();
+    dtls_and_sslv2();
+    downgrade_sentinels();
+    summaries_speak_plainly();
+    hostile_sni_is_escaped();
+    return tap_done();
+}

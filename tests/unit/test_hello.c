@@ -1,0 +1,159 @@
+#include "core/hello.h"
+
+#include "tap.h"
+#include "vectors.h"
+
+typedef struct {
+    const char *name;
+    const char *hex;
+    tlsneg_wire wire;
+} vector;
+
+static const vector vectors[] = {
+    {"tls11_client_hello", tls11_client_hello_hex, TLSNEG_WIRE_TLS},
+    {"tls11_server_hello", tls11_server_hello_hex, TLSNEG_WIRE_TLS},
+    {"chrome55_client_hello", chrome55_client_hello_hex, TLSNEG_WIRE_TLS},
+    {"rfc8446_server_hello", rfc8446_server_hello_hex, TLSNEG_WIRE_TLS},
+    {"draft20_server_hello", draft20_server_hello_hex, TLSNEG_WIRE_TLS},
+    {"hrr", hrr_hex, TLSNEG_WIRE_TLS},
+    {"dtls12_hello_verify_request", dtls12_hello_verify_request_hex, TLSNEG_WIRE_DTLS},
+    {"dtls12_client_hello", dtls12_client_hello_hex, TLSNEG_WIRE_DTLS},
+    {"sslv2_client_hello", sslv2_client_hello_hex, TLSNEG_WIRE_SSL2},
+    {"quic_client_hello", quic_client_hello_hex, TLSNEG_WIRE_QUIC},
+};
+
+static tlsneg_status parse_hex(tlsneg_hello *h, const char *hex, tlsneg_wire wire)
+{
+    size_t n;
+    uint8_t *b = unhex(hex, &n);
+    tlsneg_status s = tlsneg_hello_parse(h, wire, b, n);
+    free(b);
+    return s;
+}
+
+static void every_vector_parses_and_every_prefix_fails(void)
+{
+    for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++) {
+        tlsneg_hello h;
+        size_t n;
+        uint8_t *full = unhex(vectors[i].hex, &n);
+        ok(tlsneg_hello_parse(&h, vectors[i].wire, full, n) == TLSNEG_OK, "%s parses",
+           vectors[i].name);
+        size_t bad = 0;
+        for (size_t cut = 0; cut < n; cut++) {
+            /* An exact-size copy: ASan flags any read past the prefix. */
+            uint8_t *prefix = malloc(cut ? cut : 1);
+            memcpy(prefix, full, cut);
+            tlsneg_status s = tlsneg_hello_parse(&h, vectors[i].wire, prefix, cut);
+            if (s == TLSNEG_OK || h.error_offset > cut) {
+                bad++;
+            }
+            free(prefix);
+        }
+        ok(bad == 0, "%s: all %zu truncated prefixes fail inside the bytes", vectors[i].name, n);
+        free(full);
+    }
+}
+
+static void client_hello_fields(void)
+{
+    tlsneg_hello h;
+    parse_hex(&h, tls11_client_hello_hex, TLSNEG_WIRE_TLS);
+    /* tshark: Version 0x0302, 0x64 bytes of suites, 49 bytes of extensions. */
+    ok(h.msg_type == 1 && h.legacy_version == 0x0302, "TLS 1.1 ClientHello: legacy_version");
+    ok(h.cipher_suites.len == 0x64 && h.session_id.len == 0, "TLS 1.1 ClientHello: suites");
+    ok(!h.supported_versions.present && h.has_extensions_block && h.extensions.len == 0x31,
+       "TLS 1.1 ClientHello: no supported_versions");
+
+    parse_hex(&h, chrome55_client_hello_hex, TLSNEG_WIRE_TLS);
+    /* tshark: 17 extensions, key_share as code point 40, SNI tls13.crypto.mozilla.org. */
+    ok(h.num_extensions == 17 && h.key_share.present && h.supported_versions.present,
+       "Chrome 55: 17 extensions, draft key_share found");
+    ok(h.supported_versions.body.len == 11, "Chrome 55: supported_versions holds 5 versions");
+    ok(h.last_extension == 0x0015 && !h.duplicate_extension, "Chrome 55: padding is last");
+}
+
+static void server_hello_fields(void)
+{
+    tlsneg_hello h;
+    parse_hex(&h, rfc8446_server_hello_hex, TLSNEG_WIRE_TLS);
+    ok(h.legacy_version == 0x0303 && h.cipher_suite == 0x1301 && h.session_id.len == 32,
+       "RFC 8446 ServerHello: 0x0303, TLS_AES_128_GCM_SHA256, 32-byte session id echo");
+    ok(!h.is_hrr && h.supported_versions.present && h.key_share.present, "RFC 8446: extensions");
+
+    parse_hex(&h, draft20_server_hello_hex, TLSNEG_WIRE_TLS);
+    ok(h.status == TLSNEG_OK && h.legacy_version == 0x7f14 && h.cipher_suite == 0x1303 &&
+           h.session_id.len == 0,
+       "draft-20 ServerHello: no session id, suite right after the random");
+    ok(h.key_share.present && h.num_extensions == 1, "draft-20: key_share (40) only");
+
+    parse_hex(&h, hrr_hex, TLSNEG_WIRE_TLS);
+    ok(h.is_hrr && h.cipher_suite == 0x1302, "HelloRetryRequest recognised by its random");
+}
+
+static void other_wires(void)
+{
+    tlsneg_hello h;
+    parse_hex(&h, dtls12_hello_verify_request_hex, TLSNEG_WIRE_DTLS);
+    ok(h.msg_type == 3 && h.legacy_version == 0xfeff && h.cookie.len == 20,
+       "HelloVerifyRequest: DTLS 1.0 version, 20-byte cookie");
+    parse_hex(&h, dtls12_client_hello_hex, TLSNEG_WIRE_DTLS);
+    ok(h.legacy_version == 0xfefd && h.cookie.len == 0, "DTLS ClientHello: empty first cookie");
+    parse_hex(&h, sslv2_client_hello_hex, TLSNEG_WIRE_SSL2);
+    ok(h.legacy_version == 0x0301 && h.cipher_suites.len == 15 && h.random.len == 16,
+       "SSLv2 ClientHello: 5 cipher specs, 16-byte challenge");
+    parse_hex(&h, quic_client_hello_hex, TLSNEG_WIRE_QUIC);
+    ok(h.num_extensions == 11 && h.last_extension == 57, "QUIC: transport parameters last");
+}
+
+static void broken_messages(void)
+{
+    tlsneg_hello h;
+    /* A ClientHello whose session_id length runs past a complete message. */
+    static const uint8_t bad_len[] = {0x01, 0x00, 0x00, 0x23, 0x03, 0x03, /* random */
+                                      0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0,
+                                      0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0,
+                                      0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0x20};
+    ok(tlsneg_hello_parse(&h, TLSNEG_WIRE_TLS, bad_len, sizeof bad_len) == TLSNEG_BAD_LENGTH &&
+           h.legacy_version == 0x0303 && h.error_offset == 38,
+       "an inner length past the message is a bad length; fields before it are kept");
+
+    /* Extension type 43 twice. */
+    static const uint8_t dup[] = {0x02, 0x00, 0x00, 0x34, 0x03, 0x03, /* random */
+                                  1,    1,    1,    1,    1,    1,    1,    1,    1,    1,
+                                  1,    1,    1,    1,    1,    1,    1,    1,    1,    1,
+                                  1,    1,    1,    1,    1,    1,    1,    1,    1,    1,
+                                  1,    1,    0x00, 0x13, 0x01, 0x00, 0x00, 0x0c, 0x00, 0x2b,
+                                  0x00, 0x02, 0x03, 0x04, 0x00, 0x2b, 0x00, 0x02, 0x03, 0x03};
+    ok(tlsneg_hello_parse(&h, TLSNEG_WIRE_TLS, dup, sizeof dup) == TLSNEG_OK &&
+           h.duplicate_extension && h.duplicate_type == 43 && h.num_extensions == 2,
+       "a repeated extension is flagged and the first one kept");
+    ok(h.supported_versions.body.p[1] == 0x04, "the first supported_versions wins");
+
+    static const uint8_t trailing[] = {0x03, 0x00, 0x00, 0x04, /* type, length */
+                                       0x00, 0x00,             /* message_seq */
+                                       0x00, 0x00, 0x00,       /* fragment_offset */
+                                       0x00, 0x00, 0x04,       /* fragment_length */
+                                       0xfe, 0xff, 0x00, 0xaa};
+    ok(tlsneg_hello_parse(&h, TLSNEG_WIRE_DTLS, trailing, sizeof trailing) == TLSNEG_TRAILING,
+       "HelloVerifyRequest with a byte after the cookie: trailing");
+
+    static const uint8_t frag[] = {0x01, 0x00, 0x01, 0x00, 0x00, 0x00,
+                                   0x00, 0x00, 0x10, 0x00, 0x00, 0x10};
+    ok(tlsneg_hello_parse(&h, TLSNEG_WIRE_DTLS, frag, sizeof frag) == TLSNEG_FRAGMENT,
+       "a DTLS fragment is reported, not parsed");
+
+    static const uint8_t finished[] = {0x14, 0x00, 0x00, 0x00};
+    ok(tlsneg_hello_parse(&h, TLSNEG_WIRE_TLS, finished, sizeof finished) == TLSNEG_UNSUPPORTED,
+       "a Finished message is not a hello");
+}
+
+int main(void)
+{
+    every_vector_parses_and_every_prefix_fails();
+    client_hello_fields();
+    server_hello_fields();
+    other_wires();
+    broken_messages();
+    return tap_done();
+}

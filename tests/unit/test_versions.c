@@ -1,0 +1,60 @@
+#include "core/versions.h"
+
+#include "tap.h"
+
+static int name_is(uint16_t v, const char *want)
+{
+    char buf[TLSNEG_VERSION_NAME_MAX];
+    return strcmp(tlsneg_version_name(v, buf, sizeof buf), want) == 0;
+}
+
+int main(void)
+{
+    /* RFC 8701 section 2: the 16 GREASE values 0x0A0A, 0x1A1A, ... 0xFAFA. */
+    int grease = 0;
+    for (uint32_t v = 0; v <= 0xffff; v++) {
+        grease += tlsneg_is_grease((uint16_t)v);
+    }
+    ok(grease == 16, "exactly 16 GREASE values in 16 bits");
+    for (unsigned i = 0; i < 16; i++) {
+        uint16_t v = (uint16_t)(i << 12 | 0x0a00 | i << 4 | 0x0a);
+        ok(tlsneg_is_grease(v) && name_is(v, "GREASE"), "0x%04x is GREASE", v);
+    }
+    ok(!tlsneg_is_grease(0x0a1a) && !tlsneg_is_grease(0x1a0a), "both bytes must be equal");
+    int modes = 0;
+    for (unsigned m = 0; m <= 0xff; m++) {
+        modes += tlsneg_is_grease_psk_mode((uint8_t)m);
+    }
+    ok(modes == 8 && tlsneg_is_grease_psk_mode(0x0b) && tlsneg_is_grease_psk_mode(0xe4),
+       "8 GREASE PSK modes, 0x0B to 0xE4");
+
+    ok(name_is(0x0002, "SSL 2.0") && name_is(0x0300, "SSL 3.0"), "SSL names");
+    ok(name_is(0x0301, "TLS 1.0") && name_is(0x0302, "TLS 1.1") && name_is(0x0303, "TLS 1.2") &&
+           name_is(0x0304, "TLS 1.3"),
+       "TLS names");
+    ok(name_is(0xfeff, "DTLS 1.0") && name_is(0xfefd, "DTLS 1.2") && name_is(0xfefc, "DTLS 1.3"),
+       "DTLS names");
+    ok(name_is(0x0100, "DTLS 1.0 (OpenSSL pre-standard)"), "OpenSSL's pre-standard DTLS");
+    ok(name_is(0x7f0e, "TLS 1.3 draft-14") && name_is(0x7f17, "TLS 1.3 draft-23"), "drafts");
+    ok(name_is(0x7e02, "TLS 1.3 Google experiment 2"), "Google experiments");
+    ok(name_is(0xfb17, "TLS 1.3 draft-23 (Facebook)"), "Facebook variants");
+    ok(name_is(0x1234, "unknown") && name_is(0x7e04, "unknown"), "unknown values");
+
+    ok(tlsneg_version_rank(0x0304, false) > tlsneg_version_rank(0x7f1c, false) &&
+           tlsneg_version_rank(0x7f1c, false) > tlsneg_version_rank(0x7f0e, false) &&
+           tlsneg_version_rank(0x7f0e, false) > tlsneg_version_rank(0x0303, false) &&
+           tlsneg_version_rank(0x0303, false) > tlsneg_version_rank(0x0300, false) &&
+           tlsneg_version_rank(0x0300, false) > tlsneg_version_rank(0x0002, false),
+       "TLS order: SSL 2 < SSL 3 < 1.2 < drafts < 1.3");
+    ok(tlsneg_version_rank(0xfefc, true) > tlsneg_version_rank(0xfefd, true) &&
+           tlsneg_version_rank(0xfefd, true) > tlsneg_version_rank(0xfeff, true) &&
+           tlsneg_version_rank(0xfeff, true) > tlsneg_version_rank(0x0100, true),
+       "DTLS order runs backwards: 1.3 (0xfefc) is newest");
+    ok(tlsneg_version_rank(0x2a2a, false) == 0 && tlsneg_version_rank(0xfefd, false) == 0 &&
+           tlsneg_version_rank(0x0303, true) == 0,
+       "GREASE and other families rank 0");
+    ok(tlsneg_version_is_draft(0x7f14) && tlsneg_version_is_draft(0xfb1a) &&
+           !tlsneg_version_is_draft(0x0304),
+       "drafts are recognised");
+    return tap_done();
+}

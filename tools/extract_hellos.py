@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Pull every ClientHello, ServerHello and HelloVerifyRequest out of a capture
+with tshark's own dissection (no tlsneg involved), as tshark sees them.
+
+Prints one JSON object per message: frame, wire (tls, dtls, quic), the raw
+message bytes in hex (from tshark's *_raw output), and tshark's own reading of
+legacy_version, supported_versions and the extension types in order. The
+differential test feeds the hex to tlsneg-dump and compares; the hex lines
+also seed the unit-test vectors and the fuzz corpus.
+"""
+import collections
+import json
+import subprocess
+import sys
+
+
+def pairs(items):
+    d = collections.OrderedDict()
+    for k, v in items:
+        d.setdefault(k, []).append(v)
+    return d
+
+
+def first(d, key):
+    v = d.get(key)
+    return v[0] if v else None
+
+
+def collect(node, key, out):
+    """Every value of key under node, in document (wire) order."""
+    if isinstance(node, dict):
+        for k, vals in node.items():
+            for v in vals:
+                if k == key:
+                    out.append(v)
+                else:
+                    collect(v, key, out)
+    elif isinstance(node, list):
+        for v in node:
+            collect(v, key, out)
+    return out
+
+
+def messages(node, proto, wire, frame, found):
+    """Walk tshark's JSON; a dict holding '<proto>.handshake' lists the
+    messages, and '<proto>.handshake_raw' (same order) their bytes."""
+    if isinstance(node, list):
+        for v in node:
+            messages(v, proto, wire, frame, found)
+        return
+    if not isinstance(node, dict):
+        return
+    hs_key, raw_key = proto + ".handshake", proto + ".handshake_raw"
+    if proto == "tls" and "tls.record" in node and "tls.record_raw" in node:
+        sslv2_records(node, frame, found)
+    if hs_key in node and raw_key in node:
+        for hs, raw in zip(node[hs_key], node[raw_key]):
+            if not isinstance(hs, dict):
+                continue
+            t = first(hs, proto + ".handshake.type")
+            if t is None or int(t) not in (1, 2, 3):
+                continue
+            found.append({
+                "frame": frame,
+                "wire": wire,
+                "type": int(t),
+                "hex": raw[0] if isinstance(raw, list) else raw,
+                "legacy_version": first(hs, proto + ".handshake.version"),
+                "supported_versions": collect(hs, proto + ".handshake.extensions.supported_version", []),
+                "extension_types": [int(x) for x in collect(hs, proto + ".handshake.extension.type", [])],
+            })
+    for k, vals in node.items():
+        if k in (hs_key, raw_key):
+            continue
+        for v in vals:
+            messages(v, proto, wire, frame, found)
+
+
+def sslv2_records(node, frame, found):
+    """SSLv2-compatible ClientHellos sit directly in a record whose generated
+    version is SSL 2.0; the message starts after the 2-byte record header."""
+    for rec, raw in zip(node["tls.record"], node["tls.record_raw"]):
+        if not isinstance(rec, dict) or first(rec, "tls.record.version") != "0x0002":
+            continue
+        if first(rec, "tls.handshake.type") != "1":
+            continue
+        hexed = raw[0] if isinstance(raw, list) else raw
+        found.append({"frame": frame, "wire": "ssl2", "type": 1, "hex": hexed[4:],
+                      "legacy_version": first(rec, "tls.handshake.version"),
+                      "supported_versions": [], "extension_types": []})
+
+
+def extract(path, tshark="tshark"):
+    out = subprocess.run([tshark, "-r", path, "-T", "json", "-x", "-o", "tcp.reassemble_out_of_order:TRUE"],
+                         capture_output=True, text=True, check=True).stdout
+    found = []
+    for pkt in json.loads(out, object_pairs_hook=pairs):
+        layers = pkt["_source"][0]["layers"][0]
+        frame = int(first(first(layers, "frame"), "frame.number"))
+        for proto, wire in (("tls", "tls"), ("dtls", "dtls")):
+            for layer in layers.get(proto, []):
+                messages(layer, proto, wire, frame, found)
+        for layer in layers.get("quic", []):
+            messages(layer, "tls", "quic", frame, found)
+    return found
+
+
+if __name__ == "__main__":
+    for path in sys.argv[1:]:
+        for m in extract(path):
+            m["capture"] = path
+            print(json.dumps(m))
