@@ -1,0 +1,18 @@
+#!/bin/sh
+# The whole test suite: installs what is missing, then builds and tests twice,
+# once as users get it (warnings as errors) and once under ASan + UBSan.
+set -eu
+cd "$(dirname "$0")"
+tools/install-deps.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== release build =="
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure)
+
+echo "== ASan + UBSan build (core, unit and differential tests) =="
+CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTLSNEG_SANITIZE=ON \
+    -DTLSNEG_BUILD_PLUGIN=OFF >/dev/null
+cmake --build build-asan -j"$jobs"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure)

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Set tlsneg up on Debian 12 and show what it sees in a capture:
+#   ./setup.sh [CAPTURE]        (default: a bundled HelloRetryRequest capture)
+# Installs what is missing (apt), builds with warnings as errors, installs the
+# plugin into Wireshark's global plugin folder (so that every user and root
+# load it), then prints tlsneg's analysis of every hello in CAPTURE.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+capture=${1:-$here/pcaps/tls13-hrr.pcap}
+[ -r "$capture" ] || { echo "setup.sh: cannot read $capture" >&2; exit 2; }
+capture=$(cd "$(dirname "$capture")" && pwd)/$(basename "$capture")
+cd "$here"
+
+tools/install-deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo cmake --install build | grep -v "^-- Install configuration"
+
+if ! tshark -G plugins 2>/dev/null | grep -q "tlsneg"; then
+    echo "setup.sh: tshark does not list tlsneg after the install" >&2
+    exit 1
+fi
+echo
+echo "== tlsneg on $capture =="
+tshark -r "$capture" -Y tlsneg -O tlsneg -V 2>/dev/null |
+    grep -v -E '^(Ethernet|Internet Protocol|Transmission Control|User Datagram|Linux cooked|Null/Loopback|Raw packet)'

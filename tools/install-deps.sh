@@ -1,0 +1,19 @@
+#!/bin/sh
+# Install what tlsneg needs to build, test and make captures on Debian 12.
+# Runs apt-get only for what is missing; needs root or sudo for that.
+set -eu
+pkgs="build-essential cmake pkg-config clang libclang-rt-14-dev clang-format
+      wireshark-dev libwireshark-dev tshark libglib2.0-dev libpcap-dev python3
+      openssl gnutls-bin curl iproute2 xvfb wireshark-qt xauth imagemagick"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "tlsneg: installing$missing"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+# tshark asks whether non-root users may capture; the default (no) is fine.
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
