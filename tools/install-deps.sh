@@ -2,9 +2,10 @@
 # Install what tlsneg needs to build, test and make captures on Debian 12.
 # Runs apt-get only for what is missing; needs root or sudo for that.
 set -eu
-pkgs="build-essential cmake pkg-config clang libclang-rt-14-dev clang-format
+pkgs="build-essential cmake pkg-config clang-format
       wireshark-dev libwireshark-dev tshark libglib2.0-dev libpcap-dev python3
-      openssl gnutls-bin curl iproute2 xvfb wireshark-qt xauth imagemagick"
+      openssl gnutls-bin curl iproute2 util-linux
+      xvfb wireshark-qt xdotool imagemagick"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

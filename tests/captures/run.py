@@ -240,19 +240,34 @@ def check_capture(box, res, manifest):
               f"{label}: -q -z io,stat counts {nmsgs} messages", stat[-600:])
 
 
+def check_field_reference(box, res):
+    """README's field table names exactly the fields the plugin registers."""
+    registered = {l.split("\t")[2] for l in box.run(["-G", "fields"]).stdout.splitlines()
+                  if l.startswith("F\t") and l.split("\t")[4:5] == ["tlsneg"]}
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    documented = set(re.findall(r"^\| `(tlsneg\.[a-z_.]+)` \|", readme, re.M))
+    res.check(registered and registered == documented,
+              "README's field reference lists every registered field and no other",
+              f"registered only: {sorted(registered - documented)}\n"
+              f"documented only: {sorted(documented - registered)}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--plugin", required=True, help="the freshly built tlsneg.so")
     ap.add_argument("--tshark", default="tshark")
+    ap.add_argument("--sanitizers", action="store_true",
+                    help="the plugin is an ASan/UBSan build: preload their runtimes into tshark")
     ap.add_argument("manifests", nargs="*", help="default: every expect/*.expect")
     args = ap.parse_args()
     manifests = args.manifests or sorted(glob.glob(os.path.join(HERE, "expect", "*.expect")))
     res = Results()
     if not os.path.isdir(SHARED):
         print(f"# {SHARED} is absent: the shared captures' manifests are skipped")
-    box = TsharkBox(args.plugin, args.tshark)
+    box = TsharkBox(args.plugin, args.tshark, args.sanitizers)
     try:
         res.check(True, f"tshark loads exactly {box.plugin}")
+        check_field_reference(box, res)
         for m in manifests:
             capture, _ = load_manifest(m)
             if capture.startswith("shared/") and not os.path.isdir(SHARED):

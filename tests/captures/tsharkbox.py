@@ -15,11 +15,30 @@ import subprocess
 import tempfile
 
 
+def sanitizer_runtimes():
+    """The gcc ASan and UBSan runtimes, for LD_PRELOAD into tshark."""
+    libs = []
+    for name in ("libasan.so", "libubsan.so"):
+        path = subprocess.run(["gcc", "-print-file-name=" + name], capture_output=True,
+                              text=True).stdout.strip()
+        if not os.path.isabs(path):
+            raise RuntimeError(f"gcc does not know {name}")
+        libs.append(path)
+    return " ".join(libs)
+
+
 class TsharkBox:
-    def __init__(self, plugin, tshark="tshark"):
+    def __init__(self, plugin, tshark="tshark", sanitizers=False):
         self.tshark = tshark
         self.dir = tempfile.mkdtemp(prefix="tlsneg-test-")
         os.chmod(self.dir, 0o755)
+        # An empty extcap folder: tshark -G starts every extcap helper, and one
+        # that hangs would hang the test.
+        self.extcap = os.path.join(self.dir, "extcap")
+        os.mkdir(self.extcap)
+        os.chmod(self.extcap, 0o755)
+        # A plugin built with ASan/UBSan needs their runtimes loaded first.
+        self.preload = sanitizer_runtimes() if sanitizers else ""
         out = subprocess.run([tshark, "--version"], capture_output=True, text=True).stdout
         m = re.search(r"TShark \(Wireshark\) (\d+)\.(\d+)", out)
         if not m:
@@ -43,7 +62,13 @@ class TsharkBox:
         env = dict(os.environ)
         env["WIRESHARK_PLUGIN_DIR"] = self.dir
         env["HOME"] = self.dir
+        env["WIRESHARK_EXTCAP_DIR"] = self.extcap
         env.pop("WIRESHARK_CONFIG_DIR", None)
+        if self.preload:
+            env["LD_PRELOAD"] = self.preload
+            # tshark itself frees little at exit: leaks are not ours to judge here.
+            env["ASAN_OPTIONS"] = "detect_leaks=0:halt_on_error=1:abort_on_error=1"
+            env["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
         return env
 
     def run(self, args, check=True):
@@ -51,6 +76,9 @@ class TsharkBox:
                            text=True, env=self.env(), cwd=self.dir, timeout=600)
         if check and p.returncode != 0:
             raise RuntimeError(f"tshark {' '.join(args)} failed ({p.returncode}): {p.stderr[:2000]}")
+        for marker in ("runtime error:", "AddressSanitizer", "LeakSanitizer"):
+            if marker in p.stderr:
+                raise RuntimeError(f"tshark {' '.join(args)}: sanitizer report:\n{p.stderr[:4000]}")
         return p
 
     def _check_plugin(self):

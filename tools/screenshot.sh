@@ -1,0 +1,179 @@
+#!/bin/sh
+# Screenshot of the real Wireshark GUI showing the "TLS Version Negotiation"
+# tree of one packet, expanded, with a given build of the plugin.
+#
+#   tools/screenshot.sh PLUGIN.so CAPTURE FRAME OUT.png
+#   e.g. tools/screenshot.sh build/tlsneg.so pcaps/tls13-hrr.pcap 6 docs/screenshots/tls13-hrr.png
+#
+# Wireshark runs under Xvfb with only the given plugin build (DESIGN.md,
+# "Loading the fresh build in tests": copy to $tmp/X.Y/epan/ in a mode-755
+# folder, WIRESHARK_PLUGIN_DIR=$tmp, HOME=$tmp, run as nobody when root, so
+# neither the installed copy nor root's warning dialog gets in the way).
+# The packet list is filtered to the frames the plugin annotates (set
+# TLSNEG_SCREENSHOT_FILTER to change that; empty = no filter). Then xdotool
+# focuses the packet details, selects the last top-level item (the plugin is
+# a postdissector, so its tree comes last) and expands it with all subtrees.
+# Needs: wireshark-qt, tshark, xvfb, xdotool, imagemagick.
+# Every wait is bounded; Wireshark and Xvfb are stopped on exit. Exits non-zero
+# unless OUT.png was written and is not a single colour.
+set -eu
+
+usage() { echo "usage: $0 PLUGIN.so CAPTURE FRAME OUT.png" >&2; exit 2; }
+[ $# -eq 4 ] || usage
+plugin=$1 capture=$2 frame=$3 out=$4
+case $frame in ''|*[!0-9]*) usage ;; esac
+width=${TLSNEG_SCREENSHOT_WIDTH:-1600}
+height=${TLSNEG_SCREENSHOT_HEIGHT:-900}
+filter=${TLSNEG_SCREENSHOT_FILTER-tlsneg}
+
+die() { echo "screenshot: $*" >&2; exit 1; }
+[ -r "$plugin" ] || die "cannot read plugin $plugin"
+[ -r "$capture" ] || die "cannot read capture $capture"
+for tool in wireshark tshark Xvfb xdotool import identify timeout; do
+    command -v "$tool" >/dev/null 2>&1 || die "$tool not found (apt-get install wireshark-qt tshark xvfb xdotool imagemagick)"
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlsneg-shot.XXXXXX")
+chmod 755 "$tmp"
+ws_pid="" xvfb_pid=""
+cleanup() {
+    # Only the processes started here, by id; timeout(1) passes the signal on.
+    for pid in $ws_pid $xvfb_pid; do
+        kill "$pid" 2>/dev/null || :
+    done
+    for pid in $ws_pid $xvfb_pid; do
+        i=0
+        while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+        kill -9 "$pid" 2>/dev/null || :
+    done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# Run Wireshark, tshark and Xvfb unprivileged when we are root ($as_user is
+# split into words on purpose where it is used).
+as_user=""
+if [ "$(id -u)" -eq 0 ]; then
+    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+
+ws_version=$(timeout 30 tshark --version 2>/dev/null | sed -n 's/^TShark (Wireshark) \([0-9]*\.[0-9]*\).*/\1/p' | head -n1)
+[ -n "$ws_version" ] || die "cannot read tshark's version"
+mkdir -p "$tmp/$ws_version/epan" "$tmp/.config/wireshark" "$tmp/xdg"
+chmod 755 "$tmp/$ws_version" "$tmp/$ws_version/epan"
+cp "$plugin" "$tmp/$ws_version/epan/tlsneg.so"
+chmod 755 "$tmp/$ws_version/epan/tlsneg.so"
+capname=$(basename "$capture")
+cp "$capture" "$tmp/$capname"
+chmod 644 "$tmp/$capname"
+
+# A fresh profile: window filling the screen, packet list on top, details
+# below it, no bytes pane. Wireshark scales the saved pane height from its
+# initial window size (about x1.8 here), so height/10 gives the list about a
+# fifth of the screen.
+upper=$((height / 10))
+cat > "$tmp/.config/wireshark/recent_common" <<EOF
+gui.geometry_main_x: 0
+gui.geometry_main_y: 0
+gui.geometry_main_width: $width
+gui.geometry_main_height: $height
+gui.geometry_main_maximized: FALSE
+privs.warn_if_elevated: FALSE
+sys.warn_if_no_capture: FALSE
+EOF
+cat > "$tmp/.config/wireshark/recent" <<EOF
+gui.byte_view_show: FALSE
+gui.packet_diagram_show: FALSE
+gui.geometry_main_upper_pane: $upper
+column.width:
+	%m, 70,
+	%t, 100,
+	%s, 150,
+	%d, 150,
+	%p, 90,
+	%L, 60,
+	%i, -1
+EOF
+if [ "$(id -u)" -eq 0 ]; then
+    chown -R 65534:65534 "$tmp/.config" "$tmp/xdg"
+fi
+chmod 700 "$tmp/xdg"
+
+# An empty extcap folder: nothing here captures, and an extcap helper that
+# hangs (androiddump has been seen to) would stall tshark -G and the GUI.
+mkdir -p "$tmp/extcap"
+unset WIRESHARK_CONFIG_DIR
+WIRESHARK_PLUGIN_DIR=$tmp WIRESHARK_EXTCAP_DIR=$tmp/extcap HOME=$tmp
+XDG_CONFIG_HOME=$tmp/.config XDG_RUNTIME_DIR=$tmp/xdg
+export WIRESHARK_PLUGIN_DIR WIRESHARK_EXTCAP_DIR HOME XDG_CONFIG_HOME XDG_RUNTIME_DIR
+
+# Refuse to go on unless exactly the fresh copy is loaded.
+# shellcheck disable=SC2086
+plugins=$(cd "$tmp" || exit 1; timeout 60 $as_user tshark -G plugins 2>/dev/null | grep tlsneg || :)
+[ "$(printf '%s\n' "$plugins" | awk -F'\t' '{print $NF}' | sed 's/^ *//;s/ *$//')" = "$tmp/$ws_version/epan/tlsneg.so" ] ||
+    die "Wireshark does not load exactly the fresh build: ${plugins:-no tlsneg plugin}"
+# shellcheck disable=SC2086
+n=$(cd "$tmp" && timeout 120 $as_user tshark -r "$capname" -Y "frame.number == $frame && tlsneg" 2>/dev/null | wc -l)
+[ "$n" -eq 1 ] || die "frame $frame of $capture has no TLS Version Negotiation tree"
+
+# Xvfb on a free display, as the same user as Wireshark.
+# shellcheck disable=SC2086
+(cd "$tmp" && exec $as_user timeout -k 5 300 Xvfb -displayfd 3 -screen 0 "${width}x${height}x24" \
+    -nolisten tcp -noreset 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1) &
+xvfb_pid=$!
+i=0
+while ! grep -q '^[0-9]' "$tmp/display" 2>/dev/null; do
+    [ $i -lt 100 ] || { cat "$tmp/xvfb.log" >&2; die "Xvfb did not start"; }
+    kill -0 "$xvfb_pid" 2>/dev/null || { cat "$tmp/xvfb.log" >&2; die "Xvfb exited"; }
+    sleep 0.1; i=$((i + 1))
+done
+DISPLAY=:$(head -n1 "$tmp/display")
+export DISPLAY
+
+start=$(date +%s)
+set -- -r "$capname" -g "$frame" \
+    -o gui.ask_unsaved:FALSE -o gui.update.enabled:FALSE \
+    -o gui.layout_type:1 -o gui.layout_content_1:PLIST \
+    -o gui.layout_content_2:PDETAILS -o gui.layout_content_3:NONE \
+    -o gui.packet_list_show_minimap:FALSE -o tcp.try_heuristic_first:TRUE
+[ -n "$filter" ] && set -- "$@" -Y "$filter"
+# shellcheck disable=SC2086
+(cd "$tmp" && exec $as_user timeout -k 5 300 wireshark "$@" >"$tmp/wireshark.log" 2>&1) &
+ws_pid=$!
+
+# Wait for the main window to show the capture.
+win=""
+i=0
+while [ -z "$win" ]; do
+    [ $i -lt 120 ] || { cat "$tmp/wireshark.log" >&2; die "no Wireshark window for $capname after 60 s"; }
+    kill -0 "$ws_pid" 2>/dev/null || { cat "$tmp/wireshark.log" >&2; die "Wireshark exited"; }
+    win=$(timeout 5 xdotool search --onlyvisible --name "^$capname" 2>/dev/null | head -n1 || :)
+    sleep 0.5; i=$((i + 1))
+done
+sleep 2    # dissection, -Y and -g finish after the title is set
+timeout 5 xdotool windowmove "$win" 0 0 windowsize "$win" "$width" "$height" >/dev/null 2>&1 || :
+sleep 0.5
+
+# Packet details: below menu, tool bars and packet list; click near its
+# bottom (empty rows), then End = last top-level item = our tree, Shift+Right
+# = "Expand Subtrees". Park the pointer on the status bar afterwards.
+timeout 5 xdotool mousemove --sync $((width / 2)) $((height - 50)) click 1
+sleep 0.3
+timeout 5 xdotool windowfocus --sync "$win" 2>/dev/null || :
+timeout 5 xdotool key --clearmodifiers End
+sleep 0.3
+timeout 5 xdotool key --clearmodifiers shift+Right
+sleep 0.3
+timeout 5 xdotool mousemove --sync $((width - 10)) $((height - 8))
+sleep 1
+
+mkdir -p "$(dirname "$out")"
+timeout 30 import -window root "$tmp/shot.png" || die "import failed"
+kill -0 "$ws_pid" 2>/dev/null || die "Wireshark exited before the screenshot"
+read -r w k <<EOF
+$(identify -format '%w %k' "$tmp/shot.png")
+EOF
+[ "${k:-0}" -gt 1 ] || die "screenshot is a single colour"
+cp "$tmp/shot.png" "$out"
+echo "screenshot: $out (${w}px wide, $k colours, $(( $(date +%s) - start )) s in Wireshark)"
