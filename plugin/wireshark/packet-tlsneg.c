@@ -187,6 +187,9 @@ static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h
             }
             tvbuff_t *body = m->fragments->ds_tvb;
             gint body_len = tvb_captured_length_remaining(body, m->fragments->start);
+            if (body_len <= 0) {
+                return FALSE;
+            }
             (void)tlsneg_hello_parse_body(h, TLSNEG_WIRE_DTLS, tvb_get_guint8(tvb, start),
                                           tvb_get_ptr(body, m->fragments->start, body_len),
                                           (size_t)body_len);
@@ -231,8 +234,28 @@ static void keep(tlsneg_facts *dst, const tlsneg_facts *f)
     dst->sni = f->sni ? wmem_strdup(scope, f->sni) : NULL;
 }
 
+/* has_handshake_type is the cheap test that spares most frames the tree
+ * walk: the wanted fields are indexed by hfid. */
+static gboolean has_handshake_type(proto_tree *tree)
+{
+    const watched_hfid *w = (const watched_hfid *)wmem_array_get_raw(watched);
+    guint n = wmem_array_get_count(watched);
+    for (guint i = 0; i < n; i++) {
+        if (w[i].role == ROLE_TLS_HANDSHAKE_TYPE || w[i].role == ROLE_DTLS_HANDSHAKE_TYPE) {
+            GPtrArray *found = proto_get_finfo_ptr_array(tree, w[i].hfid);
+            if (found && found->len > 0) {
+                return TRUE;
+            }
+        }
+    }
+    return FALSE;
+}
+
 static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
 {
+    if (!has_handshake_type(tree)) {
+        return NULL;
+    }
     wmem_array_t *found = wmem_array_new(pinfo->pool, sizeof(found_msg));
     find_messages(tree, found, FALSE, 0);
     guint n = wmem_array_get_count(found);
