@@ -61,7 +61,7 @@ static void dump(const tlsneg_hello *h)
     printf(",\"hrr\":%s,\"extensions\":[", h->is_hrr ? "true" : "false");
     tlsneg_cur exts = h->extensions, body;
     uint16_t type;
-    for (int i = 0; tlsneg_cur_u16(&exts, &type) && tlsneg_cur_u16_prefixed(&exts, &body); i++) {
+    for (int i = 0; tlsneg_hello_next_extension(&exts, &type, &body); i++) {
         printf("%s%u", i ? "," : "", type);
     }
     printf("],\"supported_versions\":");

@@ -171,7 +171,7 @@ static void find_grease(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_h
     tlsneg_cur exts = h->extensions;
     uint16_t type;
     tlsneg_cur body;
-    while (tlsneg_cur_u16(&exts, &type) && tlsneg_cur_u16_prefixed(&exts, &body)) {
+    while (tlsneg_hello_next_extension(&exts, &type, &body)) {
         grease_extension(out, buf, h, type, body);
     }
 }

@@ -74,6 +74,16 @@ static tlsneg_ext_view *known_extension(tlsneg_hello *h, uint16_t type)
     }
 }
 
+bool tlsneg_hello_next_extension(tlsneg_cur *exts, uint16_t *out_type, tlsneg_cur *out_body)
+{
+    tlsneg_cur copy = *exts;
+    if (!tlsneg_cur_u16(&copy, out_type) || !tlsneg_cur_u16_prefixed(&copy, out_body)) {
+        return false;
+    }
+    *exts = copy;
+    return true;
+}
+
 /* parse_extensions walks extensions<..> once, recording the first occurrence
  * of each type tlsneg reads and the first repeated type. */
 static tlsneg_status parse_extensions(parser *ps)
@@ -91,11 +101,10 @@ static tlsneg_status parse_extensions(parser *ps)
     }
     tlsneg_cur exts = h->extensions;
     while (exts.len > 0) {
-        tlsneg_cur at = exts;
         uint16_t type;
         tlsneg_cur body;
-        if (!tlsneg_cur_u16(&exts, &type) || !tlsneg_cur_u16_prefixed(&exts, &body)) {
-            return fail(ps, &at);
+        if (!tlsneg_hello_next_extension(&exts, &type, &body)) {
+            return fail(ps, &exts);
         }
         h->num_extensions++;
         h->last_extension = type;

@@ -81,6 +81,12 @@ typedef struct {
     uint16_t duplicate_type; /* the first repeated type */
 } tlsneg_hello;
 
+/* tlsneg_hello_next_extension reads one Extension (type, then a 2-byte
+ * length-prefixed body) from the front of exts. On failure exts is
+ * unchanged. Walk h->extensions with it to see every extension in order. */
+TLSNEG_MUST_CHECK bool tlsneg_hello_next_extension(tlsneg_cur *exts, uint16_t *out_type,
+                                                   tlsneg_cur *out_body);
+
 /* tlsneg_hello_parse parses one handshake message of length len starting at
  * its type byte: the 4-byte TLS header (TLS, QUIC), the 12-byte DTLS header,
  * or, for TLSNEG_WIRE_SSL2, the bytes from msg_type to the end of the record.
