@@ -177,31 +177,26 @@ static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h
         return FALSE;
     }
 
-    if (m->dtls) {
-        if (avail >= 12 && (tvb_get_ntoh24(tvb, start + 6) != 0 ||
-                            tvb_get_ntoh24(tvb, start + 9) != tvb_get_ntoh24(tvb, start + 1))) {
-            /* A fragment: only the record that completes the message has the
-             * reassembled body. */
-            if (!m->fragments) {
-                return FALSE;
-            }
-            tvbuff_t *body = m->fragments->ds_tvb;
-            gint body_len = tvb_captured_length_remaining(body, m->fragments->start);
-            if (body_len <= 0) {
-                return FALSE;
-            }
-            (void)tlsneg_hello_parse_body(h, TLSNEG_WIRE_DTLS, tvb_get_guint8(tvb, start),
-                                          tvb_get_ptr(body, m->fragments->start, body_len),
-                                          (size_t)body_len);
-            return TRUE;
+    if (m->dtls && avail >= 12 &&
+        (tvb_get_ntoh24(tvb, start + 6) != 0 ||
+         tvb_get_ntoh24(tvb, start + 9) != tvb_get_ntoh24(tvb, start + 1))) {
+        /* A fragment: only the record that completes the message has the
+         * reassembled body. */
+        if (!m->fragments) {
+            return FALSE;
         }
-        gint len = avail >= 4 ? 12 + (gint)tvb_get_ntoh24(tvb, start + 1) : avail;
-        len = MIN(len, avail);
-        (void)tlsneg_hello_parse(h, TLSNEG_WIRE_DTLS, tvb_get_ptr(tvb, start, len), (size_t)len);
+        tvbuff_t *body = m->fragments->ds_tvb;
+        gint body_len = tvb_captured_length_remaining(body, m->fragments->start);
+        if (body_len <= 0) {
+            return FALSE;
+        }
+        (void)tlsneg_hello_parse_body(h, TLSNEG_WIRE_DTLS, tvb_get_guint8(tvb, start),
+                                      tvb_get_ptr(body, m->fragments->start, body_len),
+                                      (size_t)body_len);
         return TRUE;
     }
 
-    if (m->has_record && m->record_version == TLSNEG_V_SSL2) {
+    if (!m->dtls && m->has_record && m->record_version == TLSNEG_V_SSL2) {
         /* SSLv2 record: the 2-byte header before the message holds the
          * length with its top bit set (RFC 5246 E.2). */
         gint len = avail;
@@ -212,10 +207,13 @@ static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h
         return TRUE;
     }
 
-    gint len = avail >= 4 ? 4 + (gint)tvb_get_ntoh24(tvb, start + 1) : avail;
+    /* The handshake header: type and 3-byte length, then for DTLS the
+     * message_seq and fragment fields. */
+    gint header_len = m->dtls ? 12 : 4;
+    gint len = avail >= 4 ? header_len + (gint)tvb_get_ntoh24(tvb, start + 1) : avail;
     len = MIN(len, avail);
-    (void)tlsneg_hello_parse(h, quic ? TLSNEG_WIRE_QUIC : TLSNEG_WIRE_TLS,
-                             tvb_get_ptr(tvb, start, len), (size_t)len);
+    tlsneg_wire wire = m->dtls ? TLSNEG_WIRE_DTLS : quic ? TLSNEG_WIRE_QUIC : TLSNEG_WIRE_TLS;
+    (void)tlsneg_hello_parse(h, wire, tvb_get_ptr(tvb, start, len), (size_t)len);
     return TRUE;
 }
 
