@@ -387,9 +387,6 @@ static void summary_client(text *t, const tlsneg_facts *f)
         put(t, ". It sends %u GREASE value%s to keep servers tolerant", f->grease_count,
             f->grease_count == 1 ? "" : "s");
     }
-    if (f->fallback_scsv) {
-        put(t, ". TLS_FALLBACK_SCSV marks it as a retry at a lower version");
-    }
 }
 
 static void summary_server(text *t, const tlsneg_facts *f)
@@ -435,11 +432,11 @@ const char *tlsneg_facts_summary(const tlsneg_facts *f, char *buf, size_t buf_le
                 "The client sends an old SSLv2-compatible ClientHello offering versions up "
                 "to %s",
                 vname(f->legacy_version, a));
-            if (f->fallback_scsv) {
-                put(&t, ". TLS_FALLBACK_SCSV marks it as a retry at a lower version");
-            }
         } else {
             summary_client(&t, f);
+        }
+        if (f->fallback_scsv) {
+            put(&t, ". TLS_FALLBACK_SCSV marks it as a retry at a lower version");
         }
         break;
     case TLSNEG_HS_SERVER_HELLO:
