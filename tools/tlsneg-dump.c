@@ -4,7 +4,13 @@
  * Input, one message per line:  WIRE HEX
  *   WIRE is tls, dtls, quic or ssl2; HEX is the message from its type byte
  *   (for ssl2: from msg_type to the end of the record).
- * or, for a DTLS message reassembled from fragments:  dtls-body TYPE HEX */
+ * or, for a DTLS message reassembled from fragments:  dtls-body TYPE HEX
+ * or a plaintext alert:  alert DESCRIPTION
+ * Messages are judged as one connection: a ServerHello or alert against the
+ * last ClientHello before it.
+ *
+ * tlsneg-dump --rules prints the rule reference of README.md instead. */
+#include "analysis/checks.h"
 #include "core/facts.h"
 #include "core/versions.h"
 
@@ -49,12 +55,53 @@ static void print_json_string(const char *s)
     putchar('"');
 }
 
+/* The connection so far: the last ClientHello, and whether a
+ * HelloRetryRequest came. */
+static struct {
+    bool has_client_hello;
+    tlsneg_facts client_hello;
+    tlsneg_facts_buf client_hello_buf;
+    bool hrr_seen;
+} conn;
+
+static void print_findings(const tlsneg_findings *fs)
+{
+    printf(",\"findings\":[");
+    for (size_t i = 0; i < fs->count; i++) {
+        printf("%s{\"expert\":\"%s\",\"finding\":\"%s\",\"detail\":", i ? "," : "",
+               tlsneg_rules[fs->item[i].rule].name, tlsneg_rules[fs->item[i].rule].finding);
+        print_json_string(fs->item[i].detail);
+        putchar('}');
+    }
+    putchar(']');
+}
+
+static void dump_alert(uint8_t description)
+{
+    tlsneg_check_input in = {.client_hello = conn.has_client_hello ? &conn.client_hello : NULL,
+                             .is_alert = true,
+                             .alert_description = description};
+    tlsneg_findings fs;
+    tlsneg_check(&fs, &in);
+    printf("{\"alert\":%u", description);
+    print_findings(&fs);
+    printf("}\n");
+}
+
 static void dump(const tlsneg_hello *h)
 {
     tlsneg_facts f;
     tlsneg_facts_buf buf;
     char summary[512];
     tlsneg_facts_derive(&f, &buf, h, false, 0);
+    bool client = h->msg_type == TLSNEG_HS_CLIENT_HELLO;
+    tlsneg_check_input in = {.hello = h,
+                             .facts = &f,
+                             .client_hello =
+                                 !client && conn.has_client_hello ? &conn.client_hello : NULL,
+                             .after_hrr = client && conn.hrr_seen};
+    tlsneg_findings fs;
+    tlsneg_check(&fs, &in);
 
     printf("{\"msg_type\":%u,\"status\":\"%s\",\"error_offset\":%zu,\"legacy_version\":%u",
            h->msg_type, tlsneg_status_name(h->status), h->error_offset, h->legacy_version);
@@ -97,13 +144,47 @@ static void dump(const tlsneg_hello *h)
     }
     printf(",\"summary\":");
     print_json_string(tlsneg_facts_summary(&f, summary, sizeof summary));
+    print_findings(&fs);
     printf("}\n");
+
+    if (client) {
+        /* Keep a copy whose lists point into conn's own storage. */
+        conn.client_hello_buf = buf;
+        conn.client_hello = f;
+        conn.client_hello.offered = conn.client_hello_buf.offered;
+        conn.client_hello.grease = conn.client_hello_buf.grease;
+        conn.client_hello.sni = f.sni ? conn.client_hello_buf.sni : NULL;
+        conn.has_client_hello = true;
+    } else if (h->is_hrr) {
+        conn.hrr_seen = true;
+    }
 }
 
-int main(void)
+/* print_rules writes the README's rule reference from rules.def. */
+static void print_rules(void)
+{
+    printf("| expert info = display filter | finding | group | severity | drafts | reference | meaning |\n");
+    printf("| --- | --- | --- | --- | --- | --- | --- |\n");
+    for (size_t i = 0; i < TLSNEG_RULE_COUNT; i++) {
+        const tlsneg_rule *r = &tlsneg_rules[i];
+        printf("| `tlsneg.expert.%s` | `%s` | %s | %s | %s | %s | %s |\n", r->name, r->finding,
+               tlsneg_group_name(r->group), tlsneg_severity_name(r->severity),
+               r->drafts ? "yes" : "no", r->rfc, r->text);
+    }
+}
+
+int main(int argc, char **argv)
 {
     static char line[1 << 20];
     static uint8_t msg[1 << 19];
+    if (argc == 2 && strcmp(argv[1], "--rules") == 0) {
+        print_rules();
+        return 0;
+    }
+    if (argc != 1) {
+        fprintf(stderr, "usage: tlsneg-dump [--rules] < messages\n");
+        return 2;
+    }
     while (fgets(line, sizeof line, stdin)) {
         char wire_name[16];
         int consumed = 0;
@@ -112,6 +193,15 @@ int main(void)
         }
         const char *rest = line + consumed;
         tlsneg_hello h;
+        if (strcmp(wire_name, "alert") == 0) {
+            unsigned description;
+            if (sscanf(rest, "%u", &description) != 1 || description > 255) {
+                fprintf(stderr, "tlsneg-dump: alert needs a description\n");
+                return 2;
+            }
+            dump_alert((uint8_t)description);
+            continue;
+        }
         if (strcmp(wire_name, "dtls-body") == 0) {
             unsigned type;
             int used = 0;

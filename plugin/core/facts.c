@@ -232,6 +232,39 @@ static const char *copy_sni(tlsneg_facts_buf *buf, const tlsneg_hello *h)
     return NULL;
 }
 
+/* supported_versions_problem says what breaks RFC 8446 4.2.1 in a client's
+ * list: ProtocolVersion versions<2..254>, each version once, at least one
+ * real version. */
+static const char *supported_versions_problem(const tlsneg_facts *out, tlsneg_cur body,
+                                              bool prefix_ok, tlsneg_cur list)
+{
+    if (!prefix_ok) {
+        return "the list length byte is missing";
+    }
+    if (body.len != 0) {
+        return "bytes follow the list inside the extension";
+    }
+    if (list.len == 0) {
+        return "the list is empty";
+    }
+    if (list.len % 2 != 0) {
+        return "the list length is odd";
+    }
+    if (list.len > 254) {
+        return "the list is longer than 254 bytes";
+    }
+    size_t real = 0;
+    for (size_t i = 0; i < out->num_offered; i++) {
+        real += !tlsneg_is_grease(out->offered[i]);
+        for (size_t j = 0; j < i; j++) {
+            if (out->offered[j] == out->offered[i]) {
+                return "a version is listed twice";
+            }
+        }
+    }
+    return real ? NULL : "it lists only GREASE values";
+}
+
 static void derive_supported_versions(tlsneg_facts *out, tlsneg_facts_buf *buf,
                                       const tlsneg_hello *h)
 {
@@ -242,19 +275,22 @@ static void derive_supported_versions(tlsneg_facts *out, tlsneg_facts_buf *buf,
     }
     if (h->msg_type == TLSNEG_HS_SERVER_HELLO) {
         out->has_selected = body.len == 2 && tlsneg_cur_u16(&body, &out->selected_version);
-        out->supported_versions_malformed = !out->has_selected;
-        return;
-    }
-    /* RFC 8446 4.2.1: ProtocolVersion versions<2..254>; keep what parses. */
-    tlsneg_cur list;
-    if (!tlsneg_cur_u8_prefixed(&body, &list)) {
-        out->supported_versions_malformed = true;
-        list = body;
-    }
-    out->supported_versions_malformed |= body.len != 0 || list.len % 2 != 0 || list.len < 2;
-    uint16_t v;
-    while (out->num_offered < TLSNEG_MAX_OFFERED && tlsneg_cur_u16(&list, &v)) {
-        buf->offered[out->num_offered++] = v;
+        out->supported_versions_problem =
+            out->has_selected ? NULL : "a server's extension must hold exactly one version";
+    } else {
+        /* Keep what parses, even from a broken list. */
+        tlsneg_cur list;
+        bool prefix_ok = tlsneg_cur_u8_prefixed(&body, &list);
+        if (!prefix_ok) {
+            list = body;
+            body.len = 0;
+        }
+        tlsneg_cur walk = list;
+        uint16_t v;
+        while (out->num_offered < TLSNEG_MAX_OFFERED && tlsneg_cur_u16(&walk, &v)) {
+            buf->offered[out->num_offered++] = v;
+        }
+        out->supported_versions_problem = supported_versions_problem(out, body, prefix_ok, list);
     }
 }
 

@@ -50,7 +50,7 @@ typedef struct {
     bool is_hrr;
     bool has_record_version;
     bool has_supported_versions; /* the extension is present (ClientHello or ServerHello) */
-    bool supported_versions_malformed;
+    const char *supported_versions_problem; /* what is wrong with it, in words; NULL if fine */
     bool has_offered_max;
     bool has_selected;
     bool has_negotiated;

@@ -6,6 +6,8 @@
  * keeps the facts per frame; on every pass it renders them. */
 #include <string.h>
 
+#include <epan/conversation.h>
+#include <epan/expert.h>
 #include <epan/packet.h>
 #include <epan/proto_data.h>
 #include <epan/proto.h>
@@ -15,6 +17,7 @@
 #include "packet-tlsneg.h"
 #include "ws-compat.h"
 
+#include "analysis/checks.h"
 #include "core/facts.h"
 #include "core/versions.h"
 
@@ -36,9 +39,16 @@ static int hf_sni = -1;
 static int hf_fallback_scsv = -1;
 static int hf_downgrade_sentinel = -1;
 static int hf_summary = -1;
+static int hf_finding = -1;
+static int hf_alert = -1;
+static int hf_client_hello_frame = -1;
+static int hf_retransmission_of = -1;
 
 static gint ett_tlsneg = -1;
 static gint ett_grease = -1;
+
+/* One expert info per row of rules.def. */
+static expert_field ei_rules[TLSNEG_RULE_COUNT];
 
 /* The fields of other dissectors tlsneg reads, and what each one means to
  * the tree walk. */
@@ -49,6 +59,7 @@ typedef enum {
     ROLE_DTLS_RECORD_VERSION,
     ROLE_DTLS_HANDSHAKE_TYPE,
     ROLE_DTLS_FRAGMENTS,
+    ROLE_ALERT_DESCRIPTION,
 } field_role;
 
 static const struct {
@@ -60,6 +71,8 @@ static const struct {
     {"dtls.record.version", ROLE_DTLS_RECORD_VERSION},
     {"dtls.handshake.type", ROLE_DTLS_HANDSHAKE_TYPE},
     {"dtls.fragments", ROLE_DTLS_FRAGMENTS},
+    {"tls.alert_message.desc", ROLE_ALERT_DESCRIPTION},
+    {"dtls.alert_message.desc", ROLE_ALERT_DESCRIPTION},
 };
 
 /* Every hfid of every watched name (several fields can share one name). */
@@ -70,11 +83,41 @@ typedef struct {
 
 static wmem_array_t *watched; /* of watched_hfid, epan scope */
 
-/* One analysed message per entry, in wire order. */
+/* A finding as kept per frame. */
+typedef struct {
+    tlsneg_rule_id rule;
+    const char *detail;
+} kept_finding;
+
+/* One analysed hello or alert. */
+typedef struct {
+    gboolean is_alert;
+    guint8 alert_description;
+    gboolean alert_from_server;
+    tlsneg_facts facts;         /* a hello */
+    guint32 client_hello_frame; /* an alert: the ClientHello it answers, or 0 */
+    guint32 retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
+    guint num_findings;
+    kept_finding *findings;
+} msg_result;
+
+/* The analysed messages of one frame, in wire order. */
 typedef struct {
     guint num_msgs;
-    tlsneg_facts *msgs;
+    msg_result *msgs;
 } frame_result;
+
+/* What one connection has shown so far (first pass, file scope). */
+typedef struct {
+    const tlsneg_facts *client_hello; /* the last ClientHello */
+    guint32 client_hello_frame;
+    address client_addr; /* who sent it */
+    guint32 client_port;
+    gboolean hrr_seen;
+    /* The last hello from each side, to recognise a retransmission. */
+    guint64 last_hash[2];
+    guint32 last_frame[2];
+} conn_state;
 
 static const value_string msg_type_vals[] = {
     {TLSNEG_HS_CLIENT_HELLO, "ClientHello"},
@@ -97,6 +140,12 @@ static void format_version(gchar *s, guint32 v)
              tlsneg_version_name((guint16)v, name, sizeof name), v);
 }
 
+static void format_alert(gchar *s, guint32 v)
+{
+    const char *name = tlsneg_alert_name((guint8)v);
+    snprintf(s, ITEM_LABEL_LENGTH, "%s (%u)", name ? name : "unknown", v);
+}
+
 static field_role role_of(int hfid)
 {
     const watched_hfid *w = (const watched_hfid *)wmem_array_get_raw(watched);
@@ -109,10 +158,11 @@ static field_role role_of(int hfid)
     return ROLE_NONE;
 }
 
-/* A handshake message found in this frame's tree. */
+/* A hello or alert found in this frame's tree. */
 typedef struct {
-    field_info *anchor;    /* the handshake type field at the message start */
+    field_info *anchor;    /* the handshake type or alert description */
     field_info *fragments; /* DTLS: the reassembled body, if this record completes it */
+    gboolean is_alert;
     gboolean dtls;
     gboolean has_record;
     guint16 record_version;
@@ -145,9 +195,14 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
             case ROLE_DTLS_HANDSHAKE_TYPE: {
                 gboolean dtls = role == ROLE_DTLS_HANDSHAKE_TYPE;
                 if (is_hello_type(tlsneg_fi_uint(fi), dtls)) {
-                    found_msg m = {fi, NULL, dtls, has_record, record_version};
+                    found_msg m = {fi, NULL, FALSE, dtls, has_record, record_version};
                     wmem_array_append_one(found, m);
                 }
+                break;
+            }
+            case ROLE_ALERT_DESCRIPTION: {
+                found_msg m = {fi, NULL, TRUE, FALSE, has_record, record_version};
+                wmem_array_append_one(found, m);
                 break;
             }
             case ROLE_DTLS_FRAGMENTS: {
@@ -166,9 +221,19 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
     }
 }
 
-/* parse_message hands one message's bytes to the core. Returns FALSE when
- * the message is not complete in this frame. */
-static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h)
+/* fnv1a hashes a hello's bytes, to recognise a retransmission. */
+static guint64 fnv1a(const guint8 *p, size_t n)
+{
+    guint64 h = 14695981039346656037u;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ p[i]) * 1099511628211u;
+    }
+    return h;
+}
+
+/* parse_message hands one message's bytes to the core and hashes them.
+ * Returns FALSE when the message is not complete in this frame. */
+static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h, guint64 *hash)
 {
     tvbuff_t *tvb = m->anchor->ds_tvb;
     gint start = m->anchor->start;
@@ -190,30 +255,34 @@ static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h
         if (body_len <= 0) {
             return FALSE;
         }
-        (void)tlsneg_hello_parse_body(h, TLSNEG_WIRE_DTLS, tvb_get_guint8(tvb, start),
-                                      tvb_get_ptr(body, m->fragments->start, body_len),
+        const guint8 *p = tvb_get_ptr(body, m->fragments->start, body_len);
+        *hash = fnv1a(p, (size_t)body_len);
+        (void)tlsneg_hello_parse_body(h, TLSNEG_WIRE_DTLS, tvb_get_guint8(tvb, start), p,
                                       (size_t)body_len);
         return TRUE;
     }
 
+    tlsneg_wire wire;
+    gint len;
     if (!m->dtls && m->has_record && m->record_version == TLSNEG_V_SSL2) {
         /* SSLv2 record: the 2-byte header before the message holds the
          * length with its top bit set (RFC 5246 E.2). */
-        gint len = avail;
+        wire = TLSNEG_WIRE_SSL2;
+        len = avail;
         if (start >= 2 && (tvb_get_guint8(tvb, start - 2) & 0x80)) {
             len = MIN(avail, (gint)(tvb_get_ntohs(tvb, start - 2) & 0x7fff));
         }
-        (void)tlsneg_hello_parse(h, TLSNEG_WIRE_SSL2, tvb_get_ptr(tvb, start, len), (size_t)len);
-        return TRUE;
+    } else {
+        /* The handshake header: type and 3-byte length, then for DTLS the
+         * message_seq and fragment fields. */
+        wire = m->dtls ? TLSNEG_WIRE_DTLS : quic ? TLSNEG_WIRE_QUIC : TLSNEG_WIRE_TLS;
+        gint header_len = m->dtls ? 12 : 4;
+        len = avail >= 4 ? header_len + (gint)tvb_get_ntoh24(tvb, start + 1) : avail;
+        len = MIN(len, avail);
     }
-
-    /* The handshake header: type and 3-byte length, then for DTLS the
-     * message_seq and fragment fields. */
-    gint header_len = m->dtls ? 12 : 4;
-    gint len = avail >= 4 ? header_len + (gint)tvb_get_ntoh24(tvb, start + 1) : avail;
-    len = MIN(len, avail);
-    tlsneg_wire wire = m->dtls ? TLSNEG_WIRE_DTLS : quic ? TLSNEG_WIRE_QUIC : TLSNEG_WIRE_TLS;
-    (void)tlsneg_hello_parse(h, wire, tvb_get_ptr(tvb, start, len), (size_t)len);
+    const guint8 *p = tvb_get_ptr(tvb, start, len);
+    *hash = fnv1a(p, (size_t)len);
+    (void)tlsneg_hello_parse(h, wire, p, (size_t)len);
     return TRUE;
 }
 
@@ -232,14 +301,28 @@ static void keep(tlsneg_facts *dst, const tlsneg_facts *f)
     dst->sni = f->sni ? wmem_strdup(scope, f->sni) : NULL;
 }
 
-/* has_handshake_type is the cheap test that spares most frames the tree
- * walk: the wanted fields are indexed by hfid. */
-static gboolean has_handshake_type(proto_tree *tree)
+static void keep_findings(msg_result *r, const tlsneg_findings *fs)
+{
+    r->num_findings = (guint)fs->count;
+    if (!fs->count) {
+        return;
+    }
+    r->findings = wmem_alloc_array(wmem_file_scope(), kept_finding, fs->count);
+    for (size_t i = 0; i < fs->count; i++) {
+        r->findings[i].rule = fs->item[i].rule;
+        r->findings[i].detail = wmem_strdup(wmem_file_scope(), fs->item[i].detail);
+    }
+}
+
+/* has_anchor is the cheap test that spares most frames the tree walk: the
+ * wanted fields are indexed by hfid. */
+static gboolean has_anchor(proto_tree *tree)
 {
     const watched_hfid *w = (const watched_hfid *)wmem_array_get_raw(watched);
     guint n = wmem_array_get_count(watched);
     for (guint i = 0; i < n; i++) {
-        if (w[i].role == ROLE_TLS_HANDSHAKE_TYPE || w[i].role == ROLE_DTLS_HANDSHAKE_TYPE) {
+        if (w[i].role == ROLE_TLS_HANDSHAKE_TYPE || w[i].role == ROLE_DTLS_HANDSHAKE_TYPE ||
+            w[i].role == ROLE_ALERT_DESCRIPTION) {
             GPtrArray *found = proto_get_finfo_ptr_array(tree, w[i].hfid);
             if (found && found->len > 0) {
                 return TRUE;
@@ -249,9 +332,87 @@ static gboolean has_handshake_type(proto_tree *tree)
     return FALSE;
 }
 
+static conn_state *connection(packet_info *pinfo)
+{
+    conversation_t *conv = find_or_create_conversation(pinfo);
+    conn_state *c = (conn_state *)conversation_get_proto_data(conv, proto_tlsneg);
+    if (!c) {
+        c = wmem_new0(wmem_file_scope(), conn_state);
+        conversation_add_proto_data(conv, proto_tlsneg, c);
+    }
+    return c;
+}
+
+static gboolean from_client(const conn_state *c, const packet_info *pinfo)
+{
+    return c->client_hello && pinfo->srcport == c->client_port &&
+           addresses_equal(&pinfo->src, &c->client_addr);
+}
+
+static void analyse_alert(msg_result *r, const found_msg *m, packet_info *pinfo)
+{
+    conn_state *c = connection(pinfo);
+    tlsneg_check_input in = {0};
+    tlsneg_findings fs;
+    r->is_alert = TRUE;
+    r->alert_description = (guint8)tlsneg_fi_uint(m->anchor);
+    r->alert_from_server = c->client_hello && !from_client(c, pinfo);
+    r->client_hello_frame = c->client_hello_frame;
+    in.client_hello = c->client_hello;
+    in.is_alert = TRUE;
+    in.alert_description = r->alert_description;
+    tlsneg_check(&fs, &in);
+    keep_findings(r, &fs);
+}
+
+/* analyse_hello returns FALSE when the message is not complete here. */
+static gboolean analyse_hello(msg_result *r, const found_msg *m, packet_info *pinfo, gboolean quic)
+{
+    tlsneg_hello h;
+    tlsneg_facts f;
+    tlsneg_facts_buf buf;
+    guint64 hash;
+    if (!parse_message(m, quic && !m->has_record, &h, &hash)) {
+        return FALSE;
+    }
+    tlsneg_facts_derive(&f, &buf, &h, m->has_record, m->record_version);
+    keep(&r->facts, &f);
+
+    conn_state *c = connection(pinfo);
+    gboolean client = f.msg_type == TLSNEG_HS_CLIENT_HELLO;
+    guint side = client ? 0 : 1;
+    /* A datagram protocol repeats a hello unchanged when it gets no answer:
+     * judge it once. TCP retransmissions never reach the TLS tree. */
+    gboolean datagram = f.wire == TLSNEG_WIRE_DTLS || f.wire == TLSNEG_WIRE_QUIC;
+    if (datagram && c->last_frame[side] && c->last_hash[side] == hash) {
+        r->retransmission_of = c->last_frame[side];
+        return TRUE;
+    }
+    c->last_hash[side] = hash;
+    c->last_frame[side] = pinfo->num;
+
+    tlsneg_check_input in = {.hello = &h,
+                             .facts = &f,
+                             .client_hello = client ? NULL : c->client_hello,
+                             .after_hrr = client && c->hrr_seen};
+    tlsneg_findings fs;
+    tlsneg_check(&fs, &in);
+    keep_findings(r, &fs);
+
+    if (client) {
+        c->client_hello = &r->facts;
+        c->client_hello_frame = pinfo->num;
+        copy_address_wmem(wmem_file_scope(), &c->client_addr, &pinfo->src);
+        c->client_port = pinfo->srcport;
+    } else if (f.is_hrr) {
+        c->hrr_seen = TRUE;
+    }
+    return TRUE;
+}
+
 static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
 {
-    if (!has_handshake_type(tree)) {
+    if (!has_anchor(tree)) {
         return NULL;
     }
     wmem_array_t *found = wmem_array_new(pinfo->pool, sizeof(found_msg));
@@ -263,17 +424,16 @@ static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
 
     gboolean quic = proto_is_frame_protocol(pinfo->layers, "quic");
     frame_result *res = wmem_new0(wmem_file_scope(), frame_result);
-    res->msgs = wmem_alloc_array(wmem_file_scope(), tlsneg_facts, n);
+    res->msgs = wmem_alloc0_array(wmem_file_scope(), msg_result, n);
     for (guint i = 0; i < n; i++) {
         const found_msg *m = (const found_msg *)wmem_array_index(found, i);
-        tlsneg_hello h;
-        tlsneg_facts f;
-        tlsneg_facts_buf buf;
-        if (!parse_message(m, quic && !m->has_record, &h)) {
+        msg_result *r = &res->msgs[res->num_msgs];
+        if (m->is_alert) {
+            analyse_alert(r, m, pinfo);
+        } else if (!analyse_hello(r, m, pinfo, quic)) {
             continue;
         }
-        tlsneg_facts_derive(&f, &buf, &h, m->has_record, m->record_version);
-        keep(&res->msgs[res->num_msgs++], &f);
+        res->num_msgs++;
     }
     return res->num_msgs ? res : NULL;
 }
@@ -299,8 +459,38 @@ static proto_item *add_generated_string(proto_tree *tree, int hf, const char *s)
     return it;
 }
 
-static void render_message(proto_tree *tree, tvbuff_t *tvb, const tlsneg_facts *f)
+/* render_findings adds one tlsneg.finding per finding, each carrying its
+ * expert info, so that a click on the expert lands on the rule. */
+static void render_findings(proto_tree *tree, packet_info *pinfo, const msg_result *r)
 {
+    for (guint i = 0; i < r->num_findings; i++) {
+        const tlsneg_rule *rule = &tlsneg_rules[r->findings[i].rule];
+        proto_item *it = add_generated_string(tree, hf_finding, rule->finding);
+        expert_add_info_format(pinfo, it, &ei_rules[r->findings[i].rule], "%s [%s]",
+                               r->findings[i].detail, rule->rfc);
+    }
+}
+
+static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r)
+{
+    char summary[256];
+    proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
+    const char *name = tlsneg_alert_name(r->alert_description);
+    proto_item_append_text(ti, ": Alert %s", name ? name : "unknown");
+    proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
+    add_generated_string(st, hf_summary,
+                         tlsneg_alert_summary(r->alert_description, r->alert_from_server,
+                                              r->client_hello_frame != 0, summary, sizeof summary));
+    add_generated_uint(st, hf_alert, r->alert_description);
+    if (r->client_hello_frame) {
+        add_generated_uint(st, hf_client_hello_frame, r->client_hello_frame);
+    }
+    render_findings(st, pinfo, r);
+}
+
+static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r)
+{
+    const tlsneg_facts *f = &r->facts;
     char name[TLSNEG_VERSION_NAME_MAX];
     char summary[512];
 
@@ -316,9 +506,15 @@ static void render_message(proto_tree *tree, tvbuff_t *tvb, const tlsneg_facts *
         proto_item_append_text(ti, ", offers up to %s",
                                tlsneg_version_name(f->offered_max, name, sizeof name));
     }
+    if (r->retransmission_of) {
+        proto_item_append_text(ti, " (retransmission)");
+    }
     proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
 
     add_generated_string(st, hf_summary, tlsneg_facts_summary(f, summary, sizeof summary));
+    if (r->retransmission_of) {
+        add_generated_uint(st, hf_retransmission_of, r->retransmission_of);
+    }
     add_generated_uint(st, hf_msg_type, f->msg_type);
     if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
         add_generated_bool(st, hf_hrr, f->is_hrr);
@@ -364,6 +560,7 @@ static void render_message(proto_tree *tree, tvbuff_t *tvb, const tlsneg_facts *
                                           f->grease_count - f->num_grease);
         }
     }
+    render_findings(st, pinfo, r);
 }
 
 static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
@@ -385,7 +582,11 @@ static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
         return 0;
     }
     for (guint i = 0; i < res->num_msgs; i++) {
-        render_message(tree, tvb, &res->msgs[i]);
+        if (res->msgs[i].is_alert) {
+            render_alert(tree, tvb, pinfo, &res->msgs[i]);
+        } else {
+            render_hello(tree, tvb, pinfo, &res->msgs[i]);
+        }
     }
     return (int)tvb_captured_length(tvb);
 }
@@ -428,6 +629,52 @@ static tap_packet_status tlsneg_tap_packet(void *tapdata _U_, packet_info *pinfo
                                            tap_flags_t flags _U_)
 {
     return TAP_PACKET_DONT_REDRAW;
+}
+
+static int expert_group(tlsneg_group g)
+{
+    switch (g) {
+    case TLSNEG_GROUP_MALFORMED:
+        return PI_MALFORMED;
+    case TLSNEG_GROUP_SECURITY:
+        return PI_SECURITY;
+    case TLSNEG_GROUP_DEPRECATED:
+        return PI_DEPRECATED;
+    case TLSNEG_GROUP_RESPONSE_CODE:
+        return PI_RESPONSE_CODE;
+    case TLSNEG_GROUP_PROTOCOL:
+        break;
+    }
+    return PI_PROTOCOL;
+}
+
+static int expert_severity(tlsneg_severity s)
+{
+    switch (s) {
+    case TLSNEG_SEVERITY_ERROR:
+        return PI_ERROR;
+    case TLSNEG_SEVERITY_WARN:
+        return PI_WARN;
+    case TLSNEG_SEVERITY_NOTE:
+        break;
+    }
+    return PI_NOTE;
+}
+
+/* register_experts makes one expert info per row of rules.def. Wireshark
+ * keeps the pointers: the array and the names live as long as the program. */
+static void register_experts(void)
+{
+    ei_register_info *ei = g_new0(ei_register_info, TLSNEG_RULE_COUNT);
+    for (int i = 0; i < TLSNEG_RULE_COUNT; i++) {
+        const tlsneg_rule *r = &tlsneg_rules[i];
+        ei_register_info e = {&ei_rules[i],
+                              {g_strdup_printf("tlsneg.expert.%s", r->name), expert_group(r->group),
+                               expert_severity(r->severity), r->text, EXPFILL}};
+        ei_rules[i] = (expert_field)EI_INIT;
+        ei[i] = e;
+    }
+    expert_register_field_array(expert_register_protocol(proto_tlsneg), ei, TLSNEG_RULE_COUNT);
 }
 
 void proto_register_tlsneg(void)
@@ -491,12 +738,27 @@ void proto_register_tlsneg(void)
          {"Downgrade sentinel", "tlsneg.downgrade_sentinel", FT_UINT8, BASE_DEC,
           VALS(sentinel_vals), 0x0,
           "ServerHello.random ends with a downgrade marker (RFC 8446 4.1.3)", HFILL}},
+        {&hf_finding,
+         {"Finding", "tlsneg.finding", FT_STRING, BASE_NONE, NULL, 0x0,
+          "A negotiation rule this message breaks (its expert info says how)", HFILL}},
+        {&hf_alert,
+         {"Alert", "tlsneg.alert", FT_UINT8, BASE_CUSTOM, CF_FUNC(format_alert), 0x0,
+          "Description of a plaintext alert", HFILL}},
+        {&hf_client_hello_frame,
+         {"ClientHello in frame", "tlsneg.client_hello_frame", FT_FRAMENUM, BASE_NONE,
+          FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0,
+          "The last ClientHello of this connection, which the alert answers", HFILL}},
+        {&hf_retransmission_of,
+         {"Retransmission of frame", "tlsneg.retransmission_of", FT_FRAMENUM, BASE_NONE,
+          FRAMENUM_TYPE(FT_FRAMENUM_DUP_ACK), 0x0,
+          "The same hello sent again unchanged (DTLS, QUIC); judged once, in that frame", HFILL}},
     };
     static gint *ett[] = {&ett_tlsneg, &ett_grease};
 
     proto_tlsneg = proto_register_protocol("TLS Version Negotiation", "TLSNEG", "tlsneg");
     proto_register_field_array(proto_tlsneg, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
+    register_experts();
 }
 
 void proto_reg_handoff_tlsneg(void)

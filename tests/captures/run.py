@@ -20,9 +20,27 @@ SHARED = os.path.join(os.path.dirname(ROOT), "shared", "captures")
 # Every public tlsneg field, in the order -T fields asks for them.
 FIELDS = ["msg_type", "hrr", "record_version", "legacy_version", "offered_version",
           "offered_max", "selected_version", "negotiated_version", "grease_value",
-          "grease_family", "grease_count", "sni", "fallback_scsv", "downgrade_sentinel"]
-UNCHECKED = {"summary", "finding"}
-STRINGS = {"sni", "grease_family"}
+          "grease_family", "grease_count", "sni", "fallback_scsv", "downgrade_sentinel",
+          "finding", "alert", "client_hello_frame", "retransmission_of"]
+UNCHECKED = {"summary"}
+STRINGS = {"sni", "grease_family", "finding", "expert"}
+# Order does not matter within a message for these (rules.def order is shown).
+UNORDERED = {"finding", "expert"}
+
+
+def load_rules():
+    """expert name -> (finding, group, severity), straight from rules.def."""
+    text = open(os.path.join(ROOT, "plugin", "analysis", "rules.def"), encoding="utf-8").read()
+    rows = re.findall(r'^TLSNEG_RULE\(\s*\w+,\s*"(\w+)",\s*"(\w+)",\s*(\w+),\s*(\w+),',
+                      text, re.M)
+    return {name: (finding, group, sev) for name, finding, group, sev in rows}
+
+
+RULES = load_rules()
+# epan/proto.h: PI_SEVERITY and PI_GROUP values as PDML shows them.
+SEVERITY = {"NOTE": 0x00400000, "WARN": 0x00600000, "ERROR": 0x00800000}
+GROUP = {"MALFORMED": 0x07000000, "PROTOCOL": 0x09000000, "SECURITY": 0x0a000000,
+         "DEPRECATED": 0x0e000000, "RESPONSE_CODE": 0x03000000}
 
 
 def norm(field, value):
@@ -48,18 +66,29 @@ def load_manifest(path):
         words = line.split()
         if words[0] == "capture":
             capture = words[1]
-        elif words[0] == "msg":
+        elif words[0] in ("msg", "alert") and not line[0].isspace():
             attrs = dict(w.split("=", 1) for w in words[1:])
-            cur = Block(attrs["frame"], int(attrs["type"]), int(attrs.get("count", 1)), {}, no)
-            cur.fields["msg_type"] = [cur.type]
+            msg_type = int(attrs["type"]) if words[0] == "msg" else None
+            cur = Block(attrs["frame"], msg_type, int(attrs.get("count", 1)), {}, no)
+            if msg_type is not None:
+                cur.fields["msg_type"] = [msg_type]
             blocks.append(cur)
         else:
             if cur is None:
-                raise ValueError(f"{path}:{no}: field outside a msg block")
+                raise ValueError(f"{path}:{no}: field outside a msg or alert block")
             key = words[0]
             cur.fields[key] = [norm(key, v) for v in words[1:]]
+            if key == "expert":
+                unknown = [e for e in cur.fields[key] if e not in RULES]
+                if unknown:
+                    raise ValueError(f"{path}:{no}: no such rule {unknown}")
+                # Every expert adds tlsneg.finding with its rule's name.
+                cur.fields["finding"] = [RULES[e][0] for e in cur.fields[key]]
     if capture is None:
         raise ValueError(f"{path}: no capture line")
+    for b in blocks:
+        for key in UNORDERED & set(b.fields):
+            b.fields[key] = sorted(b.fields[key])
     return capture, blocks
 
 
@@ -69,7 +98,39 @@ def resolve_capture(name):
     return os.path.join(ROOT, name)
 
 
-def messages_from_pdml(text):
+def add_value(fields, name, show):
+    """Record one tlsneg field; an expert info counts under "expert"."""
+    key = name[len("tlsneg."):]
+    if key.startswith("expert."):
+        fields.setdefault("expert", []).append(key[len("expert."):])
+    elif key not in UNCHECKED:
+        fields.setdefault(key, []).append(norm(key, show))
+
+
+def sort_unordered(fields):
+    for key in UNORDERED & set(fields):
+        fields[key] = sorted(fields[key])
+    return fields
+
+
+def expert_problems(proto):
+    """Experts whose severity or group differs from their row in rules.def."""
+    problems = []
+    for ex in proto.iter("field"):
+        if ex.get("name") != "_ws.expert":
+            continue
+        kids = {f.get("name"): f for f in ex.findall("field")}
+        names = [n for n in kids if n.startswith("tlsneg.expert.")]
+        for n in names:
+            rule = RULES.get(n[len("tlsneg.expert."):])
+            sev = int(kids["_ws.expert.severity"].get("show"))
+            group = int(kids["_ws.expert.group"].get("show"))
+            if rule is None or (sev, group) != (SEVERITY[rule[2]], GROUP[rule[1]]):
+                problems.append(f"{n}: severity {sev:#x} group {group:#x}, rule {rule}")
+    return problems
+
+
+def messages_from_pdml(text, problems=None):
     """[(frame, {field: [values]})] for every tlsneg item, in order."""
     msgs = []
     for packet in ET.fromstring(text).iter("packet"):
@@ -82,13 +143,11 @@ def messages_from_pdml(text):
             fields = collections.OrderedDict()
             for f in proto.iter("field"):
                 name = f.get("name", "")
-                if not name.startswith("tlsneg."):
-                    continue
-                key = name[len("tlsneg."):]
-                if key in UNCHECKED:
-                    continue
-                fields.setdefault(key, []).append(norm(key, f.get("show")))
-            msgs.append((frame, dict(fields)))
+                if name.startswith("tlsneg."):
+                    add_value(fields, name, f.get("show"))
+            if problems is not None:
+                problems.extend(f"frame {frame}: {p}" for p in expert_problems(proto))
+            msgs.append((frame, sort_unordered(dict(fields))))
     return msgs
 
 
@@ -157,7 +216,10 @@ def per_frame(msgs):
     for frame, fields in msgs:
         agg = frames.setdefault(frame, collections.defaultdict(list))
         for k, v in fields.items():
-            agg[k].extend(v)
+            if k != "expert":  # an expert info is not a -e field
+                agg[k].extend(v)
+    for agg in frames.values():
+        sort_unordered(agg)
     return frames
 
 
@@ -172,7 +234,7 @@ def fields_output(box, name):
             if col:
                 values[f] = [norm(f, v) for v in col.split("|")]
         if values:
-            frames[int(cols[0])] = values
+            frames[int(cols[0])] = sort_unordered(values)
     return frames
 
 
@@ -182,9 +244,9 @@ def flatten(node, fields):
         for v in vals:
             if isinstance(v, dict):
                 flatten(v, fields)
-            elif k.startswith("tlsneg.") and k[len("tlsneg."):] not in UNCHECKED:
-                key = k[len("tlsneg."):]
-                fields.setdefault(key, []).extend(norm(key, x) for x in (v if isinstance(v, list) else [v]))
+            elif k.startswith("tlsneg."):
+                for x in (v if isinstance(v, list) else [v]):
+                    add_value(fields, k, x)
 
 
 def json_messages(box, name):
@@ -202,7 +264,7 @@ def json_messages(box, name):
         for proto in layers.get("tlsneg", []):
             fields = {}
             flatten(proto, fields)
-            msgs.append((frame, fields))
+            msgs.append((frame, sort_unordered(fields)))
     return msgs
 
 
@@ -214,11 +276,15 @@ def check_capture(box, res, manifest):
         res.check(False, f"{label}: capture exists", path)
         return
     name = box.add_capture(path)
-    nmsgs = sum(b.count for b in blocks)
+    nitems = sum(b.count for b in blocks)
+    nmsgs = sum(b.count for b in blocks if b.type is not None)
 
-    one = messages_from_pdml(box.run(["-r", name, "-T", "pdml"]).stdout)
+    severity_problems = []
+    one = messages_from_pdml(box.run(["-r", name, "-T", "pdml"]).stdout, severity_problems)
     res.check(not (p := compare_manifest(blocks, one)), f"{label}: one pass matches manifest",
               "\n".join(p))
+    res.check(not severity_problems, f"{label}: every expert has its rule's group and severity",
+              "\n".join(severity_problems))
     two = messages_from_pdml(box.run(["-r", name, "-2", "-T", "pdml"]).stdout)
     res.check(two == one, f"{label}: -2 gives the same messages", f"one pass {one[:3]}\n-2 {two[:3]}")
     want_frames = per_frame(one)
@@ -232,12 +298,21 @@ def check_capture(box, res, manifest):
               f"{label}: -Y tlsneg shows exactly the frames with hellos",
               f"{filtered[:10]} vs {list(want_frames)[:10]}")
     verbose = box.run(["-r", name, "-V"]).stdout
-    res.check(verbose.count("\nTLS Version Negotiation: ") == nmsgs,
-              f"{label}: -V shows {nmsgs} tlsneg trees")
+    res.check(verbose.count("\nTLS Version Negotiation: ") == nitems,
+              f"{label}: -V shows {nitems} tlsneg trees")
     stat = box.run(["-r", name, "-q", "-z", "io,stat,0,COUNT(tlsneg.msg_type)tlsneg.msg_type"]).stdout
     m = re.search(r"\|\s*[\d.]+\s*<>\s*(?:End|[\d.]+)\s*\|\s*(\d+)\s*\|", stat)
     res.check(m is not None and int(m.group(1)) == nmsgs,
               f"{label}: -q -z io,stat counts {nmsgs} messages", stat[-600:])
+    check_expert_stat(box, res, label, name, blocks)
+
+
+def check_expert_stat(box, res, label, name, blocks):
+    """tshark -z expert counts every tlsneg expert the manifest expects."""
+    want = sum(b.count * len(b.fields.get("expert", [])) for b in blocks)
+    out = box.run(["-r", name, "-q", "-z", "expert"]).stdout
+    got = sum(int(m.group(1)) for m in re.finditer(r"^\s+(\d+)\s+.*?\s+TLSNEG\s", out, re.M))
+    res.check(got == want, f"{label}: -z expert counts {want} tlsneg findings", out[-800:])
 
 
 def check_field_reference(box, res):
@@ -245,7 +320,7 @@ def check_field_reference(box, res):
     registered = {l.split("\t")[2] for l in box.run(["-G", "fields"]).stdout.splitlines()
                   if l.startswith("F\t") and l.split("\t")[4:5] == ["tlsneg"]}
     readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    documented = set(re.findall(r"^\| `(tlsneg\.[a-z_.]+)` \|", readme, re.M))
+    documented = set(re.findall(r"^\| `(tlsneg\.[a-z0-9_.]+)` \|", readme, re.M))
     res.check(registered and registered == documented,
               "README's field reference lists every registered field and no other",
               f"registered only: {sorted(registered - documented)}\n"

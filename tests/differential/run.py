@@ -51,6 +51,21 @@ def inputs_for(msgs):
         yield m, f"{m['wire']} {m['hex']}"
 
 
+# Where the core and tshark differ on purpose, hello by hello: broken hellos
+# that tshark shows without complaint, and what the core says instead.
+KNOWN = {
+    # Session ID length 32 with 10 bytes left in the message.
+    ("pcaps/synth-malformed.pcap", 22): {"status": "inner length does not fit"},
+    # A padding extension whose length (512) runs past the extensions block.
+    ("pcaps/synth-malformed.pcap", 32): {"status": "inner length does not fit"},
+    # Three bytes after the extensions block.
+    ("pcaps/synth-malformed.pcap", 42): {"status": "trailing bytes"},
+    # A server's supported_versions of 3 bytes: tshark reads a version from the
+    # first two; the core selects nothing from a malformed extension.
+    ("pcaps/synth-supported-versions-malformed.pcap", 56): {"supported_versions": []},
+}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--dump", required=True, help="the built tlsneg-dump")
@@ -63,6 +78,8 @@ def main():
             continue
         out = subprocess.run([args.dump], input="\n".join(l for _, l in pairs) + "\n",
                              capture_output=True, text=True, check=True).stdout.splitlines()
+        name = os.path.relpath(cap, ROOT) if cap.startswith(ROOT) else \
+            "shared/" + os.path.relpath(cap, os.path.join(os.path.dirname(ROOT), "shared", "captures"))
         problems = []
         for (m, _), line in zip(pairs, out):
             core = json.loads(line)
@@ -72,11 +89,11 @@ def main():
                       ("supported_versions", want_sv, got_sv),
                       ("extension order", m["extension_types"], core["extensions"]),
                       ("status", "ok", core["status"])]
+            known = KNOWN.get((name, m["frame"]), {})
             for what, want, got in checks:
+                want = known.get(what, want)
                 if want != got:
                     problems.append(f"frame {m['frame']} type {m['type']}: {what}: tshark {want}, core {got}")
-        name = os.path.relpath(cap, ROOT) if cap.startswith(ROOT) else \
-            "shared/" + os.path.relpath(cap, os.path.join(os.path.dirname(ROOT), "shared", "captures"))
         if problems:
             failed += 1
             print(f"not ok - {name}: {len(pairs)} hellos agree with tshark")

@@ -1,0 +1,611 @@
+/* checks.c: one function per rule of rules.def. Each looks at the hello (or
+ * alert) in front of it and reports the rule, or one of its variants, with
+ * a sentence about this very message. */
+#include "analysis/checks.h"
+
+#include "core/versions.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    const tlsneg_check_input *in;
+    const tlsneg_hello *h; /* NULL for an alert */
+    const tlsneg_facts *f; /* NULL for an alert */
+    bool dtls;
+    uint16_t v12, v13; /* TLS 1.2 and 1.3 in this message's family */
+    tlsneg_findings *out;
+} judge;
+
+typedef void (*check_fn)(const judge *j);
+
+static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
+{
+    tlsneg_findings *out = j->out;
+    if (out->count == TLSNEG_MAX_FINDINGS) {
+        out->dropped++;
+        return;
+    }
+    tlsneg_finding *f = &out->item[out->count++];
+    f->rule = rule;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+    va_end(ap);
+}
+
+/* A small appender for details that list several problems. */
+typedef struct {
+    char buf[TLSNEG_DETAIL_MAX];
+    size_t used;
+    int items;
+} list;
+
+static void list_add(list *l, const char *item)
+{
+    int n =
+        snprintf(l->buf + l->used, sizeof l->buf - l->used, "%s%s", l->items++ ? "; " : "", item);
+    if (n > 0) {
+        l->used += (size_t)n;
+        if (l->used >= sizeof l->buf) {
+            l->used = sizeof l->buf - 1;
+        }
+    }
+}
+
+/* name writes "TLS 1.2 (0x0303)". */
+typedef struct {
+    char s[TLSNEG_VERSION_NAME_MAX + 10];
+} vname;
+
+static vname name(uint16_t v)
+{
+    vname n;
+    char base[TLSNEG_VERSION_NAME_MAX];
+    snprintf(n.s, sizeof n.s, "%s (0x%04x)", tlsneg_version_name(v, base, sizeof base), v);
+    return n;
+}
+
+static unsigned rank(const judge *j, uint16_t v)
+{
+    return tlsneg_version_rank(v, j->dtls);
+}
+
+static bool is_client_hello(const judge *j)
+{
+    return j->f && j->f->msg_type == TLSNEG_HS_CLIENT_HELLO;
+}
+
+static bool is_server_hello(const judge *j)
+{
+    return j->f && j->f->msg_type == TLSNEG_HS_SERVER_HELLO;
+}
+
+static bool offers(const tlsneg_facts *f, uint16_t v)
+{
+    for (size_t i = 0; f->has_supported_versions && i < f->num_offered; i++) {
+        if (f->offered[i] == v) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool tls13_in_force(const judge *j)
+{
+    return j->f->has_negotiated && j->f->negotiated_version == j->v13;
+}
+
+/* is_deprecated: SSL 2.0/3.0, TLS 1.0/1.1 (RFC 7568, RFC 8996); DTLS 1.0
+ * and OpenSSL's pre-standard DTLS (RFC 8996). */
+static bool is_deprecated(const judge *j, uint16_t v)
+{
+    if (j->dtls) {
+        return v == TLSNEG_V_DTLS10 || v == TLSNEG_V_DTLS_OPENSSL;
+    }
+    return v == TLSNEG_V_SSL2 || v == TLSNEG_V_SSL3 || v == TLSNEG_V_TLS10 || v == TLSNEG_V_TLS11;
+}
+
+/* draft_version returns the draft or experiment a hello stands on, or 0:
+ * the highest version a client offers, the version a server puts in force
+ * or (HelloRetryRequest) selects. */
+static uint16_t draft_version(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    uint16_t v = 0;
+    if (!f) {
+        return 0;
+    }
+    if (f->msg_type == TLSNEG_HS_CLIENT_HELLO && f->has_offered_max) {
+        v = f->offered_max;
+    } else if (f->has_negotiated) {
+        v = f->negotiated_version;
+    } else if (f->has_selected) {
+        v = f->selected_version;
+    }
+    return tlsneg_version_is_draft(v) ? v : 0;
+}
+
+/* complete: the whole hello parsed. Rules about what is absent judge only
+ * complete hellos; a broken one is reported as malformed. */
+static bool complete(const judge *j)
+{
+    return j->f && j->f->status == TLSNEG_OK;
+}
+
+static bool has_extension(const tlsneg_hello *h, uint16_t wanted)
+{
+    tlsneg_cur exts = h->extensions, body;
+    uint16_t type;
+    while (tlsneg_hello_next_extension(&exts, &type, &body)) {
+        if (type == wanted) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void check_malformed(const judge *j)
+{
+    if (!j->f) {
+        return;
+    }
+    switch ((tlsneg_status)j->f->status) {
+    case TLSNEG_TRUNCATED:
+    case TLSNEG_BAD_LENGTH:
+    case TLSNEG_TRAILING:
+        report(j, TLSNEG_RULE_MALFORMED, "The %s is broken: %s at byte %u of the message",
+               tlsneg_msg_name(j->f), tlsneg_status_name((tlsneg_status)j->f->status),
+               j->f->error_offset);
+        break;
+    default:
+        break;
+    }
+}
+
+static void check_duplicate_extension(const judge *j)
+{
+    if (j->h && j->h->duplicate_extension) {
+        report(j, TLSNEG_RULE_DUPLICATE_EXTENSION, "Extension %u (0x%04x) appears more than once",
+               j->h->duplicate_type, j->h->duplicate_type);
+    }
+}
+
+static void check_supported_versions_malformed(const judge *j)
+{
+    if (j->f && j->f->supported_versions_problem) {
+        report(j, TLSNEG_RULE_SUPPORTED_VERSIONS_MALFORMED, "supported_versions is malformed: %s",
+               j->f->supported_versions_problem);
+    }
+}
+
+static void check_draft_version(const judge *j)
+{
+    uint16_t v = draft_version(j);
+    if (v) {
+        report(j, TLSNEG_RULE_DRAFT_VERSION,
+               "%s is a pre-standard TLS 1.3 version: the rules of RFC 8446 are not applied",
+               name(v).s);
+    }
+}
+
+static void check_legacy_version_mismatch(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    if (!f || f->legacy_version == j->v12) {
+        return;
+    }
+    if (is_client_hello(j) && offers(f, j->v13)) {
+        report(j, TLSNEG_RULE_LEGACY_VERSION_MISMATCH,
+               "legacy_version is %s, but a ClientHello that offers %s must send %s",
+               name(f->legacy_version).s, name(j->v13).s, name(j->v12).s);
+    } else if (is_server_hello(j) && f->has_selected && f->selected_version == j->v13) {
+        report(j, TLSNEG_RULE_LEGACY_VERSION_MISMATCH,
+               "legacy_version is %s, but a %s that selects %s must send %s",
+               name(f->legacy_version).s, tlsneg_msg_name(f), name(j->v13).s, name(j->v12).s);
+    }
+}
+
+static void check_legacy_version_too_high(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    if (!f || f->msg_type == TLSNEG_HS_HELLO_VERIFY_REQUEST) {
+        return;
+    }
+    /* DTLS: only DTLS 1.3 is newer than DTLS 1.2; TLS: every value above. */
+    bool high =
+        j->dtls ? rank(j, f->legacy_version) > rank(j, j->v12) : f->legacy_version > TLSNEG_V_TLS12;
+    if (high) {
+        report(j, TLSNEG_RULE_LEGACY_VERSION_TOO_HIGH,
+               "legacy_version is %s, above %s: version-intolerant peers break on it",
+               name(f->legacy_version).s, name(j->v12).s);
+    }
+}
+
+/* dtls_client_record_ok: DTLS 1.0 or 1.2 records (RFC 9147 5.1), or
+ * OpenSSL's pre-standard DTLS, which used 0x0100 for everything. */
+static bool dtls_client_record_ok(const tlsneg_facts *f)
+{
+    uint16_t rec = f->record_version;
+    return rec == TLSNEG_V_DTLS10 || rec == TLSNEG_V_DTLS12 ||
+           (rec == TLSNEG_V_DTLS_OPENSSL && f->legacy_version == TLSNEG_V_DTLS_OPENSSL);
+}
+
+static void check_record_version_unusual(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    if (!f || !f->has_record_version || f->wire == TLSNEG_WIRE_SSL2 ||
+        f->msg_type == TLSNEG_HS_HELLO_VERIFY_REQUEST) {
+        return;
+    }
+    uint16_t rec = f->record_version;
+    if (is_client_hello(j)) {
+        if (j->in->after_hrr && rec != j->v12) {
+            report(
+                j, TLSNEG_RULE_RECORD_VERSION_UNUSUAL,
+                "The ClientHello after a HelloRetryRequest travels in a %s record; it must be %s",
+                name(rec).s, name(j->v12).s);
+        } else if (j->dtls ? !dtls_client_record_ok(f)
+                           : rec < TLSNEG_V_SSL3 || rec > TLSNEG_V_TLS12) {
+            report(j, TLSNEG_RULE_RECORD_VERSION_UNUSUAL,
+                   "The ClientHello travels in a %s record; %s", name(rec).s,
+                   j->dtls ? "DTLS allows only 0xfeff or 0xfefd"
+                           : "the record layer allows 0x0300 to 0x0303");
+        }
+        return;
+    }
+    uint16_t want;
+    if (f->is_hrr || tls13_in_force(j)) {
+        want = j->v12;
+    } else if (f->has_negotiated && rank(j, f->negotiated_version) > 0 &&
+               rank(j, f->negotiated_version) <= rank(j, j->v12)) {
+        want = f->negotiated_version;
+    } else {
+        return;
+    }
+    if (rec != want) {
+        report(j, TLSNEG_RULE_RECORD_VERSION_UNUSUAL,
+               "The %s travels in a %s record; it must be %s", tlsneg_msg_name(f), name(rec).s,
+               name(want).s);
+    }
+}
+
+static bool has_tls13_cipher_suite(const tlsneg_hello *h)
+{
+    tlsneg_cur suites = h->cipher_suites;
+    uint16_t s;
+    while (tlsneg_cur_u16(&suites, &s)) {
+        if (s >= 0x1301 && s <= 0x1305) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void check_missing_supported_versions(const judge *j)
+{
+    const tlsneg_hello *h = j->h;
+    if (!is_client_hello(j) || !complete(j) || j->f->has_supported_versions ||
+        h->wire == TLSNEG_WIRE_SSL2) {
+        return;
+    }
+    list l = {.used = 0};
+    if (h->key_share.present && has_extension(h, TLSNEG_EXT_KEY_SHARE)) {
+        list_add(&l, "key_share");
+    }
+    if (h->psk_key_exchange_modes.present) {
+        list_add(&l, "psk_key_exchange_modes");
+    }
+    if (has_extension(h, TLSNEG_EXT_EARLY_DATA)) {
+        list_add(&l, "early_data");
+    }
+    if (has_tls13_cipher_suite(h)) {
+        list_add(&l, "a TLS 1.3 cipher suite");
+    }
+    if (l.items) {
+        report(j, TLSNEG_RULE_MISSING_SUPPORTED_VERSIONS,
+               "No supported_versions, yet the ClientHello carries %s: a server must treat it as "
+               "%s or lower",
+               l.buf, name(j->v12).s);
+    }
+}
+
+static void check_missing_extension(const judge *j)
+{
+    const tlsneg_hello *h = j->h;
+    const tlsneg_facts *f = j->f;
+    if (!complete(j)) {
+        return;
+    }
+    list l = {.used = 0};
+    if (is_client_hello(j) && offers(f, j->v13)) {
+        bool key_share = h->key_share.present && has_extension(h, TLSNEG_EXT_KEY_SHARE);
+        if (key_share && !h->supported_groups.present) {
+            list_add(&l, "key_share without supported_groups");
+        }
+        if (!key_share && h->supported_groups.present) {
+            list_add(&l, "supported_groups without key_share");
+        }
+        if (!h->pre_shared_key.present && !h->signature_algorithms.present) {
+            list_add(&l, "no signature_algorithms and no pre_shared_key");
+        }
+        if (h->pre_shared_key.present && !h->psk_key_exchange_modes.present) {
+            list_add(&l, "pre_shared_key without psk_key_exchange_modes");
+        }
+        if (h->pre_shared_key.present && h->last_extension != TLSNEG_EXT_PRE_SHARED_KEY) {
+            list_add(&l, "pre_shared_key is not the last extension");
+        }
+    }
+    if (is_server_hello(j) && !f->has_supported_versions &&
+        (f->is_hrr || f->legacy_version == j->v13)) {
+        list_add(&l, f->is_hrr ? "a HelloRetryRequest without supported_versions"
+                               : "TLS 1.3 in legacy_version without supported_versions");
+    }
+    if (is_client_hello(j) && h->wire == TLSNEG_WIRE_QUIC &&
+        !has_extension(h, TLSNEG_EXT_QUIC_TRANSPORT_PARAMETERS) &&
+        !has_extension(h, TLSNEG_EXT_QUIC_TRANSPORT_PARAMETERS_DRAFT)) {
+        list_add(&l, "a QUIC ClientHello without quic_transport_parameters");
+    }
+    if (l.items) {
+        report(j, TLSNEG_RULE_MISSING_EXTENSION, "%s", l.buf);
+    }
+}
+
+static void check_version_not_offered(const judge *j)
+{
+    const tlsneg_facts *f = j->f, *client = j->in->client_hello;
+    if (!is_server_hello(j) || !client) {
+        return;
+    }
+    if (f->has_selected) {
+        if (!client->has_supported_versions) {
+            report(j, TLSNEG_RULE_VERSION_NOT_OFFERED,
+                   "The %s selects %s in supported_versions, but the ClientHello sent no "
+                   "supported_versions",
+                   tlsneg_msg_name(f), name(f->selected_version).s);
+        } else if (!offers(client, f->selected_version)) {
+            report(j, TLSNEG_RULE_VERSION_NOT_OFFERED,
+                   "The %s selects %s, which the ClientHello did not offer", tlsneg_msg_name(f),
+                   name(f->selected_version).s);
+        }
+    } else if (f->has_negotiated && client->has_offered_max &&
+               rank(j, f->negotiated_version) > rank(j, client->offered_max)) {
+        report(j, TLSNEG_RULE_VERSION_NOT_OFFERED,
+               "The ServerHello puts %s in force, above the client's highest offer %s",
+               name(f->negotiated_version).s, name(client->offered_max).s);
+    }
+}
+
+static void check_old_version_via_extension(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    if (is_server_hello(j) && f->has_selected && rank(j, f->selected_version) > 0 &&
+        rank(j, f->selected_version) <= rank(j, j->v12)) {
+        report(j, TLSNEG_RULE_OLD_VERSION_VIA_EXTENSION,
+               "The %s selects %s in supported_versions; below %s the version belongs in "
+               "legacy_version",
+               tlsneg_msg_name(f), name(f->selected_version).s, name(j->v13).s);
+    }
+}
+
+static void check_grease_selected(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    if (!is_server_hello(j) || f->grease_count == 0) {
+        return;
+    }
+    list l = {.used = 0};
+    for (size_t i = 0; i < f->num_grease; i++) {
+        char item[48];
+        snprintf(item, sizeof item, "0x%04x as %s", f->grease[i].value,
+                 tlsneg_grease_family_name((tlsneg_grease_family)f->grease[i].family));
+        list_add(&l, item);
+    }
+    report(j, TLSNEG_RULE_GREASE_SELECTED, "The %s sends GREASE: %s", tlsneg_msg_name(f), l.buf);
+}
+
+static void check_fallback_scsv(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    if (!is_client_hello(j) || !f->fallback_scsv) {
+        return;
+    }
+    if (offers(f, j->v13)) {
+        report(j, TLSNEG_RULE_FALLBACK_SCSV_HIGHEST,
+               "TLS_FALLBACK_SCSV, yet the ClientHello offers %s, the highest version there is",
+               name(j->v13).s);
+    } else {
+        report(j, TLSNEG_RULE_FALLBACK_SCSV,
+               "TLS_FALLBACK_SCSV: a retry offering up to %s after a failed attempt at a higher "
+               "version",
+               f->has_offered_max ? name(f->offered_max).s : "no known version");
+    }
+}
+
+static void check_downgrade_sentinel(const judge *j)
+{
+    const tlsneg_facts *f = j->f, *client = j->in->client_hello;
+    if (!is_server_hello(j) || !f->has_sentinel) {
+        return;
+    }
+    static const char *const what[] = {"DOWNGRD\\x00", "DOWNGRD\\x01", "the JDK 11 sentinel"};
+    const char *sentinel = what[f->sentinel % 3];
+    if (tls13_in_force(j)) {
+        report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL_TLS13,
+               "ServerHello.random ends with %s although the ServerHello puts %s in force",
+               sentinel, name(j->v13).s);
+    } else if (client && offers(client, j->v13)) {
+        report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL,
+               "ServerHello.random ends with %s: the server can do %s, the client offered it, yet "
+               "%s is in force",
+               sentinel, name(j->v13).s, name(f->negotiated_version).s);
+    } else {
+        report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL_NO_TLS13_OFFER,
+               "ServerHello.random ends with %s: the server can do %s; %s", sentinel,
+               name(j->v13).s,
+               client ? "the client did not offer it" : "the ClientHello is not in the capture");
+    }
+}
+
+static void check_alert(const judge *j, uint8_t description, tlsneg_rule_id rule,
+                        const char *meaning)
+{
+    const tlsneg_check_input *in = j->in;
+    if (!in->is_alert || in->alert_description != description) {
+        return;
+    }
+    if (in->client_hello && in->client_hello->has_offered_max) {
+        report(j, rule, "Alert %s (%u): %s; the ClientHello offered up to %s",
+               tlsneg_alert_name(description), description, meaning,
+               name(in->client_hello->offered_max).s);
+    } else {
+        report(j, rule, "Alert %s (%u): %s", tlsneg_alert_name(description), description, meaning);
+    }
+}
+
+static void check_inappropriate_fallback(const judge *j)
+{
+    check_alert(j, 86, TLSNEG_RULE_INAPPROPRIATE_FALLBACK,
+                "the server refuses a fallback retry because it supports a higher version");
+}
+
+static void check_protocol_version_alert(const judge *j)
+{
+    check_alert(j, 70, TLSNEG_RULE_PROTOCOL_VERSION_ALERT,
+                "the peer supports none of the versions offered");
+}
+
+static void check_deprecated_version(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    if (!f) {
+        return;
+    }
+    if (f->wire == TLSNEG_WIRE_SSL2 && f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+        report(j, TLSNEG_RULE_DEPRECATED_VERSION,
+               "An SSLv2-compatible ClientHello, offering up to %s: no client may send one any "
+               "more",
+               name(f->legacy_version).s);
+    } else if (is_client_hello(j) && f->has_offered_max && is_deprecated(j, f->offered_max)) {
+        report(j, TLSNEG_RULE_DEPRECATED_VERSION,
+               "The client offers at most %s, a deprecated version", name(f->offered_max).s);
+    } else if (is_server_hello(j) && f->has_negotiated && is_deprecated(j, f->negotiated_version)) {
+        report(j, TLSNEG_RULE_DEPRECATED_VERSION,
+               "The ServerHello puts %s in force, a deprecated version",
+               name(f->negotiated_version).s);
+    }
+}
+
+static void check_quic_version_rule(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    if (!f || f->wire != TLSNEG_WIRE_QUIC) {
+        return;
+    }
+    uint16_t v;
+    if (is_client_hello(j) && f->has_offered_max) {
+        v = f->offered_max;
+    } else if (is_server_hello(j) && f->has_negotiated) {
+        v = f->negotiated_version;
+    } else {
+        return;
+    }
+    if (rank(j, v) > 0 && rank(j, v) <= rank(j, TLSNEG_V_TLS12)) {
+        report(j, TLSNEG_RULE_QUIC_VERSION_RULE, "QUIC with %s: QUIC requires %s", name(v).s,
+               name(TLSNEG_V_TLS13).s);
+    }
+}
+
+static const check_fn checks[TLSNEG_RULE_COUNT] = {
+#define TLSNEG_RULE(id, name, finding, group, severity, drafts, check, ...)                        \
+    [TLSNEG_RULE_##id] = check,
+#include "rules.def"
+#undef TLSNEG_RULE
+};
+
+void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in)
+{
+    judge j = {in,
+               in->is_alert ? NULL : in->hello,
+               in->is_alert ? NULL : in->facts,
+               false,
+               TLSNEG_V_TLS12,
+               TLSNEG_V_TLS13,
+               out};
+    const tlsneg_facts *family = j.f ? j.f : in->client_hello;
+    if (family && tlsneg_facts_is_dtls(family)) {
+        j.dtls = true;
+        j.v12 = TLSNEG_V_DTLS12;
+        j.v13 = TLSNEG_V_DTLS13;
+    }
+    out->count = 0;
+    out->dropped = 0;
+    if (j.f && (j.f->status == TLSNEG_UNSUPPORTED || j.f->status == TLSNEG_FRAGMENT)) {
+        return;
+    }
+    bool draft = draft_version(&j) != 0;
+    for (size_t r = 0; r < TLSNEG_RULE_COUNT; r++) {
+        if (checks[r] && (!draft || tlsneg_rules[r].drafts)) {
+            checks[r](&j);
+        }
+    }
+}
+
+const char *tlsneg_alert_name(uint8_t description)
+{
+    /* RFC 8446 6 and the TLS Alerts registry; reserved values keep their old names. */
+    static const char *const names[] = {
+        [0] = "close_notify",
+        [10] = "unexpected_message",
+        [20] = "bad_record_mac",
+        [21] = "decryption_failed",
+        [22] = "record_overflow",
+        [30] = "decompression_failure",
+        [40] = "handshake_failure",
+        [41] = "no_certificate",
+        [42] = "bad_certificate",
+        [43] = "unsupported_certificate",
+        [44] = "certificate_revoked",
+        [45] = "certificate_expired",
+        [46] = "certificate_unknown",
+        [47] = "illegal_parameter",
+        [48] = "unknown_ca",
+        [49] = "access_denied",
+        [50] = "decode_error",
+        [51] = "decrypt_error",
+        [60] = "export_restriction",
+        [70] = "protocol_version",
+        [71] = "insufficient_security",
+        [80] = "internal_error",
+        [86] = "inappropriate_fallback",
+        [90] = "user_canceled",
+        [100] = "no_renegotiation",
+        [109] = "missing_extension",
+        [110] = "unsupported_extension",
+        [111] = "certificate_unobtainable",
+        [112] = "unrecognized_name",
+        [113] = "bad_certificate_status_response",
+        [114] = "bad_certificate_hash_value",
+        [115] = "unknown_psk_identity",
+        [116] = "certificate_required",
+        [120] = "no_application_protocol",
+    };
+    return description < sizeof names / sizeof names[0] ? names[description] : NULL;
+}
+
+const char *tlsneg_alert_summary(uint8_t description, bool from_server, bool after_client_hello,
+                                 char *buf, size_t buf_len)
+{
+    const char *name = tlsneg_alert_name(description);
+    const char *who = !after_client_hello ? "A peer" : from_server ? "The server" : "The client";
+    /* close_notify and user_canceled end a connection; every other alert
+     * ends the handshake (RFC 8446 6). */
+    bool fatal = description != 0 && description != 90 && description != 100;
+    snprintf(buf, buf_len, "%s sends alert %s (%u)%s.", who, name ? name : "unknown", description,
+             fatal ? ": the handshake fails" : "");
+    return buf;
+}

@@ -1,0 +1,52 @@
+/* checks.h: judge one hello, or one alert, against the rules of rules.def.
+ * Pure C: the glue feeds it the parse, the facts and what the connection has
+ * shown before. */
+#ifndef TLSNEG_CHECKS_H
+#define TLSNEG_CHECKS_H
+
+#include "analysis/rules.h"
+#include "core/facts.h"
+
+/* Findings kept per message; more are counted in dropped. */
+#define TLSNEG_MAX_FINDINGS 12
+#define TLSNEG_DETAIL_MAX   256
+
+typedef struct {
+    tlsneg_rule_id rule;
+    char detail[TLSNEG_DETAIL_MAX]; /* what this message does, in plain words */
+} tlsneg_finding;
+
+typedef struct {
+    size_t count;
+    size_t dropped;
+    tlsneg_finding item[TLSNEG_MAX_FINDINGS];
+} tlsneg_findings;
+
+typedef struct {
+    /* A hello: its parse and its facts. NULL for an alert. */
+    const tlsneg_hello *hello;
+    const tlsneg_facts *facts;
+    /* ServerHello and alert: the last ClientHello of the same connection,
+     * NULL when the capture does not show it. */
+    const tlsneg_facts *client_hello;
+    /* ClientHello: a HelloRetryRequest came before it in this connection. */
+    bool after_hrr;
+    /* An alert record. */
+    bool is_alert;
+    uint8_t alert_level;
+    uint8_t alert_description;
+} tlsneg_check_input;
+
+/* tlsneg_check fills out with every rule in breach, in rules.def order. */
+void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in);
+
+/* tlsneg_alert_name names a TLS alert description ("protocol_version"), or
+ * returns NULL for a value RFC 8446 does not define. */
+const char *tlsneg_alert_name(uint8_t description);
+
+/* tlsneg_alert_summary writes one plain sentence about an alert into buf
+ * and returns buf. */
+const char *tlsneg_alert_summary(uint8_t description, bool from_server, bool after_client_hello,
+                                 char *buf, size_t buf_len);
+
+#endif

@@ -1,0 +1,29 @@
+#include "analysis/rules.h"
+
+const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT] = {
+#define TLSNEG_RULE(id, name, finding, group, severity, drafts, check, rfc, text)                  \
+    [TLSNEG_RULE_##id] = {name, finding, TLSNEG_GROUP_##group, TLSNEG_SEVERITY_##severity, drafts, \
+                          rfc,  text},
+#include "rules.def"
+#undef TLSNEG_RULE
+};
+
+const char *tlsneg_group_name(tlsneg_group g)
+{
+    static const char *const names[] = {
+        [TLSNEG_GROUP_MALFORMED] = "malformed",         [TLSNEG_GROUP_PROTOCOL] = "protocol",
+        [TLSNEG_GROUP_SECURITY] = "security",           [TLSNEG_GROUP_DEPRECATED] = "deprecated",
+        [TLSNEG_GROUP_RESPONSE_CODE] = "response code",
+    };
+    return (unsigned)g < sizeof names / sizeof names[0] ? names[g] : "?";
+}
+
+const char *tlsneg_severity_name(tlsneg_severity s)
+{
+    static const char *const names[] = {
+        [TLSNEG_SEVERITY_NOTE] = "note",
+        [TLSNEG_SEVERITY_WARN] = "warn",
+        [TLSNEG_SEVERITY_ERROR] = "error",
+    };
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}

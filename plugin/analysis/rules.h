@@ -1,0 +1,47 @@
+/* rules.h: tlsneg's conformance rules (rules.def), without Wireshark types. */
+#ifndef TLSNEG_RULES_H
+#define TLSNEG_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+#define TLSNEG_RULE(id, ...) TLSNEG_RULE_##id,
+#include "rules.def"
+#undef TLSNEG_RULE
+    TLSNEG_RULE_COUNT
+} tlsneg_rule_id;
+
+/* Expert info groups and severities, mapped to Wireshark's by the glue. */
+typedef enum {
+    TLSNEG_GROUP_MALFORMED,
+    TLSNEG_GROUP_PROTOCOL,
+    TLSNEG_GROUP_SECURITY,
+    TLSNEG_GROUP_DEPRECATED,
+    TLSNEG_GROUP_RESPONSE_CODE,
+} tlsneg_group;
+
+typedef enum {
+    TLSNEG_SEVERITY_NOTE,
+    TLSNEG_SEVERITY_WARN,
+    TLSNEG_SEVERITY_ERROR,
+} tlsneg_severity;
+
+typedef struct {
+    const char *name;    /* expert info name, after "tlsneg.expert." */
+    const char *finding; /* the rule name shared by its variants */
+    tlsneg_group group;
+    tlsneg_severity severity;
+    bool drafts; /* judged for TLS 1.3 drafts and experiments too */
+    const char *rfc;
+    const char *text;
+} tlsneg_rule;
+
+extern const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT];
+
+/* Public names of groups and severities ("protocol", "warn"). */
+const char *tlsneg_group_name(tlsneg_group g);
+const char *tlsneg_severity_name(tlsneg_severity s);
+
+#endif

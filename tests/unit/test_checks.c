@@ -1,0 +1,555 @@
+/* test_checks.c: every rule of rules.def on bytes. Real hellos (vectors.h)
+ * where a real stack shows the case; otherwise hellos built here field by
+ * field, so that each test changes one thing and names what it breaks. */
+#include "analysis/checks.h"
+#include "core/versions.h"
+
+#include "tap.h"
+#include "vectors.h"
+
+/* ---- a small hello builder ---------------------------------------------- */
+
+typedef struct {
+    uint8_t b[2048];
+    size_t n;
+} bytes;
+
+static void put8(bytes *o, unsigned v)
+{
+    o->b[o->n++] = (uint8_t)v;
+}
+
+static void put16(bytes *o, unsigned v)
+{
+    put8(o, v >> 8);
+    put8(o, v & 0xff);
+}
+
+static void put_bytes(bytes *o, const bytes *in)
+{
+    memcpy(o->b + o->n, in->b, in->n);
+    o->n += in->n;
+}
+
+/* Extensions are written as a list of (type, body) with the body given as
+ * 16-bit words or raw bytes. */
+static void ext(bytes *exts, unsigned type, const uint8_t *body, size_t len)
+{
+    put16(exts, type);
+    put16(exts, (unsigned)len);
+    memcpy(exts->b + exts->n, body, len);
+    exts->n += len;
+}
+
+/* supported_versions for a ClientHello: a 1-byte length, then versions. */
+static void ext_versions(bytes *exts, const uint16_t *v, size_t n)
+{
+    uint8_t body[256];
+    body[0] = (uint8_t)(2 * n);
+    for (size_t i = 0; i < n; i++) {
+        body[1 + 2 * i] = (uint8_t)(v[i] >> 8);
+        body[2 + 2 * i] = (uint8_t)v[i];
+    }
+    ext(exts, TLSNEG_EXT_SUPPORTED_VERSIONS, body, 1 + 2 * n);
+}
+
+static const uint8_t groups_x25519[] = {0x00, 0x02, 0x00, 0x1d};
+static const uint8_t key_share_x25519[] = {0x00, 0x06, 0x00, 0x1d, 0x00, 0x02, 0xaa, 0xbb};
+static const uint8_t sig_algs[] = {0x00, 0x02, 0x04, 0x03};
+static const uint8_t psk_modes[] = {0x01, 0x01};
+static const uint8_t psk[] = {0x00, 0x00, 0x00, 0x00}; /* empty lists: enough to be present */
+
+/* The TLS 1.3 essentials: supported_groups, key_share, signature_algorithms. */
+static void ext_tls13_basics(bytes *exts)
+{
+    ext(exts, TLSNEG_EXT_SUPPORTED_GROUPS, groups_x25519, sizeof groups_x25519);
+    ext(exts, TLSNEG_EXT_KEY_SHARE, key_share_x25519, sizeof key_share_x25519);
+    ext(exts, TLSNEG_EXT_SIGNATURE_ALGORITHMS, sig_algs, sizeof sig_algs);
+}
+
+/* A handshake message with a 4-byte TLS header around body. */
+static bytes message(unsigned type, const bytes *body)
+{
+    bytes m = {.n = 0};
+    put8(&m, type);
+    put8(&m, 0);
+    put16(&m, (unsigned)body->n);
+    put_bytes(&m, body);
+    return m;
+}
+
+static bytes client_hello(unsigned legacy, const uint16_t *suites, size_t num_suites,
+                          const bytes *exts)
+{
+    bytes body = {.n = 0};
+    put16(&body, legacy);
+    body.n += 32; /* random: zeros */
+    put8(&body, 0);
+    put16(&body, (unsigned)(2 * num_suites));
+    for (size_t i = 0; i < num_suites; i++) {
+        put16(&body, suites[i]);
+    }
+    put8(&body, 1);
+    put8(&body, 0);
+    put16(&body, (unsigned)exts->n);
+    put_bytes(&body, exts);
+    return message(TLSNEG_HS_CLIENT_HELLO, &body);
+}
+
+static const char downgrd1[8] = {'D', 'O', 'W', 'N', 'G', 'R', 'D', 1};
+
+static bytes server_hello(unsigned legacy, unsigned suite, const char *random_tail,
+                          const bytes *exts)
+{
+    bytes body = {.n = 0};
+    put16(&body, legacy);
+    if (random_tail) {
+        memcpy(body.b + body.n + 24, random_tail, 8);
+    }
+    body.n += 32;
+    put8(&body, 0);
+    put16(&body, suite);
+    put8(&body, 0);
+    put16(&body, (unsigned)exts->n);
+    put_bytes(&body, exts);
+    return message(TLSNEG_HS_SERVER_HELLO, &body);
+}
+
+static bytes server_selects(unsigned legacy, unsigned version, const char *random_tail)
+{
+    bytes exts = {.n = 0};
+    uint8_t v[2] = {(uint8_t)(version >> 8), (uint8_t)version};
+    ext(&exts, TLSNEG_EXT_SUPPORTED_VERSIONS, v, 2);
+    return server_hello(legacy, 0x1301, random_tail, &exts);
+}
+
+/* ---- judging ------------------------------------------------------------ */
+
+/* A connection: the last ClientHello, kept for the ServerHello after it. */
+static tlsneg_facts client_facts;
+static tlsneg_facts_buf client_buf;
+static bool have_client, hrr_seen;
+
+static void new_connection(void)
+{
+    have_client = false;
+    hrr_seen = false;
+}
+
+/* judge parses msg, checks it in the connection so far and returns the
+ * expert names found, space-separated. */
+static const char *judge_msg(tlsneg_wire wire, const uint8_t *msg, size_t len, bool has_record,
+                             uint16_t record_version)
+{
+    static char names[512];
+    tlsneg_hello h;
+    tlsneg_facts f;
+    tlsneg_facts_buf buf;
+    tlsneg_findings fs;
+    (void)tlsneg_hello_parse(&h, wire, msg, len);
+    tlsneg_facts_derive(&f, &buf, &h, has_record, record_version);
+    bool client = f.msg_type == TLSNEG_HS_CLIENT_HELLO;
+    tlsneg_check_input in = {.hello = &h,
+                             .facts = &f,
+                             .client_hello = !client && have_client ? &client_facts : NULL,
+                             .after_hrr = client && hrr_seen};
+    tlsneg_check(&fs, &in);
+    names[0] = '\0';
+    for (size_t i = 0; i < fs.count; i++) {
+        if (i) {
+            strcat(names, " ");
+        }
+        strcat(names, tlsneg_rules[fs.item[i].rule].name);
+    }
+    if (client) {
+        client_buf = buf;
+        client_facts = f;
+        client_facts.offered = client_buf.offered;
+        client_facts.grease = client_buf.grease;
+        client_facts.sni = NULL;
+        have_client = true;
+    } else if (f.is_hrr) {
+        hrr_seen = true;
+    }
+    return names;
+}
+
+static const char *judge_bytes(tlsneg_wire wire, const bytes *m, uint16_t record_version)
+{
+    return judge_msg(wire, m->b, m->n, record_version != 0, record_version);
+}
+
+static const char *judge_hex(tlsneg_wire wire, const char *hex, uint16_t record_version)
+{
+    size_t n;
+    uint8_t *b = unhex(hex, &n);
+    const char *names = judge_msg(wire, b, n, record_version != 0, record_version);
+    free(b);
+    return names;
+}
+
+static const char *judge_alert(uint8_t description)
+{
+    static char names[256];
+    tlsneg_findings fs;
+    tlsneg_check_input in = {.client_hello = have_client ? &client_facts : NULL,
+                             .is_alert = true,
+                             .alert_description = description};
+    tlsneg_check(&fs, &in);
+    names[0] = '\0';
+    for (size_t i = 0; i < fs.count; i++) {
+        strcat(names, tlsneg_rules[fs.item[i].rule].name);
+    }
+    return names;
+}
+
+#define expect(got, want, what)                                                                    \
+    do {                                                                                           \
+        const char *g_ = (got);                                                                    \
+        ok(strcmp(g_, want) == 0, "%s: [%s] (want [%s])", what, g_, want);                         \
+    } while (0)
+
+/* ---- real hellos --------------------------------------------------------- */
+
+static void real_hellos(void)
+{
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_TLS, openssl_client_hello_hex, 0x0301), "",
+           "OpenSSL TLS 1.3 ClientHello in a 0x0301 record breaks nothing");
+    expect(judge_hex(TLSNEG_WIRE_TLS, rfc8446_server_hello_hex, 0x0303), "",
+           "TLS 1.3 ServerHello in a 0x0303 record after it breaks nothing");
+
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_TLS, tls11_client_hello_hex, 0x0301), "deprecated_version",
+           "TLS 1.1 ClientHello: TLS 1.1 is the highest offer");
+    expect(judge_hex(TLSNEG_WIRE_TLS, tls11_server_hello_hex, 0x0302), "deprecated_version",
+           "TLS 1.1 ServerHello in a 0x0302 record: TLS 1.1 in force");
+    expect(judge_hex(TLSNEG_WIRE_TLS, tls11_server_hello_hex, 0x0301),
+           "record_version_unusual deprecated_version",
+           "TLS 1.1 ServerHello in a 0x0301 record: the record must say the version in force");
+
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_TLS, chrome55_client_hello_hex, 0x0301), "draft_version",
+           "Chrome 55 (draft-14, GREASE): only the draft note");
+    expect(judge_hex(TLSNEG_WIRE_TLS, draft20_server_hello_hex, 0x0301), "draft_version",
+           "draft-20 ServerHello with 0x7f14 in legacy_version: not too high, a draft");
+
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_SSL2, sslv2_client_hello_hex, 0x0002),
+           "fallback_scsv deprecated_version", "SSLv2-compatible ClientHello with SCSV");
+    expect(judge_hex(TLSNEG_WIRE_QUIC, quic_client_hello_hex, 0), "", "quic-go ClientHello");
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_DTLS, dtls12_client_hello_hex, 0xfeff), "",
+           "DTLS 1.2 ClientHello in a DTLS 1.0 record");
+    expect(judge_hex(TLSNEG_WIRE_DTLS, dtls12_client_hello_hex, 0xfefc), "record_version_unusual",
+           "DTLS ClientHello in a 0xfefc record");
+    expect(judge_hex(TLSNEG_WIRE_DTLS, dtls12_hello_verify_request_hex, 0xfeff), "",
+           "HelloVerifyRequest is not judged for its 0xfeff version");
+
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_TLS, openssl_client_hello_hex, 0x0301), "", "first ClientHello");
+    expect(judge_hex(TLSNEG_WIRE_TLS, hrr_hex, 0x0303), "", "OpenSSL HelloRetryRequest");
+    expect(judge_hex(TLSNEG_WIRE_TLS, openssl_client_hello_hex, 0x0303), "",
+           "second ClientHello in a 0x0303 record");
+    expect(judge_hex(TLSNEG_WIRE_TLS, openssl_client_hello_hex, 0x0301), "record_version_unusual",
+           "a ClientHello after a HelloRetryRequest in a 0x0301 record");
+}
+
+/* ---- built hellos, one rule at a time ------------------------------------ */
+
+static const uint16_t v13_12[] = {TLSNEG_V_TLS13, TLSNEG_V_TLS12};
+static const uint16_t tls13_suite[] = {0x1301};
+static const uint16_t tls12_suite[] = {0xc02f};
+
+static void legacy_version_rules(void)
+{
+    bytes exts = {.n = 0};
+    ext_versions(&exts, v13_12, 2);
+    ext_tls13_basics(&exts);
+    bytes m = client_hello(0x0301, tls13_suite, 1, &exts);
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "legacy_version_mismatch",
+           "ClientHello offering TLS 1.3 with legacy_version 0x0301");
+    m = client_hello(0x0304, tls13_suite, 1, &exts);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301),
+           "legacy_version_mismatch legacy_version_too_high",
+           "ClientHello offering TLS 1.3 with legacy_version 0x0304");
+
+    bytes no_versions = {.n = 0};
+    ext_tls13_basics(&no_versions);
+    m = client_hello(0x0304, tls13_suite, 1, &no_versions);
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301),
+           "legacy_version_too_high missing_supported_versions",
+           "TLS 1.3 in legacy_version, key_share, no supported_versions");
+
+    new_connection();
+    m = client_hello(0x0303, tls12_suite, 1, &(bytes){.n = 0});
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "", "plain TLS 1.2 ClientHello");
+    m = server_hello(0x0304, 0x1301, NULL, &(bytes){.n = 0});
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303),
+           "legacy_version_too_high missing_extension version_not_offered",
+           "ServerHello putting 0x0304 in force through legacy_version after a TLS 1.2 offer");
+
+    new_connection();
+    m = client_hello(0x0303, tls13_suite, 1, &exts);
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301);
+    m = server_selects(0x0301, TLSNEG_V_TLS13, NULL);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "legacy_version_mismatch",
+           "ServerHello selecting TLS 1.3 with legacy_version 0x0301");
+}
+
+static void record_version_rules(void)
+{
+    bytes exts = {.n = 0};
+    ext_versions(&exts, v13_12, 2);
+    ext_tls13_basics(&exts);
+    bytes m = client_hello(0x0303, tls13_suite, 1, &exts);
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0300), "", "ClientHello in an SSL 3.0 record");
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0304), "record_version_unusual",
+           "ClientHello in a 0x0304 record");
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0200), "record_version_unusual",
+           "ClientHello in a 0x0200 record");
+    m = server_selects(0x0303, TLSNEG_V_TLS13, NULL);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0304), "record_version_unusual",
+           "TLS 1.3 ServerHello in a 0x0304 record");
+}
+
+static void missing_extension_rules(void)
+{
+    bytes exts = {.n = 0};
+    ext_versions(&exts, v13_12, 2);
+    ext(&exts, TLSNEG_EXT_KEY_SHARE, key_share_x25519, sizeof key_share_x25519);
+    bytes m = client_hello(0x0303, tls13_suite, 1, &exts);
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "missing_extension",
+           "key_share without supported_groups nor signature_algorithms: one finding");
+
+    exts.n = 0;
+    ext_versions(&exts, v13_12, 2);
+    ext_tls13_basics(&exts);
+    ext(&exts, TLSNEG_EXT_PRE_SHARED_KEY, psk, sizeof psk);
+    ext(&exts, TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES, psk_modes, sizeof psk_modes);
+    m = client_hello(0x0303, tls13_suite, 1, &exts);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "missing_extension",
+           "pre_shared_key not last");
+
+    exts.n = 0;
+    ext_versions(&exts, v13_12, 2);
+    ext_tls13_basics(&exts);
+    ext(&exts, TLSNEG_EXT_PRE_SHARED_KEY, psk, sizeof psk);
+    m = client_hello(0x0303, tls13_suite, 1, &exts);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "missing_extension",
+           "pre_shared_key without psk_key_exchange_modes");
+
+    /* A HelloRetryRequest is a ServerHello with the SHA-256 of
+     * "HelloRetryRequest" as its random: take OpenSSL's and drop its
+     * extensions. */
+    size_t n;
+    uint8_t *hrr = unhex(hrr_hex, &n);
+    bytes hrr_body = {.n = 0};
+    memcpy(hrr_body.b, hrr + 4, 2 + 32 + 1 + 32 + 2 + 1); /* up to the extensions */
+    hrr_body.n = 70;
+    put16(&hrr_body, 0);
+    bytes bare_hrr = message(TLSNEG_HS_SERVER_HELLO, &hrr_body);
+    free(hrr);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &bare_hrr, 0x0303), "missing_extension",
+           "HelloRetryRequest without supported_versions");
+
+    bytes quic_exts = {.n = 0};
+    ext_tls13_basics(&quic_exts);
+    m = client_hello(0x0303, tls13_suite, 1, &quic_exts);
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_QUIC, &m, 0),
+           "missing_supported_versions missing_extension quic_version_rule",
+           "QUIC ClientHello offering TLS 1.2 only, without transport parameters");
+}
+
+static void supported_versions_rules(void)
+{
+    static const struct {
+        uint8_t body[8];
+        size_t len;
+        const char *what;
+    } broken[] = {
+        {{3, 0x03, 0x04, 0x03}, 4, "odd list length"},
+        {{0}, 1, "empty list"},
+        {{4, 0x03, 0x04}, 3, "list longer than the extension"},
+        {{2, 0x03, 0x04, 0x00}, 4, "a byte after the list"},
+        {{4, 0x03, 0x04, 0x03, 0x04}, 5, "0x0304 twice"},
+        {{2, 0x7a, 0x7a}, 3, "only GREASE"},
+    };
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+        bytes exts = {.n = 0};
+        ext(&exts, TLSNEG_EXT_SUPPORTED_VERSIONS, broken[i].body, broken[i].len);
+        ext_tls13_basics(&exts);
+        bytes m = client_hello(0x0303, tls13_suite, 1, &exts);
+        new_connection();
+        /* 0x0304 twice is still an offer of TLS 1.3, with all it needs. */
+        expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "supported_versions_malformed",
+               broken[i].what);
+    }
+    bytes exts = {.n = 0};
+    static const uint8_t three[] = {0x03, 0x04, 0x00};
+    ext(&exts, TLSNEG_EXT_SUPPORTED_VERSIONS, three, sizeof three);
+    bytes m = server_hello(0x0303, 0x1301, NULL, &exts);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "supported_versions_malformed",
+           "ServerHello supported_versions of 3 bytes");
+}
+
+static void server_selection_rules(void)
+{
+    static const uint16_t only12[] = {TLSNEG_V_TLS12};
+    bytes exts = {.n = 0};
+    ext_versions(&exts, only12, 1);
+    ext_tls13_basics(&exts);
+    bytes ch12 = client_hello(0x0303, tls12_suite, 1, &exts);
+    exts.n = 0;
+    ext_versions(&exts, v13_12, 2);
+    ext_tls13_basics(&exts);
+    bytes ch13 = client_hello(0x0303, tls13_suite, 1, &exts);
+
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch12, 0x0301);
+    bytes m = server_selects(0x0303, TLSNEG_V_TLS13, NULL);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "version_not_offered",
+           "ServerHello selecting TLS 1.3 after an offer of TLS 1.2 only");
+
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch13, 0x0301);
+    m = server_selects(0x0303, TLSNEG_V_TLS12, NULL);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "old_version_via_extension",
+           "ServerHello selecting TLS 1.2 through supported_versions");
+    m = server_selects(0x0303, 0x7a7a, NULL);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "version_not_offered grease_selected",
+           "ServerHello selecting GREASE 0x7a7a");
+    m = server_hello(0x0303, 0x0a0a, NULL, &(bytes){.n = 0});
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "grease_selected",
+           "TLS 1.2 ServerHello with the GREASE cipher suite 0x0a0a");
+}
+
+static void downgrade_sentinel_rules(void)
+{
+    bytes exts = {.n = 0};
+    ext_versions(&exts, v13_12, 2);
+    ext_tls13_basics(&exts);
+    bytes ch13 = client_hello(0x0303, tls13_suite, 1, &exts);
+    bytes ch12 = client_hello(0x0303, tls12_suite, 1, &(bytes){.n = 0});
+    bytes sh12 = server_hello(0x0303, 0xc02f, downgrd1, &(bytes){.n = 0});
+
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch13, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12, 0x0303), "downgrade_sentinel",
+           "DOWNGRD\\x01 after a TLS 1.3 offer");
+    bytes sh13 = server_selects(0x0303, TLSNEG_V_TLS13, downgrd1);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh13, 0x0303), "downgrade_sentinel_tls13",
+           "DOWNGRD\\x01 with TLS 1.3 in force");
+
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch12, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12, 0x0303), "downgrade_sentinel_no_tls13_offer",
+           "DOWNGRD\\x01 after a TLS 1.2 offer");
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12, 0x0303), "downgrade_sentinel_no_tls13_offer",
+           "DOWNGRD\\x01 with no ClientHello in sight");
+}
+
+static void fallback_and_alert_rules(void)
+{
+    static const uint16_t scsv_suites[] = {0x1301, 0xc02f, TLSNEG_CS_FALLBACK_SCSV};
+    bytes exts = {.n = 0};
+    ext_versions(&exts, v13_12, 2);
+    ext_tls13_basics(&exts);
+    bytes m = client_hello(0x0303, scsv_suites, 3, &exts);
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "fallback_scsv_highest",
+           "TLS_FALLBACK_SCSV in a hello offering TLS 1.3");
+    m = client_hello(0x0302, scsv_suites + 1, 2, &(bytes){.n = 0});
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "fallback_scsv deprecated_version",
+           "TLS_FALLBACK_SCSV in a TLS 1.1 retry");
+    expect(judge_alert(86), "inappropriate_fallback", "alert 86");
+    expect(judge_alert(70), "protocol_version_alert", "alert 70");
+    expect(judge_alert(40), "", "alert 40 is no negotiation rule");
+}
+
+static void malformed_rules(void)
+{
+    bytes exts = {.n = 0};
+    ext_versions(&exts, v13_12, 2);
+    ext_tls13_basics(&exts);
+    ext(&exts, TLSNEG_EXT_SUPPORTED_GROUPS, groups_x25519, sizeof groups_x25519);
+    bytes m = client_hello(0x0303, tls13_suite, 1, &exts);
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "duplicate_extension",
+           "supported_groups twice");
+
+    exts.n = 0;
+    ext_versions(&exts, v13_12, 2);
+    ext_tls13_basics(&exts);
+    m = client_hello(0x0303, tls13_suite, 1, &exts);
+    m.n -= 3; /* the bytes end inside signature_algorithms */
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "malformed", "a truncated ClientHello");
+}
+
+static void dtls_rules(void)
+{
+    static const uint16_t dtls13[] = {TLSNEG_V_DTLS13, TLSNEG_V_DTLS12};
+    bytes exts = {.n = 0};
+    ext_versions(&exts, dtls13, 2);
+    ext_tls13_basics(&exts);
+    bytes tls = client_hello(0xfefc, tls13_suite, 1, &exts);
+    /* The same body behind a 12-byte DTLS header, cookie added. */
+    bytes body = {.n = 0};
+    memcpy(body.b, tls.b + 4, 2 + 32 + 1);
+    body.n = 35;
+    put8(&body, 0); /* empty cookie */
+    memcpy(body.b + body.n, tls.b + 4 + 35, tls.n - 4 - 35);
+    body.n += tls.n - 4 - 35;
+    bytes m = {.n = 0};
+    put8(&m, TLSNEG_HS_CLIENT_HELLO);
+    put8(&m, 0);
+    put16(&m, (unsigned)body.n);
+    put16(&m, 0); /* message_seq */
+    put8(&m, 0);  /* fragment_offset */
+    put16(&m, 0);
+    put8(&m, 0); /* fragment_length */
+    put16(&m, (unsigned)body.n);
+    put_bytes(&m, &body);
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_DTLS, &m, 0xfefd),
+           "legacy_version_mismatch legacy_version_too_high",
+           "DTLS 1.3 offer with 0xfefc in legacy_version: the DTLS form of both rules");
+}
+
+static void every_rule_is_named(void)
+{
+    bool fine = true;
+    for (size_t i = 0; i < TLSNEG_RULE_COUNT; i++) {
+        const tlsneg_rule *r = &tlsneg_rules[i];
+        size_t base = strlen(r->finding);
+        fine &= r->text && r->rfc && strncmp(r->name, r->finding, base) == 0 &&
+                (r->name[base] == '\0' || r->name[base] == '_');
+        for (size_t k = 0; k < i; k++) {
+            fine &= strcmp(tlsneg_rules[k].name, r->name) != 0;
+        }
+    }
+    ok(fine, "every rule has a unique name, text and reference; variants are <finding>_<variant>");
+}
+
+int main(void)
+{
+    real_hellos();
+    legacy_version_rules();
+    record_version_rules();
+    missing_extension_rules();
+    supported_versions_rules();
+    server_selection_rules();
+    downgrade_sentinel_rules();
+    fallback_and_alert_rules();
+    malformed_rules();
+    dtls_rules();
+    every_rule_is_named();
+    return tap_done();
+}
