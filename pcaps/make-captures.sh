@@ -33,6 +33,28 @@ all_scenarios=(
     client-hello-many-segments
     client-hello-many-records
     sslv2-client-hello
+    fallback-scsv-tls12
+    fallback-scsv-rejected
+    fallback-scsv-with-tls13
+    protocol-version-alert
+    protocol-version-alert-tls13-only-server
+    tls10-seclevel0
+    tls11-seclevel0
+    downgrade-sentinel-mitm
+    intolerant-rst
+    intolerant-alert
+    intolerant-close
+    intolerant-rst-scsv
+    fallback-chain
+    fallback-rejected-retry
+    nofallback-parallel
+    nofallback-same-version
+    nofallback-lower-after-success
+    nofallback-sni
+    nofallback-other-client
+    nofallback-long-gap
+    resumption-tls12
+    resumption-tls12-offered-tls13
 )
 
 log() { printf '[make-captures] %s\n' "$*" >&2; }
@@ -60,7 +82,7 @@ cap_pid=
 server_pid=
 cleanup() {
     # Only the processes this script started, by their pid.
-    for pid in $server_pid $cap_pid; do
+    for pid in $server_pid ${proxy_pid:-} $cap_pid; do
         kill "$pid" 2>/dev/null || true
     done
     wait 2>/dev/null || true
@@ -330,6 +352,425 @@ scenario_sslv2-client-hello() {
     install -m 644 "$tmp/$n.pcap" "$out/$n.pcap"
     expect_count $n 'tls.record.version == 0x0002 && tls.handshake.type == 1 && tls.handshake.cipherspec == 0x005600' 1
     expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0301' 1
+}
+
+# ---------------------------------------------------------------- conformance
+# and cross-connection scenarios (issues 3 and 4): fallback SCSV, alerts 70 and
+# 86, TLS 1.0/1.1, a downgrade seen through a man in the middle, and retries
+# after failures that tlsproxy.py (a proxy in front of a real s_server) causes.
+
+proxy_pid=
+
+# cap_start_on NAME SECONDS PORT...: like cap_start, on several ports and with
+# its own autostop.
+cap_start_on() {
+    local name=$1 secs=$2 filter= port i
+    shift 2
+    for port in "$@"; do
+        ss -Hltun "sport = :$port" | grep -q . && die "port $port is in use"
+        filter+="${filter:+ or }port $port"
+    done
+    : >"$tmp/$name.dumpcap.log"
+    dumpcap -q -i lo -f "$filter" -P -a "duration:$secs" -w "$tmp/$name.pcap" \
+        2>"$tmp/$name.dumpcap.log" &
+    cap_pid=$!
+    for i in $(seq 100); do
+        grep -q 'Capturing on' "$tmp/$name.dumpcap.log" && return 0
+        kill -0 "$cap_pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    cat "$tmp/$name.dumpcap.log" >&2
+    die "$name: dumpcap did not start"
+}
+
+# proxy_start NAME SECONDS PORT tlsproxy.py-ARGS...: run tlsproxy.py (bounded),
+# wait until it listens on 127.0.0.1:PORT.
+proxy_start() {
+    local name=$1 secs=$2 port=$3 i
+    shift 3
+    timeout "$secs" "$py" "$here/tlsproxy.py" "$@" >"$tmp/$name.proxy.log" 2>&1 &
+    proxy_pid=$!
+    for i in $(seq 100); do
+        ss -Hltn "sport = :$port" | grep -q . && return 0
+        kill -0 "$proxy_pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    cat "$tmp/$name.proxy.log" >&2
+    die "$name: proxy is not listening on port $port"
+}
+
+# proxy_wait NAME: the proxy exits by itself after its connections.
+proxy_wait() {
+    local name=$1 rc=0
+    wait "$proxy_pid" || rc=$?
+    proxy_pid=
+    if [ "$rc" -ne 0 ]; then
+        cat "$tmp/$name.proxy.log" >&2
+        die "$name: proxy exited with $rc"
+    fi
+}
+
+# client_fails NAME CMD...: like client, but the client must fail.
+client_fails() {
+    local name=$1 rc=0
+    shift
+    timeout 10 "$@" </dev/null >"$tmp/$name.client.log" 2>&1 || rc=$?
+    if [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ]; then
+        cat "$tmp/$name.client.log" >&2
+        die "$name: client should have failed, exited with $rc"
+    fi
+}
+
+seclevel0=(-cipher DEFAULT:@SECLEVEL=0)
+
+scenario_fallback-scsv-tls12() {
+    local n=fallback-scsv-tls12 p=44311
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $p -tls1_2
+    client $n "${sc[@]}" -tls1_2 -fallback_scsv
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.ciphersuite == 0x5600' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303' 1
+    expect_count $n 'tls.alert_message.desc' 0
+}
+
+scenario_fallback-scsv-rejected() {
+    local n=fallback-scsv-rejected p=44312
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $p
+    client_fails $n "${sc[@]}" -tls1_2 -fallback_scsv
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.ciphersuite == 0x5600' 1
+    expect_count $n 'tls.handshake.type == 2' 0
+    expect_count $n 'tls.alert_message.desc == 86' 1
+}
+
+scenario_fallback-scsv-with-tls13() {
+    local n=fallback-scsv-with-tls13 p=44313
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $p
+    client $n "${sc[@]}" -fallback_scsv
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.ciphersuite == 0x5600 && tls.handshake.extensions.supported_version == 0x0304' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions.supported_version == 0x0304' 1
+}
+
+scenario_protocol-version-alert() {
+    local n=protocol-version-alert p=44314
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $p -tls1_2
+    client_fails $n "${sc[@]}" -tls1_3
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0304' 1
+    expect_count $n 'tls.handshake.type == 2' 0
+    expect_count $n 'tls.alert_message.desc == 70' 1
+}
+
+scenario_protocol-version-alert-tls13-only-server() {
+    local n=protocol-version-alert-tls13-only-server p=44315
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $p -tls1_3
+    client_fails $n "${sc[@]}" -tls1_2
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && !tls.handshake.extension.type == 43' 1
+    expect_count $n 'tls.handshake.type == 2' 0
+    expect_count $n 'tls.alert_message.desc == 70' 1
+}
+
+# OpenSSL 3.0 does TLS 1.0/1.1 only at security level 0 (no SHA-1/MD5
+# signatures otherwise), on both ends. The server keeps its default versions.
+scenario_tls10-seclevel0() {
+    local n=tls10-seclevel0 p=44316
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $p "${seclevel0[@]}"
+    client $n "${sc[@]}" -tls1 "${seclevel0[@]}"
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.version == 0x0301' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0301' 1
+}
+
+scenario_tls11-seclevel0() {
+    local n=tls11-seclevel0 p=44317
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $p "${seclevel0[@]}"
+    client $n "${sc[@]}" -tls1_1 "${seclevel0[@]}"
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.version == 0x0302' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0302' 1
+}
+
+# s_client (offers 1.3) -> tlsproxy.py strip-sv on 44318 -> s_server (1.3
+# capable) on 44319; both legs in one file. The server, seeing no
+# supported_versions, negotiates TLS 1.2 and marks its random DOWNGRD\x01; the
+# proxy relays that ServerHello unchanged, and the client aborts (alert 47).
+scenario_downgrade-sentinel-mitm() {
+    local n=downgrade-sentinel-mitm p=44318 b=44319
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start_on $n 30 $p $b
+    openssl_server $n $b
+    proxy_start $n 10 $p strip-sv $p $b
+    client_fails $n "${sc[@]}"
+    proxy_wait $n
+    server_wait $n
+    cap_stop $n
+    expect_count $n "tls.handshake.type == 1 && tcp.dstport == $p && tls.handshake.extensions.supported_version == 0x0304" 1
+    expect_count $n "tls.handshake.type == 1 && tcp.dstport == $b && !tls.handshake.extension.type == 43" 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.random contains 44:4f:57:4e:47:52:44:01' 2
+    expect_count $n 'tls.alert_message.desc == 47' 2
+}
+
+# intolerant_scenario NAME PORT KIND [retry options...]: s_client offering 1.3
+# meets tlsproxy.py playing a TLS 1.2 server intolerant of the 1.3 offer (it
+# fails by KIND); the retry with -tls1_2 (and the options) is relayed to a real
+# s_server -tls1_2 on PORT+1. Only the client-facing port is captured.
+# (Ports 44320-44322 are left out: tshark decodes 44321 and 44322 as PCP.)
+intolerant_scenario() {
+    local n=$1 p=$2 kind=$3 b=$(($2 + 1))
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    shift 3
+    cap_start $n $p
+    openssl_server $n $b -tls1_2
+    proxy_start $n 15 $p intolerant $p $b 0303 "$kind" 2
+    client_fails $n "${sc[@]}"
+    client $n "${sc[@]}" -tls1_2 "$@"
+    proxy_wait $n
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1' 2
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0304' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303' 1
+}
+
+scenario_intolerant-rst() {
+    intolerant_scenario intolerant-rst 44323 rst
+    expect_count intolerant-rst 'tcp.flags.reset == 1' 1
+    expect_count intolerant-rst 'tls.handshake.ciphersuite == 0x5600' 0
+}
+
+scenario_intolerant-alert() {
+    intolerant_scenario intolerant-alert 44325 alert
+    expect_count intolerant-alert 'tls.alert_message.desc == 40' 1
+}
+
+scenario_intolerant-close() {
+    intolerant_scenario intolerant-close 44327 close
+    expect_count intolerant-close 'tcp.flags.reset == 1' 0
+    expect_count intolerant-close 'tcp.flags.fin == 1' 4
+    expect_count intolerant-close 'tls.alert_message.desc == 50' 1
+}
+
+scenario_intolerant-rst-scsv() {
+    intolerant_scenario intolerant-rst-scsv 44329 rst -fallback_scsv
+    expect_count intolerant-rst-scsv 'tcp.flags.reset == 1' 1
+    expect_count intolerant-rst-scsv 'tls.handshake.type == 1 && tls.handshake.ciphersuite == 0x5600' 1
+}
+
+# A TLS 1.0 server intolerant of anything above 1.0 (alert 40 in a 0x0301
+# record): the client steps down 1.3, 1.2, 1.1, 1.0; the last is relayed to
+# s_server -tls1. Security level 0 where OpenSSL needs it (1.1, 1.0).
+scenario_fallback-chain() {
+    local n=fallback-chain p=44331 b=44332
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $b -tls1 "${seclevel0[@]}"
+    proxy_start $n 20 $p intolerant $p $b 0301 alert 4
+    client_fails $n "${sc[@]}"
+    client_fails $n "${sc[@]}" -tls1_2
+    client_fails $n "${sc[@]}" -tls1_1 "${seclevel0[@]}"
+    client $n "${sc[@]}" -tls1 "${seclevel0[@]}"
+    proxy_wait $n
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1' 4
+    expect_count $n 'tls.alert_message.desc == 40' 3
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0301' 1
+}
+
+# The first attempt fails (RST); the retry, -tls1_2 -fallback_scsv, reaches a
+# TLS 1.3-capable s_server, which rejects it with alert 86.
+scenario_fallback-rejected-retry() {
+    local n=fallback-rejected-retry p=44333 b=44334
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $b
+    proxy_start $n 15 $p fail-first $p $b rst 2
+    client_fails $n "${sc[@]}"
+    client_fails $n "${sc[@]}" -tls1_2 -fallback_scsv
+    proxy_wait $n
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tcp.flags.reset == 1' 1
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.ciphersuite == 0x5600' 1
+    expect_count $n 'tls.alert_message.desc == 86' 1
+}
+
+# Two s_clients at once, same options. Both clients and the server keep their
+# stdin open for a while (s_server closes a connection when its stdin ends), so
+# the first connection is still open when the second sends its ClientHello;
+# s_server serves one connection at a time, so the second ServerHello comes
+# after the first connection is closed.
+scenario_nofallback-parallel() {
+    local n=nofallback-parallel p=44335 c1 c2 rc1=0 rc2=0
+    cap_start $n $p
+    sleep 3 | timeout 10 openssl s_server -accept "127.0.0.1:$p" -cert "$cert" -key "$key" \
+        -naccept 2 -quiet >"$tmp/$n.server.log" 2>&1 &
+    server_pid=$!
+    wait_listen $n $p
+    sleep 1 | timeout 10 openssl s_client -connect 127.0.0.1:$p -servername localhost \
+        >"$tmp/$n.client1.log" 2>&1 &
+    c1=$!
+    sleep 0.2
+    sleep 1 | timeout 10 openssl s_client -connect 127.0.0.1:$p -servername localhost \
+        >"$tmp/$n.client2.log" 2>&1 &
+    c2=$!
+    wait $c1 || rc1=$?
+    wait $c2 || rc2=$?
+    [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || die "$n: clients exited with $rc1 $rc2"
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0304' 2
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions.supported_version == 0x0304' 2
+    expect_count $n 'tcp.flags.syn == 1 && tcp.flags.ack == 0' 2
+    # The second ClientHello comes before the first connection's first FIN.
+    [ "$(fields $n 'tls.handshake.type == 1 || tcp.flags.fin == 1' tls.handshake.type | sed -n 2p)" = 1 ] ||
+        die "$n: the connections do not overlap"
+}
+
+# The first attempt fails (RST); the retry offers the same versions and succeeds.
+scenario_nofallback-same-version() {
+    local n=nofallback-same-version p=44336 b=44337
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $b
+    proxy_start $n 15 $p fail-first $p $b rst 2
+    client_fails $n "${sc[@]}"
+    client $n "${sc[@]}"
+    proxy_wait $n
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0304' 2
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions.supported_version == 0x0304' 1
+    expect_count $n 'tcp.flags.reset == 1' 1
+}
+
+# TLS 1.3 succeeds, then a -tls1_2 connection to the same server.
+scenario_nofallback-lower-after-success() {
+    local n=nofallback-lower-after-success p=44338
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $p -naccept 2
+    client $n "${sc[@]}"
+    client $n "${sc[@]}" -tls1_2
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions.supported_version == 0x0304' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303 && !tls.handshake.extension.type == 43' 1
+}
+
+# As intolerant-rst, but the retry names another server (SNI a.localhost, then
+# b.localhost).
+scenario_nofallback-sni() {
+    local n=nofallback-sni p=44339 b=44340
+    cap_start $n $p
+    openssl_server $n $b -tls1_2
+    proxy_start $n 15 $p intolerant $p $b 0303 rst 2
+    client_fails $n openssl s_client -connect 127.0.0.1:$p -servername a.localhost
+    client $n openssl s_client -connect 127.0.0.1:$p -servername b.localhost -tls1_2
+    proxy_wait $n
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name == "a.localhost"' 1
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name == "b.localhost"' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303' 1
+}
+
+# As intolerant-rst with curl, but the retry comes from another address
+# (curl --interface 127.0.0.2; s_client cannot bind).
+scenario_nofallback-other-client() {
+    local n=nofallback-other-client p=44341 b=44342
+    mkdir -p "$tmp/www"
+    printf 'hello from tlsneg\n' >"$tmp/www/index.txt"
+    cap_start $n $p
+    (cd "$tmp/www" && exec timeout 10 openssl s_server -accept "127.0.0.1:$b" -cert "$cert" \
+        -key "$key" -naccept 1 -quiet -WWW -tls1_2) >"$tmp/$n.server.log" 2>&1 &
+    server_pid=$!
+    wait_listen $n $b
+    proxy_start $n 15 $p intolerant $p $b 0303 rst 2
+    client_fails $n curl -sS -k --interface 127.0.0.1 --resolve "localhost:$p:127.0.0.1" \
+        "https://localhost:$p/index.txt"
+    client $n curl -sS -k --tls-max 1.2 --interface 127.0.0.2 --resolve "localhost:$p:127.0.0.1" \
+        "https://localhost:$p/index.txt"
+    proxy_wait $n
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && ip.src == 127.0.0.1 && tls.handshake.extensions.supported_version == 0x0304' 1
+    expect_count $n 'tls.handshake.type == 1 && ip.src == 127.0.0.2' 1
+    expect_count $n 'tls.handshake.type == 2 && ip.dst == 127.0.0.2 && tls.handshake.version == 0x0303' 1
+}
+
+# As intolerant-rst, but the retry comes 31 s after the failure (a real wait;
+# the timestamps are not edited). Takes half a minute.
+scenario_nofallback-long-gap() {
+    local n=nofallback-long-gap p=44343 b=44344
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start_on $n 60 $p
+    proxy_start $n 60 $p intolerant $p $b 0303 rst 2
+    client_fails $n "${sc[@]}"
+    sleep 31
+    openssl_server $n $b -tls1_2
+    client $n "${sc[@]}" -tls1_2
+    proxy_wait $n
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1' 2
+    expect_count $n 'tls.handshake.type == 1 && frame.time_relative > 31' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303' 1
+}
+
+# TLS 1.2 resumption by session ID (tickets off): a full handshake that saves
+# the session, then one that offers it and is resumed.
+scenario_resumption-tls12() {
+    local n=resumption-tls12 p=44345
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $p -naccept 2 -tls1_2
+    client $n "${sc[@]}" -tls1_2 -no_ticket -sess_out "$tmp/$n.sess"
+    client $n "${sc[@]}" -tls1_2 -no_ticket -sess_in "$tmp/$n.sess"
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1' 2
+    expect_count $n 'tls.handshake.type == 11' 1
+    expect_count $n 'tls.handshake.type == 2' 2
+}
+
+# A TLS 1.2 session (first connection, -tls1_2) offered again by a client that
+# offers TLS 1.3 too: the TLS 1.3-capable server negotiates 1.3, full handshake.
+scenario_resumption-tls12-offered-tls13() {
+    local n=resumption-tls12-offered-tls13 p=44346
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    openssl_server $n $p -naccept 2
+    client $n "${sc[@]}" -tls1_2 -no_ticket -sess_out "$tmp/$n.sess"
+    client $n "${sc[@]}" -no_ticket -sess_in "$tmp/$n.sess"
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1' 2
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0304 && tls.handshake.session_id_length == 32' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions.supported_version == 0x0304' 1
 }
 
 # ---------------------------------------------------------------- main

@@ -19,9 +19,15 @@ Reuse: build a scenario from the pieces below and register it in SCENARIOS.
       conv.close()                                  # or conv.reset(from_client=False)
   udp_exchange(pcap, CLIENT, (SERVER_IP, 4433), [(True, datagram), (False, datagram)])
 TLS builders: tls_record, handshake, extension, client_hello, server_hello,
-sslv2_client_hello, plus u8/u16/u24 and the vec8/vec16 length prefixes.
+sslv2_client_hello, plus u8/u16/u24 and the vec8/vec16 length prefixes; DTLS:
+dtls_record, dtls_handshake; OpenSSL 3.0's hellos piece by piece (openssl_client_hello,
+openssl_client_extensions, tls13_server_hello, tls12_server_hello, hello_retry_request);
+tcp_connections / udp_conversations for files of independent connections; quic_initial
+(QUIC v1 Initial packets with real packet protection: the only piece that needs more than
+the standard library, python3-cryptography, imported only when a QUIC scenario runs).
 """
 import hashlib
+import hmac
 import struct
 import sys
 
@@ -238,9 +244,12 @@ def extension(ext_type, data):
 
 
 def client_hello(legacy_version, random, session_id, cipher_suites, extensions,
-                 compression=b"\x00"):
-    """ClientHello handshake message; extensions=None leaves the block out entirely."""
+                 compression=b"\x00", cookie=None):
+    """ClientHello handshake message; extensions=None leaves the block out entirely;
+    cookie (bytes, may be empty) makes it a DTLS ClientHello."""
     body = u16(legacy_version) + random + vec8(session_id)
+    if cookie is not None:
+        body += vec8(cookie)
     body += vec16(b"".join(u16(c) for c in cipher_suites)) + vec8(compression)
     if extensions is not None:
         body += vec16(b"".join(extensions))
@@ -263,6 +272,287 @@ def sslv2_client_hello(version, cipher_specs, challenge, session_id=b""):
     body += session_id + challenge
     assert len(body) < 0x8000
     return u16(0x8000 | len(body)) + body
+
+
+def dtls_record(content_type, version, seq, body, epoch=0):
+    """DTLSPlaintext (RFC 6347 4.1): type, version, epoch, 48-bit sequence number, length."""
+    seq48 = struct.pack("!Q", seq)[2:]
+    return u8(content_type) + u16(version) + u16(epoch) + seq48 + vec16(body)
+
+
+def dtls_handshake(message, message_seq):
+    """A TLS handshake message (type, length, body) as one unfragmented DTLS message:
+    type, length, message_seq, fragment_offset 0, fragment_length = length, body."""
+    body = message[4:]
+    return u8(message[0]) + u24(len(body)) + u16(message_seq) + u24(0) + u24(len(body)) + body
+
+
+def alert_record(description, version=0x0303, level=2):
+    """A plaintext alert record (level 2: fatal)."""
+    return tls_record(CT_ALERT, version, u8(level) + u8(description))
+
+
+# Alert descriptions (RFC 8446 6)
+ALERT_ILLEGAL_PARAMETER, ALERT_DECODE_ERROR, ALERT_PROTOCOL_VERSION = 47, 50, 70
+ALERT_MISSING_EXTENSION, ALERT_UNSUPPORTED_EXTENSION = 109, 110
+
+
+# ---------------------------------------------------------------- realistic hello pieces
+
+# OpenSSL 3.0.19 s_client, byte for byte as in pcaps/tls13-openssl.pcap (frame 4) and,
+# with -tls1_2, pcaps/tls12-client-tls13-server.pcap (frame 4); its s_server's answers as
+# in pcaps/tls13-openssl.pcap (frame 6), tls13-hrr.pcap (frame 6), tls12-only-server.pcap
+# (frame 6). Randoms, session IDs and keys are fixed_bytes() stand-ins.
+OPENSSL_TLS12_SUITES = [
+    0xC02C, 0xC030, 0x009F, 0xCCA9, 0xCCA8, 0xCCAA, 0xC02B, 0xC02F, 0x009E, 0xC024, 0xC028,
+    0x006B, 0xC023, 0xC027, 0x0067, 0xC00A, 0xC014, 0x0039, 0xC009, 0xC013, 0x0033, 0x009D,
+    0x009C, 0x003D, 0x003C, 0x0035, 0x002F, 0x00FF]
+OPENSSL_TLS13_SUITES = [0x1302, 0x1303, 0x1301] + OPENSSL_TLS12_SUITES
+OPENSSL_GROUPS = [0x001D, 0x0017, 0x001E, 0x0019, 0x0018,
+                  0x0100, 0x0101, 0x0102, 0x0103, 0x0104]
+OPENSSL_TLS12_GROUPS = OPENSSL_GROUPS[:5]
+OPENSSL_SIGALGS = [0x0403, 0x0503, 0x0603, 0x0807, 0x0808, 0x0809, 0x080A, 0x080B, 0x0804,
+                   0x0805, 0x0806, 0x0401, 0x0501, 0x0601, 0x0303, 0x0301, 0x0302, 0x0402,
+                   0x0502, 0x0602]
+TLS13_OFFER = [0x0304, 0x0303, 0x0302, 0x0301]
+DTLS13_OFFER = [0xFEFC, 0xFEFD]
+X25519, SECP256R1 = 0x001D, 0x0017
+HRR_RANDOM = bytes.fromhex("cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c")
+DOWNGRD_TLS12 = b"DOWNGRD\x01"
+DOWNGRD_TLS11 = b"DOWNGRD\x00"
+JDK11_DOWNGRADE = bytes.fromhex("edbfb4a8c24710ff")  # BoringSSL's kJDK11DowngradeRandom
+
+(EXT_SERVER_NAME, EXT_SUPPORTED_GROUPS, EXT_EC_POINT_FORMATS, EXT_SIGNATURE_ALGORITHMS,
+ EXT_ALPN, EXT_PADDING, EXT_EXTENDED_MASTER_SECRET, EXT_PRE_SHARED_KEY,
+ EXT_SUPPORTED_VERSIONS, EXT_PSK_KEY_EXCHANGE_MODES, EXT_KEY_SHARE,
+ EXT_QUIC_TRANSPORT_PARAMETERS, EXT_RENEGOTIATION_INFO) = (
+    0, 10, 11, 13, 16, 21, 23, 41, 43, 45, 51, 57, 0xFF01)
+
+
+def ext_type(ext):
+    return struct.unpack("!H", ext[:2])[0]
+
+
+def without(extensions, *types):
+    """The extensions list without the given types."""
+    return [e for e in extensions if ext_type(e) not in types]
+
+
+def u16_list(values):
+    return b"".join(u16(v) for v in values)
+
+
+def ext_server_name(host):
+    return extension(EXT_SERVER_NAME, vec16(u8(0) + vec16(host.encode())))
+
+
+def ext_supported_versions(versions):
+    """ClientHello form: a 1-byte length, then the versions."""
+    return extension(EXT_SUPPORTED_VERSIONS, vec8(u16_list(versions)))
+
+
+def ext_selected_version(version):
+    """ServerHello / HelloRetryRequest form: one version."""
+    return extension(EXT_SUPPORTED_VERSIONS, u16(version))
+
+
+def ext_key_share_client(shares):
+    return extension(EXT_KEY_SHARE, vec16(b"".join(u16(g) + vec16(k) for g, k in shares)))
+
+
+def ext_key_share_server(group, key):
+    return extension(EXT_KEY_SHARE, u16(group) + vec16(key))
+
+
+def ext_alpn(protocols):
+    return extension(EXT_ALPN, vec16(b"".join(vec8(p) for p in protocols)))
+
+
+def ext_pre_shared_key(label):
+    """One PSK identity (a 32-byte ticket stand-in, obfuscated_ticket_age) and its
+    32-byte binder (RFC 8446 4.2.11)."""
+    identity = vec16(fixed_bytes(label + " ticket", 32)) + fixed_bytes(label + " age", 4)
+    return extension(EXT_PRE_SHARED_KEY,
+                     vec16(identity) + vec16(vec8(fixed_bytes(label + " binder", 32))))
+
+
+def openssl_client_extensions(label, versions=TLS13_OFFER):
+    """OpenSSL 3.0 s_client's extensions, in its order: 0, 11, 10, 35, 22, 23, 13, 43, 45,
+    51 (one X25519 share). versions=None gives its -tls1_2 set: 0, 11, 10 (five groups),
+    35, 22, 23, 13."""
+    exts = [ext_server_name("localhost"),
+            extension(EXT_EC_POINT_FORMATS, vec8(b"\x00\x01\x02")),
+            extension(EXT_SUPPORTED_GROUPS,
+                      vec16(u16_list(OPENSSL_GROUPS if versions else OPENSSL_TLS12_GROUPS))),
+            extension(35, b""),  # session_ticket
+            extension(22, b""),  # encrypt_then_mac
+            extension(EXT_EXTENDED_MASTER_SECRET, b""),
+            extension(EXT_SIGNATURE_ALGORITHMS, vec16(u16_list(OPENSSL_SIGALGS)))]
+    if versions:
+        exts += [ext_supported_versions(versions),
+                 extension(EXT_PSK_KEY_EXCHANGE_MODES, vec8(b"\x01")),  # psk_dhe_ke
+                 ext_key_share_client([(X25519, fixed_bytes(label + " x25519", 32))])]
+    return exts
+
+
+def openssl_client_hello(label, extensions=None, legacy_version=0x0303, tls13=True,
+                         suites=None, cookie=None):
+    """OpenSSL's ClientHello: TLS 1.3 (31 suites, 32-byte session ID for middlebox
+    compatibility) or, tls13=False, its -tls1_2 hello (28 suites, empty session ID).
+    cookie (bytes) makes it a DTLS ClientHello body."""
+    if extensions is None:
+        extensions = openssl_client_extensions(label, TLS13_OFFER if tls13 else None)
+    if suites is None:
+        suites = OPENSSL_TLS13_SUITES if tls13 else OPENSSL_TLS12_SUITES
+    session_id = fixed_bytes(label + " session", 32) if tls13 and cookie is None else b""
+    return client_hello(legacy_version, fixed_bytes(label + " client random", 32), session_id,
+                        suites, extensions, cookie=cookie)
+
+
+def tls13_server_hello(label, session_id, version=0x0304, legacy_version=0x0303,
+                       suite=0x1302, random=None, extensions=None, group=X25519):
+    """OpenSSL s_server's TLS 1.3 ServerHello: supported_versions, then key_share."""
+    if extensions is None:
+        extensions = [ext_selected_version(version),
+                      ext_key_share_server(group, fixed_bytes(label + " server share", 32))]
+    if random is None:
+        random = fixed_bytes(label + " server random", 32)
+    return server_hello(legacy_version, random, session_id, suite, extensions)
+
+
+def hello_retry_request(session_id, group=SECP256R1, extensions=None):
+    """OpenSSL s_server's HelloRetryRequest: supported_versions 0x0304, key_share group."""
+    if extensions is None:
+        extensions = [ext_selected_version(0x0304), extension(EXT_KEY_SHARE, u16(group))]
+    return server_hello(0x0303, HRR_RANDOM, session_id, 0x1302, extensions)
+
+
+def tls12_server_hello(label, version=0x0303, suite=0xC02C, random_tail=None, session_id=b"",
+                       extensions=None):
+    """OpenSSL s_server -tls1_2's ServerHello: no supported_versions, extensions 65281, 11,
+    35, 23. random_tail replaces the last bytes of the random (a downgrade sentinel)."""
+    random = fixed_bytes(label + " server random", 32)
+    if random_tail:
+        random = random[:32 - len(random_tail)] + random_tail
+    if extensions is None:
+        extensions = [extension(EXT_RENEGOTIATION_INFO, b"\x00"),
+                      extension(EXT_EC_POINT_FORMATS, vec8(b"\x00\x01\x02")),
+                      extension(35, b""), extension(EXT_EXTENDED_MASTER_SECRET, b"")]
+    return server_hello(version, random, session_id, suite, extensions)
+
+
+CCS_RECORD = tls_record(20, 0x0303, b"\x01")
+
+
+def tls13_server_flight(label, sh, record_version=0x0303):
+    """ServerHello, the middlebox-compatibility ChangeCipherSpec, then one encrypted record
+    standing in for EncryptedExtensions..Finished (opaque bytes)."""
+    return (tls_record(CT_HANDSHAKE, record_version, sh) + CCS_RECORD
+            + tls_record(23, 0x0303, fixed_bytes(label + " encrypted flight", 96)))
+
+
+def tls12_server_flight(sh, record_version=0x0303):
+    """ServerHello and ServerHelloDone in one record."""
+    return tls_record(CT_HANDSHAKE, record_version, sh + handshake(14, b""))
+
+
+def tcp_connections(pcap, connections, server_port=443):
+    """One TCP connection per entry, client ports 49152, 49153, ..., one second apart.
+    An entry is (exchanges, closer): exchanges a list of (from_client, payload), each
+    acknowledged by the peer; closer "client" or "server" sends the first FIN."""
+    for i, (exchanges, closer) in enumerate(connections):
+        conv = TcpConversation(pcap, (CLIENT_IP, 49152 + i), (SERVER_IP, server_port),
+                               t0=T0 + i)
+        conv.open()
+        for from_client, payload in exchanges:
+            conv.send(from_client, payload)
+        conv.close(from_client=closer == "client")
+
+
+def udp_conversations(pcap, conversations, server_port):
+    """One UDP conversation per list of (from_client, payload), client ports 49152, ...,
+    one second apart."""
+    for i, datagrams in enumerate(conversations):
+        udp_exchange(pcap, (CLIENT_IP, 49152 + i), (SERVER_IP, server_port), datagrams,
+                     t0=T0 + i)
+
+
+# ---------------------------------------------------------------- QUIC v1 Initial packets
+
+QUIC_V1_SALT = bytes.fromhex("38762cf7f55934b34d179ae6a4c80cadccbb7f0a")  # RFC 9001 5.2
+
+
+def hkdf_expand_label(secret, label, length):
+    """TLS 1.3 HKDF-Expand-Label with SHA-256 and an empty context (RFC 8446 7.1)."""
+    info = u16(length) + vec8(b"tls13 " + label.encode()) + vec8(b"")
+    out, block, counter = b"", b"", 1
+    while len(out) < length:
+        block = hmac.new(secret, block + info + u8(counter), hashlib.sha256).digest()
+        out += block
+        counter += 1
+    return out[:length]
+
+
+def quic_varint(v):
+    """RFC 9000 16 variable-length integer, shortest form."""
+    if v < 0x40:
+        return u8(v)
+    if v < 0x4000:
+        return u16(0x4000 | v)
+    return struct.pack("!I", 0x80000000 | v)
+
+
+def quic_crypto_frame(data, offset=0):
+    return u8(0x06) + quic_varint(offset) + quic_varint(len(data)) + data
+
+
+def quic_ack_frame(largest):
+    """ACK of packets 0..largest: delay 0, no extra ranges."""
+    return (u8(0x02) + quic_varint(largest) + quic_varint(0) + quic_varint(0)
+            + quic_varint(largest))
+
+
+def quic_connection_close(tls_alert):
+    """CONNECTION_CLOSE (0x1c) with CRYPTO_ERROR 0x100 + alert, raised by a CRYPTO frame."""
+    return u8(0x1C) + quic_varint(0x100 + tls_alert) + quic_varint(0x06) + quic_varint(0)
+
+
+def quic_transport_parameters(scid):
+    """quic_transport_parameters (57): max_idle_timeout 30000, initial_max_data 1 MiB,
+    initial_max_stream_data_bidi_local 256 KiB, initial_max_streams_bidi 100,
+    initial_source_connection_id."""
+    params = [(0x01, quic_varint(30000)), (0x04, quic_varint(1048576)),
+              (0x05, quic_varint(262144)), (0x08, quic_varint(100)), (0x0F, scid)]
+    return extension(EXT_QUIC_TRANSPORT_PARAMETERS,
+                     b"".join(quic_varint(i) + quic_varint(len(v)) + v for i, v in params))
+
+
+def quic_initial(original_dcid, dcid, scid, pn, frames, from_server, min_datagram=1200):
+    """One QUIC v1 Initial packet with Initial packet protection (RFC 9001 5): keys from
+    the client's original Destination Connection ID, AES-128-GCM payload, AES-ECB header
+    protection; PADDING frames fill the datagram up to min_datagram bytes (RFC 9000 14.1).
+    AES is not in the standard library: this needs python3-cryptography."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    initial = hmac.new(QUIC_V1_SALT, original_dcid, hashlib.sha256).digest()  # HKDF-Extract
+    secret = hkdf_expand_label(initial, "server in" if from_server else "client in", 32)
+    key = hkdf_expand_label(secret, "quic key", 16)
+    iv = hkdf_expand_label(secret, "quic iv", 12)
+    hp = hkdf_expand_label(secret, "quic hp", 16)
+    pn_len = 2
+    head = u8(0xC0 | (pn_len - 1)) + struct.pack("!I", 1) + vec8(dcid) + vec8(scid)
+    head += quic_varint(0)  # no token
+    fixed = len(head) + 2 + pn_len + 16  # 2-byte Length field, packet number, AEAD tag
+    payload = frames + b"\x00" * max(0, min_datagram - fixed - len(frames))
+    header = head + u16(0x4000 | (pn_len + len(payload) + 16)) + pn.to_bytes(pn_len, "big")
+    nonce = bytes(a ^ b for a, b in zip(iv, pn.to_bytes(12, "big")))
+    sealed = AESGCM(key).encrypt(nonce, payload, header)
+    sample = sealed[4 - pn_len:4 - pn_len + 16]
+    mask = Cipher(algorithms.AES(hp), modes.ECB()).encryptor().update(sample)
+    pn_at = len(header) - pn_len
+    protected = u8(header[0] ^ (mask[0] & 0x0F)) + header[1:pn_at]
+    protected += bytes(a ^ b for a, b in zip(header[pn_at:], mask[1:1 + pn_len]))
+    return protected + sealed
 
 
 # ---------------------------------------------------------------- scenarios
@@ -293,8 +583,475 @@ def scenario_sslv2_client_hello(path):
                          [(True, hello), (False, tls_record(CT_HANDSHAKE, 0x0301, sh))])
 
 
+def client_record(message, version=0x0301):
+    """A client's handshake record; OpenSSL sends its first ClientHello in a 0x0301 record."""
+    return tls_record(CT_HANDSHAKE, version, message)
+
+
+def session_of(label):
+    """The session ID openssl_client_hello(label) sends, for the server to echo."""
+    return fixed_bytes(label + " session", 32)
+
+
+def tls13_exchange(label, ch=None, sh=None, sh_record=0x0303, reply=None):
+    """A connection's exchanges: ClientHello (default OpenSSL's TLS 1.3 one) in a 0x0301
+    record, the server's TLS 1.3 flight around sh (default OpenSSL's ServerHello), and the
+    client's reply (an alert record) if any."""
+    ch = ch if ch is not None else openssl_client_hello(label)
+    sh = sh if sh is not None else tls13_server_hello(label, session_of(label))
+    out = [(True, client_record(ch)), (False, tls13_server_flight(label, sh, sh_record))]
+    return out + ([(True, reply)] if reply else [])
+
+
+def scenario_legacy_versions(path):
+    """legacy_version out of place: TLS 1.3-era hellos whose legacy_version is not 0x0303.
+
+    Five TLS connections (client ports 49152..49156 -> 443), one rule-breaking hello each,
+    the other side OpenSSL 3.0's:
+    1. ClientHello offering 0x0304..0x0301 in supported_versions, legacy_version 0x0301;
+       answered with TLS 1.3 (the server reads only supported_versions, RFC 8446 4.2.1).
+    2. The same with legacy_version 0x0304; answered with TLS 1.3.
+    3. ClientHello with legacy_version 0x0304 and no supported_versions, but key_share,
+       psk_key_exchange_modes and TLS 1.3 suites; a TLS 1.2-only server answers TLS 1.2
+       (no downgrade sentinel: its own maximum is 1.2).
+    4. OpenSSL's ClientHello; ServerHello selecting 0x0304 in supported_versions with
+       legacy_version 0x0304.
+    5. OpenSSL's ClientHello; ServerHello with legacy_version 0x0304 and no
+       supported_versions; the client aborts with protocol_version (70)."""
+    conns = []
+    for label, legacy in (("legacy-1", 0x0301), ("legacy-2", 0x0304)):
+        ch = openssl_client_hello(label, legacy_version=legacy)
+        conns.append((tls13_exchange(label, ch=ch), "client"))
+    label = "legacy-3"
+    ch = openssl_client_hello(label, without(openssl_client_extensions(label),
+                                             EXT_SUPPORTED_VERSIONS), legacy_version=0x0304)
+    conns.append(([(True, client_record(ch)),
+                   (False, tls12_server_flight(tls12_server_hello(label)))], "client"))
+    label = "legacy-4"
+    sh = tls13_server_hello(label, session_of(label), legacy_version=0x0304)
+    conns.append((tls13_exchange(label, sh=sh), "client"))
+    label = "legacy-5"
+    sh = tls13_server_hello(label, session_of(label), legacy_version=0x0304, extensions=[
+        ext_key_share_server(X25519, fixed_bytes(label + " server share", 32))])
+    conns.append((tls13_exchange(label, sh=sh, reply=alert_record(ALERT_PROTOCOL_VERSION)),
+                  "client"))
+    with PcapWriter(path) as pcap:
+        tcp_connections(pcap, conns)
+
+
+def scenario_record_versions(path):
+    """Record-layer versions that RFC 8446 5.1 / Appendix D do not expect on hellos.
+
+    Seven TLS connections (client ports 49152..49158 -> 443), OpenSSL 3.0's hellos:
+    1. ClientHello in a record of version 0x0101 (GM/T 0024, below 0x0300; tshark 4.0
+       decodes no other record version outside 0x0300..0x0303); TLS 1.3 answer.
+    2. ClientHello in an SSL 3.0 record (0x0300): allowed, no finding; TLS 1.3 answer.
+    3. ClientHello, HelloRetryRequest, second ClientHello in a 0x0301 record (RFC 8446
+       5.1: 0x0303 after a HelloRetryRequest), ServerHello.
+    4. ClientHello, HelloRetryRequest in a 0x0301 record, second ClientHello (0x0303),
+       ServerHello.
+    5. ServerHello putting TLS 1.3 in force in a 0x0301 record.
+    6. TLS 1.2 ClientHello (s_client -tls1_2); TLS 1.2 ServerHello in a 0x0301 record.
+    7. TLS 1.2 ClientHello; a TLS 1.0 ServerHello in a 0x0301 record (record matches)."""
+    conns = []
+    for label, ch_record in (("record-1", 0x0101), ("record-2", 0x0300)):
+        sh = tls13_server_hello(label, session_of(label))
+        conns.append(([(True, client_record(openssl_client_hello(label), ch_record)),
+                       (False, tls13_server_flight(label, sh))], "client"))
+    for label, hrr_record, ch2_record in (("record-3", 0x0303, 0x0301),
+                                          ("record-4", 0x0301, 0x0303)):
+        sid = session_of(label)
+        ch2 = openssl_client_hello(label, openssl_client_extensions(label)[:-1] + [
+            ext_key_share_client([(SECP256R1, fixed_bytes(label + " p256", 65))])])
+        sh = tls13_server_hello(label, sid, extensions=[
+            ext_selected_version(0x0304),
+            ext_key_share_server(SECP256R1, fixed_bytes(label + " server share", 65))])
+        conns.append(([(True, client_record(openssl_client_hello(label))),
+                       (False, tls_record(CT_HANDSHAKE, hrr_record, hello_retry_request(sid))
+                        + CCS_RECORD),
+                       (True, CCS_RECORD + client_record(ch2, ch2_record)),
+                       (False, tls_record(CT_HANDSHAKE, 0x0303, sh) + tls_record(
+                           23, 0x0303, fixed_bytes(label + " encrypted flight", 96)))],
+                      "client"))
+    label = "record-5"
+    conns.append((tls13_exchange(label, sh_record=0x0301), "client"))
+    for label, version, suite in (("record-6", 0x0303, 0xC02C), ("record-7", 0x0301, 0xC014)):
+        sh = tls12_server_hello(label, version=version, suite=suite)
+        conns.append(([(True, client_record(openssl_client_hello(label, tls13=False))),
+                       (False, tls12_server_flight(sh, 0x0301))], "client"))
+    with PcapWriter(path) as pcap:
+        tcp_connections(pcap, conns)
+
+
+def scenario_missing_extensions(path):
+    """TLS 1.3 ClientHellos missing extensions RFC 8446 9.2 requires; an HRR without one.
+
+    The ClientHellos lack what RFC 8446 9.2 requires; the HelloRetryRequest lacks
+    supported_versions.
+
+    Seven TLS connections (client ports 49152..49158 -> 443), OpenSSL 3.0's hello (offering
+    0x0304..0x0301) with one change each; the server aborts as RFC 8446 says:
+    1. key_share without supported_groups: alert missing_extension (109).
+    2. supported_groups without key_share: alert 109.
+    3. neither signature_algorithms nor pre_shared_key: alert 109.
+    4. pre_shared_key (last) without psk_key_exchange_modes: alert 109.
+    5. pre_shared_key not last (before supported_versions): alert illegal_parameter (47).
+    6. OpenSSL's hello; a HelloRetryRequest without supported_versions (key_share only);
+       the client gives up (FIN).
+    7. no supported_versions, but key_share, psk_key_exchange_modes and TLS 1.3 suites;
+       a TLS 1.2-only server answers TLS 1.2."""
+    def aborted(label, exts, alert):
+        return ([(True, client_record(openssl_client_hello(label, exts))),
+                 (False, alert_record(alert))], "server")
+
+    conns = []
+    exts = openssl_client_extensions("missing-1")
+    conns.append(aborted("missing-1", without(exts, EXT_SUPPORTED_GROUPS),
+                         ALERT_MISSING_EXTENSION))
+    exts = openssl_client_extensions("missing-2")
+    conns.append(aborted("missing-2", without(exts, EXT_KEY_SHARE), ALERT_MISSING_EXTENSION))
+    exts = openssl_client_extensions("missing-3")
+    conns.append(aborted("missing-3", without(exts, EXT_SIGNATURE_ALGORITHMS),
+                         ALERT_MISSING_EXTENSION))
+    exts = openssl_client_extensions("missing-4")
+    conns.append(aborted("missing-4", without(exts, EXT_PSK_KEY_EXCHANGE_MODES)
+                         + [ext_pre_shared_key("missing-4")], ALERT_MISSING_EXTENSION))
+    exts = openssl_client_extensions("missing-5")
+    conns.append(aborted("missing-5", exts[:7] + [ext_pre_shared_key("missing-5")] + exts[7:],
+                         ALERT_ILLEGAL_PARAMETER))
+    label = "missing-6"
+    hrr = hello_retry_request(session_of(label), extensions=[extension(EXT_KEY_SHARE,
+                                                                       u16(SECP256R1))])
+    conns.append(([(True, client_record(openssl_client_hello(label))),
+                   (False, tls_record(CT_HANDSHAKE, 0x0303, hrr) + CCS_RECORD)], "client"))
+    label = "missing-7"
+    ch = openssl_client_hello(label, without(openssl_client_extensions(label),
+                                             EXT_SUPPORTED_VERSIONS))
+    conns.append(([(True, client_record(ch)),
+                   (False, tls12_server_flight(tls12_server_hello(label)))], "client"))
+    with PcapWriter(path) as pcap:
+        tcp_connections(pcap, conns)
+
+
+def scenario_supported_versions_malformed(path):
+    """supported_versions extensions that break RFC 8446 4.2.1's encoding.
+
+    Six TLS connections (client ports 49152..49157 -> 443), OpenSSL 3.0's hellos with the
+    extension's bytes replaced:
+    1. ClientHello list length 5 (odd): 0x0304 0x0303 and one byte 0x03; decode_error (50).
+    2. ClientHello empty list (length 0); decode_error.
+    3. ClientHello list length 6 in an extension of 9 bytes (0x0304 0x0303 0x0302, then
+       0x0301 outside the list); decode_error.
+    4. ClientHello list 0x0304 0x0303 0x0303 (a duplicate); OpenSSL answers TLS 1.3.
+    5. ClientHello list of GREASE only (0x2a2a 0x3a3a); protocol_version (70).
+    6. OpenSSL's ClientHello; ServerHello whose supported_versions has 3 bytes
+       (03 04 00); the client aborts with decode_error."""
+    def ch_with(label, sv_data):
+        exts = openssl_client_extensions(label)
+        exts[7] = extension(EXT_SUPPORTED_VERSIONS, sv_data)
+        return openssl_client_hello(label, exts)
+
+    conns = []
+    for label, data, alert in (
+            ("svmal-1", bytes.fromhex("050304030303"), ALERT_DECODE_ERROR),
+            ("svmal-2", bytes.fromhex("00"), ALERT_DECODE_ERROR),
+            ("svmal-3", bytes.fromhex("060304030303020301"), ALERT_DECODE_ERROR)):
+        conns.append(([(True, client_record(ch_with(label, data))),
+                       (False, alert_record(alert))], "server"))
+    label = "svmal-4"
+    ch = ch_with(label, vec8(u16_list([0x0304, 0x0303, 0x0303])))
+    conns.append((tls13_exchange(label, ch=ch), "client"))
+    label = "svmal-5"
+    conns.append(([(True, client_record(ch_with(label, vec8(u16_list([0x2A2A, 0x3A3A]))))),
+                   (False, alert_record(ALERT_PROTOCOL_VERSION))], "server"))
+    label = "svmal-6"
+    sh = tls13_server_hello(label, session_of(label), extensions=[
+        extension(EXT_SUPPORTED_VERSIONS, bytes.fromhex("030400")),
+        ext_key_share_server(X25519, fixed_bytes(label + " server share", 32))])
+    conns.append((tls13_exchange(label, sh=sh, reply=alert_record(ALERT_DECODE_ERROR)),
+                  "client"))
+    with PcapWriter(path) as pcap:
+        tcp_connections(pcap, conns)
+
+
+def scenario_server_selects(path):
+    """ServerHellos that select what they must not, or carry a downgrade sentinel.
+
+    Nine TLS connections (client ports 49152..49160 -> 443); the client is OpenSSL 3.0
+    (offering 0x0304..0x0301) unless said otherwise and reacts as RFC 8446 says:
+    1. TLS 1.2 ClientHello with supported_versions 0x0303 only; ServerHello selecting
+       0x0304; the client aborts with illegal_parameter (47).
+    2. ServerHello selecting 0x0303 in supported_versions; illegal_parameter.
+    3. ServerHello selecting the GREASE value 0x7a7a; illegal_parameter.
+    4. TLS 1.3 ServerHello with the GREASE cipher suite 0x0a0a; illegal_parameter.
+    5. TLS 1.3 ServerHello with a GREASE extension (0x1a1a, empty); unsupported_extension
+       (110).
+    6. TLS 1.3 ServerHello whose random ends DOWNGRD\\x01 (TLS 1.3 in force).
+    7. TLS 1.2 ServerHello (no supported_versions) whose random ends DOWNGRD\\x01;
+       illegal_parameter (RFC 8446 4.1.3).
+    8. The same with BoringSSL's JDK 11 value edbfb4a8c24710ff; illegal_parameter.
+    9. TLS 1.1 ServerHello in a 0x0302 record, random ending DOWNGRD\\x00;
+       illegal_parameter (in a 0x0302 record)."""
+    def sh13(label, **kw):
+        return tls13_server_hello(label, session_of(label), **kw)
+
+    share = lambda label: ext_key_share_server(X25519, fixed_bytes(label + " server share", 32))
+    illegal = alert_record(ALERT_ILLEGAL_PARAMETER)
+    conns = []
+    label = "select-1"
+    ch = openssl_client_hello(label, openssl_client_extensions(label, None)
+                              + [ext_supported_versions([0x0303])], tls13=False)
+    sh = tls13_server_hello(label, b"")  # the TLS 1.2 hello's session ID is empty
+    conns.append((tls13_exchange(label, ch=ch, sh=sh, reply=illegal), "client"))
+    label = "select-2"
+    sh = tls12_server_hello(label, session_id=session_of(label), extensions=[
+        extension(EXT_RENEGOTIATION_INFO, b"\x00"), ext_selected_version(0x0303),
+        extension(EXT_EXTENDED_MASTER_SECRET, b"")])
+    conns.append(([(True, client_record(openssl_client_hello(label))),
+                   (False, tls12_server_flight(sh)), (True, illegal)], "client"))
+    label = "select-3"
+    conns.append((tls13_exchange(label, sh=sh13(label, version=0x7A7A), reply=illegal),
+                  "client"))
+    label = "select-4"
+    conns.append((tls13_exchange(label, sh=sh13(label, suite=0x0A0A), reply=illegal), "client"))
+    label = "select-5"
+    sh = sh13(label, extensions=[extension(0x1A1A, b""), ext_selected_version(0x0304),
+                                 share(label)])
+    conns.append((tls13_exchange(label, sh=sh, reply=alert_record(ALERT_UNSUPPORTED_EXTENSION)),
+                  "client"))
+    label = "select-6"
+    random = fixed_bytes(label + " server random", 32)[:24] + DOWNGRD_TLS12
+    conns.append((tls13_exchange(label, sh=sh13(label, random=random)), "client"))
+    for label, tail in (("select-7", DOWNGRD_TLS12), ("select-8", JDK11_DOWNGRADE)):
+        sh = tls12_server_hello(label, random_tail=tail)
+        conns.append(([(True, client_record(openssl_client_hello(label))),
+                       (False, tls12_server_flight(sh)), (True, illegal)], "client"))
+    label = "select-9"
+    sh = tls12_server_hello(label, version=0x0302, suite=0xC014, random_tail=DOWNGRD_TLS11)
+    conns.append(([(True, client_record(openssl_client_hello(label))),
+                   (False, tls12_server_flight(sh, 0x0302)),
+                   (True, alert_record(ALERT_ILLEGAL_PARAMETER, 0x0302))], "client"))
+    with PcapWriter(path) as pcap:
+        tcp_connections(pcap, conns)
+
+
+def chrome_like_client_hello(label, g):
+    """A Chrome-like ClientHello with GREASE (RFC 8701) in every place it may go: g maps
+    cipher_suite, extension, group (also its key share), alpn, signature_algorithm,
+    psk_mode, version, extension2 (the last extension) to the values to use."""
+    suites = [g["cipher_suite"], 0x1301, 0x1302, 0x1303, 0xC02B, 0xC02F, 0xC02C, 0xC030, 0xCCA9,
+              0xCCA8, 0xC013, 0xC014, 0x009C, 0x009D, 0x002F, 0x0035]
+    exts = [extension(g["extension"], b""),
+            ext_server_name("localhost"),
+            extension(EXT_EXTENDED_MASTER_SECRET, b""),
+            extension(EXT_RENEGOTIATION_INFO, b"\x00"),
+            extension(EXT_SUPPORTED_GROUPS,
+                      vec16(u16_list([g["group"], X25519, SECP256R1, 0x0018]))),
+            extension(EXT_EC_POINT_FORMATS, vec8(b"\x00")),
+            extension(35, b""),
+            ext_alpn([u16(g["alpn"]), b"h2", b"http/1.1"]),
+            extension(5, bytes.fromhex("0100000000")),  # status_request (OCSP)
+            extension(EXT_SIGNATURE_ALGORITHMS, vec16(u16_list(
+                [g["signature_algorithm"], 0x0403, 0x0804, 0x0401, 0x0503, 0x0805, 0x0501,
+                 0x0806, 0x0601]))),
+            extension(18, b""),  # signed_certificate_timestamp
+            ext_key_share_client([(g["group"], b"\x00"),
+                                  (X25519, fixed_bytes(label + " x25519", 32))]),
+            extension(EXT_PSK_KEY_EXCHANGE_MODES, vec8(bytes([g["psk_mode"], 1]))),
+            ext_supported_versions([g["version"], 0x0304, 0x0303]),
+            extension(27, bytes.fromhex("020002")),  # compress_certificate: brotli
+            extension(17513, vec16(vec8(b"h2"))),  # application_settings (ALPS)
+            extension(g["extension2"], b"\x00")]
+    return client_hello(0x0303, fixed_bytes(label + " client random", 32), session_of(label),
+                        suites, exts)
+
+
+def scenario_grease_client(path):
+    """A Chrome-like ClientHello with GREASE everywhere, answered normally (no finding).
+
+    Two TLS connections (client ports 49152, 49153 -> 443), each with its own GREASE values
+    as Chrome picks them per connection: cipher suite, first and last extension type,
+    supported group and key share (the same value, 1-byte share), ALPN, signature
+    algorithm, PSK mode, supported_versions. 1: a TLS 1.3 server answers (cipher 0x1301).
+    2: a TLS 1.2-only server answers (cipher 0xc02c, no sentinel)."""
+    g1 = dict(cipher_suite=0x0A0A, extension=0x1A1A, group=0x2A2A, alpn=0x3A3A,
+              signature_algorithm=0x4A4A, psk_mode=0x0B, version=0x5A5A, extension2=0x6A6A)
+    g2 = dict(cipher_suite=0x7A7A, extension=0x8A8A, group=0x9A9A, alpn=0xAAAA,
+              signature_algorithm=0xBABA, psk_mode=0x2A, version=0xCACA, extension2=0xDADA)
+    label = "grease-1"
+    conns = [(tls13_exchange(label, ch=chrome_like_client_hello(label, g1),
+                             sh=tls13_server_hello(label, session_of(label), suite=0x1301)),
+              "client")]
+    label = "grease-2"
+    conns.append(([(True, client_record(chrome_like_client_hello(label, g2))),
+                   (False, tls12_server_flight(tls12_server_hello(label)))], "client"))
+    with PcapWriter(path) as pcap:
+        tcp_connections(pcap, conns)
+
+
+def scenario_malformed(path):
+    """Malformed ClientHellos, then a normal connection that must still be analysed.
+
+    Six TLS connections (client ports 49152..49157 -> 443), OpenSSL 3.0's TLS 1.3 hello:
+    1. extended_master_secret (23) twice; the server aborts with illegal_parameter (47).
+    2. truncated: handshake length says 306 body bytes, the record carries 150 of them;
+       the client then closes (tshark shows a ClientHello fragment it cannot complete).
+    3. cut short inside the session ID: length 32 with 10 bytes left in the message
+       (handshake and record lengths match the bytes); decode_error (50).
+    4. a padding extension (21) at the end whose length (512) runs past the extensions
+       block (100 bytes left); decode_error.
+    5. three bytes after the extensions block, inside the handshake length; decode_error.
+    6. the unchanged hello, answered with TLS 1.3."""
+    conns = []
+
+    def aborted(label, ch, alert):
+        return ([(True, client_record(ch)), (False, alert_record(alert))], "server")
+
+    label = "malformed-1"
+    exts = openssl_client_extensions(label)
+    conns.append(aborted(label, openssl_client_hello(label, exts[:6] + exts[5:]),
+                         ALERT_ILLEGAL_PARAMETER))
+    label = "malformed-2"
+    ch = openssl_client_hello(label)
+    conns.append(([(True, client_record(ch[:4 + 150]))], "client"))
+    label = "malformed-3"
+    body = openssl_client_hello(label)[4:]
+    cut = body[:2 + 32 + 1 + 10]  # version, random, session ID length 32, 10 bytes of it
+    conns.append(aborted(label, handshake(1, cut), ALERT_DECODE_ERROR))
+    label = "malformed-4"
+    exts = openssl_client_extensions(label) + [u16(EXT_PADDING) + u16(512) + b"\x00" * 100]
+    conns.append(aborted(label, openssl_client_hello(label, exts), ALERT_DECODE_ERROR))
+    label = "malformed-5"
+    conns.append(aborted(label, handshake(1, openssl_client_hello(label)[4:] + b"\x00\x00\x00"),
+                         ALERT_DECODE_ERROR))
+    conns.append((tls13_exchange("malformed-6"), "client"))
+    with PcapWriter(path) as pcap:
+        tcp_connections(pcap, conns)
+
+
+def dtls13_client_hello(label, legacy_version=0xFEFD):
+    """A DTLS 1.3-era ClientHello: OpenSSL's TLS 1.3 hello in DTLS form (empty session ID
+    and cookie), supported_versions 0xfefc 0xfefd (RFC 9147 5.3)."""
+    return openssl_client_hello(label, openssl_client_extensions(label, DTLS13_OFFER),
+                                legacy_version=legacy_version, cookie=b"")
+
+
+def dtls13_server_flight(label):
+    """A DTLS 1.3 ServerHello (legacy_version 0xfefd, supported_versions 0xfefc), message
+    and record sequence 0, in a 0xfefd record."""
+    sh = tls13_server_hello(label, b"", version=0xFEFC, legacy_version=0xFEFD)
+    return dtls_record(CT_HANDSHAKE, 0xFEFD, 0, dtls_handshake(sh, 0))
+
+
+def scenario_dtls13(path):
+    """DTLS: wrong version fields, a retransmitted ClientHello, a DTLS 1.0 ServerHello.
+
+    DTLS 1.3-era hellos with wrong version fields, a ClientHello sent twice, and a
+    DTLS 1.0 ServerHello.
+
+    Four UDP conversations (client ports 49152..49155 -> 4433):
+    1. ClientHello with legacy_version 0xfefc (supported_versions 0xfefc 0xfefd); DTLS 1.3
+       ServerHello.
+    2. ClientHello in a record of version 0x0100 (OpenSSL's pre-standard DTLS; tshark 4.0
+       decodes no 0xfefc record); DTLS 1.3 ServerHello.
+    3. ClientHello, then the same message again in a new record (record sequence 1), as a
+       client whose timer fired; DTLS 1.3 ServerHello.
+    4. OpenSSL's DTLS 1.2 ClientHello (s_client -dtls1_2, no supported_versions, record
+       0xfeff); a DTLS 1.0-only server answers DTLS 1.0 (0xfeff)."""
+    convs = []
+    label = "dtls-1"
+    convs.append([(True, dtls_record(CT_HANDSHAKE, 0xFEFD, 0,
+                                     dtls_handshake(dtls13_client_hello(label, 0xFEFC), 0))),
+                  (False, dtls13_server_flight(label))])
+    label = "dtls-2"
+    convs.append([(True, dtls_record(CT_HANDSHAKE, 0x0100, 0,
+                                     dtls_handshake(dtls13_client_hello(label), 0))),
+                  (False, dtls13_server_flight(label))])
+    label = "dtls-3"
+    msg = dtls_handshake(dtls13_client_hello(label), 0)
+    convs.append([(True, dtls_record(CT_HANDSHAKE, 0xFEFD, 0, msg)),
+                  (True, dtls_record(CT_HANDSHAKE, 0xFEFD, 1, msg)),
+                  (False, dtls13_server_flight(label))])
+    label = "dtls-4"
+    ch = openssl_client_hello(label, tls13=False, legacy_version=0xFEFD, cookie=b"")
+    sh = tls12_server_hello(label, version=0xFEFF, suite=0xC014, extensions=[
+        extension(EXT_RENEGOTIATION_INFO, b"\x00"),
+        extension(EXT_EC_POINT_FORMATS, vec8(b"\x00\x01\x02")),
+        extension(EXT_EXTENDED_MASTER_SECRET, b"")])
+    flight = dtls_handshake(sh, 0) + dtls_handshake(handshake(14, b""), 1)
+    convs.append([(True, dtls_record(CT_HANDSHAKE, 0xFEFF, 0, dtls_handshake(ch, 0))),
+                  (False, dtls_record(CT_HANDSHAKE, 0xFEFF, 0, flight))])
+    with PcapWriter(path) as pcap:
+        udp_conversations(pcap, convs, 4433)
+
+
+def quic_client_hello(label, scid, tls13=True, transport_parameters=True):
+    """A QUIC client's ClientHello: OpenSSL's TLS 1.3 lists cut to TLS 1.3 (suites
+    0x1301..0x1303, supported_versions 0x0304 only) with ALPN h3 and
+    quic_transport_parameters; tls13=False: OpenSSL's -tls1_2 hello with ALPN h3."""
+    if tls13:
+        exts = [ext_server_name("localhost"),
+                extension(EXT_SUPPORTED_GROUPS, vec16(u16_list(OPENSSL_TLS12_GROUPS))),
+                extension(EXT_SIGNATURE_ALGORITHMS, vec16(u16_list(OPENSSL_SIGALGS))),
+                ext_alpn([b"h3"]),
+                ext_supported_versions([0x0304]),
+                extension(EXT_PSK_KEY_EXCHANGE_MODES, vec8(b"\x01")),
+                ext_key_share_client([(X25519, fixed_bytes(label + " x25519", 32))])]
+        suites = [0x1301, 0x1302, 0x1303]
+    else:
+        exts = openssl_client_extensions(label, None) + [ext_alpn([b"h3"])]
+        suites = OPENSSL_TLS12_SUITES
+    if transport_parameters:
+        exts.append(quic_transport_parameters(scid))
+    return client_hello(0x0303, fixed_bytes(label + " client random", 32), b"", suites, exts)
+
+
+def scenario_quic_tls12(path):
+    """QUIC v1 Initial packets whose TLS handshake breaks RFC 9001's version rules.
+
+    Three QUIC connections (client ports 49152..49154 -> 443), real Initial packet
+    protection (needs python3-cryptography), every datagram padded to 1200 bytes:
+    1. ClientHello offering only TLS 1.2 (no supported_versions), with transport
+       parameters; the server closes with CRYPTO_ERROR 0x146 (protocol_version).
+    2. ClientHello offering TLS 1.3 without quic_transport_parameters; the server closes
+       with 0x16d (missing_extension).
+    3. A normal TLS 1.3 ClientHello; the server's Initial carries a TLS 1.2 ServerHello;
+       the client closes with 0x146."""
+    convs = []
+    for n, tls13, tp, alert in ((1, False, True, ALERT_PROTOCOL_VERSION),
+                                (2, True, False, ALERT_MISSING_EXTENSION),
+                                (3, True, True, None)):
+        label = "quic-%d" % n
+        odcid, cscid, sscid = (fixed_bytes(label + x, 8)
+                               for x in (" dcid", " scid", " server cid"))
+        ch = quic_client_hello(label, cscid, tls13, tp)
+        dgrams = [(True, quic_initial(odcid, odcid, cscid, 0, quic_crypto_frame(ch), False))]
+        if alert:
+            dgrams.append((False, quic_initial(odcid, cscid, sscid, 0, quic_ack_frame(0)
+                                               + quic_connection_close(alert), True)))
+        else:
+            sh = tls12_server_hello(label, suite=0xC02B)
+            dgrams.append((False, quic_initial(odcid, cscid, sscid, 0, quic_ack_frame(0)
+                                               + quic_crypto_frame(sh), True)))
+            dgrams.append((True, quic_initial(odcid, sscid, cscid, 1, quic_ack_frame(0)
+                                              + quic_connection_close(ALERT_PROTOCOL_VERSION),
+                                              False)))
+        convs.append(dgrams)
+    with PcapWriter(path) as pcap:
+        udp_conversations(pcap, convs, 443)
+
+
 SCENARIOS = {
     "sslv2-client-hello": scenario_sslv2_client_hello,
+    "synth-legacy-versions": scenario_legacy_versions,
+    "synth-record-versions": scenario_record_versions,
+    "synth-missing-extensions": scenario_missing_extensions,
+    "synth-supported-versions-malformed": scenario_supported_versions_malformed,
+    "synth-server-selects": scenario_server_selects,
+    "synth-grease-client": scenario_grease_client,
+    "synth-malformed": scenario_malformed,
+    "synth-dtls13": scenario_dtls13,
+    "synth-quic-tls12": scenario_quic_tls12,
 }
 
 
