@@ -456,12 +456,19 @@ def tls12_server_flight(sh, record_version=0x0303):
     return tls_record(CT_HANDSHAKE, record_version, sh + handshake(14, b""))
 
 
+def scenario_client(i):
+    """The client of the i-th independent connection of a scenario: its own address, so
+    that separate cases never look like one client's retries (192.0.2.100, .101, ...)."""
+    return f"192.0.2.{100 + i}"
+
+
 def tcp_connections(pcap, connections, server_port=443):
-    """One TCP connection per entry, client ports 49152, 49153, ..., one second apart.
+    """One TCP connection per entry, each from its own client address (scenario_client),
+    client ports 49152, 49153, ..., one second apart.
     An entry is (exchanges, closer): exchanges a list of (from_client, payload), each
     acknowledged by the peer; closer "client" or "server" sends the first FIN."""
     for i, (exchanges, closer) in enumerate(connections):
-        conv = TcpConversation(pcap, (CLIENT_IP, 49152 + i), (SERVER_IP, server_port),
+        conv = TcpConversation(pcap, (scenario_client(i), 49152 + i), (SERVER_IP, server_port),
                                t0=T0 + i)
         conv.open()
         for from_client, payload in exchanges:
@@ -470,10 +477,10 @@ def tcp_connections(pcap, connections, server_port=443):
 
 
 def udp_conversations(pcap, conversations, server_port):
-    """One UDP conversation per list of (from_client, payload), client ports 49152, ...,
-    one second apart."""
+    """One UDP conversation per list of (from_client, payload), each from its own client
+    address (scenario_client), client ports 49152, ..., one second apart."""
     for i, datagrams in enumerate(conversations):
-        udp_exchange(pcap, (CLIENT_IP, 49152 + i), (SERVER_IP, server_port), datagrams,
+        udp_exchange(pcap, (scenario_client(i), 49152 + i), (SERVER_IP, server_port), datagrams,
                      t0=T0 + i)
 
 

@@ -20,21 +20,36 @@ typedef struct {
 
 typedef void (*check_fn)(const judge *j);
 
-static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static void add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
-static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
+static void add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, va_list ap)
 {
-    tlsneg_findings *out = j->out;
     if (out->count == TLSNEG_MAX_FINDINGS) {
         out->dropped++;
         return;
     }
     tlsneg_finding *f = &out->item[out->count++];
     f->rule = rule;
+    vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+}
+
+void tlsneg_finding_add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+    add(out, rule, fmt, ap);
+    va_end(ap);
+}
+
+static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add(j->out, rule, fmt, ap);
     va_end(ap);
 }
 

@@ -37,6 +37,11 @@ typedef struct {
     uint8_t alert_description;
 } tlsneg_check_input;
 
+/* tlsneg_finding_add appends a finding to out (counted in dropped when
+ * full). */
+void tlsneg_finding_add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* tlsneg_check fills out with every rule in breach, in rules.def order. */
 void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in);
 

@@ -9,6 +9,7 @@
 #include <epan/conversation.h>
 #include <epan/expert.h>
 #include <epan/packet.h>
+#include <epan/prefs.h>
 #include <epan/proto_data.h>
 #include <epan/proto.h>
 #include <epan/tap.h>
@@ -18,6 +19,7 @@
 #include "ws-compat.h"
 
 #include "analysis/checks.h"
+#include "analysis/tracker.h"
 #include "core/facts.h"
 #include "core/versions.h"
 
@@ -43,9 +45,29 @@ static int hf_finding = -1;
 static int hf_alert = -1;
 static int hf_client_hello_frame = -1;
 static int hf_retransmission_of = -1;
+static int hf_fallback = -1;
+static int hf_fallback_prev_frame = -1;
+static int hf_fallback_retry_frame = -1;
+static int hf_fallback_from = -1;
+static int hf_fallback_to = -1;
+static int hf_fallback_cause = -1;
+static int hf_fallback_chain = -1;
+static int hf_server_intolerant = -1;
+static int hf_inconsistent_with = -1;
+static int hf_session_frame = -1;
 
 static gint ett_tlsneg = -1;
 static gint ett_grease = -1;
+static gint ett_fallback = -1;
+
+/* Preferences of the cross-connection tracker. */
+static guint pref_window_s = 30;
+static gboolean pref_key_sni = TRUE;
+static guint pref_max_attempts = 500000;
+
+/* Across connections: reset with every capture file. */
+static tlsneg_tracker *tracker;
+static wmem_map_t *back_notes; /* frame -> back_note, for frames before the verdict */
 
 /* One expert info per row of rules.def. */
 static expert_field ei_rules[TLSNEG_RULE_COUNT];
@@ -60,6 +82,7 @@ typedef enum {
     ROLE_DTLS_HANDSHAKE_TYPE,
     ROLE_DTLS_FRAGMENTS,
     ROLE_ALERT_DESCRIPTION,
+    ROLE_TCP_FLAGS,
 } field_role;
 
 static const struct {
@@ -73,6 +96,7 @@ static const struct {
     {"dtls.fragments", ROLE_DTLS_FRAGMENTS},
     {"tls.alert_message.desc", ROLE_ALERT_DESCRIPTION},
     {"dtls.alert_message.desc", ROLE_ALERT_DESCRIPTION},
+    {"tcp.flags", ROLE_TCP_FLAGS},
 };
 
 /* Every hfid of every watched name (several fields can share one name). */
@@ -89,6 +113,21 @@ typedef struct {
     const char *detail;
 } kept_finding;
 
+/* What the tracker found about a message, to show as fields. */
+typedef struct {
+    tlsneg_cross cross;
+    const char *cause; /* of the failed attempt a fallback retries */
+    const char *chain;
+} cross_fields;
+
+/* What became known about an earlier frame's ClientHello later on: shown
+ * once the capture has been read (the GUI, tshark -2). */
+typedef struct {
+    guint32 retry_frame;
+    const char *intolerant_of;
+    guint32 completed_frame; /* the ServerHello of the attempt that went through */
+} back_note;
+
 /* One analysed hello or alert. */
 typedef struct {
     gboolean is_alert;
@@ -99,6 +138,7 @@ typedef struct {
     guint32 retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
     guint num_findings;
     kept_finding *findings;
+    const cross_fields *cross; /* NULL: nothing across connections */
 } msg_result;
 
 /* The analysed messages of one frame, in wire order. */
@@ -213,6 +253,7 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
                 }
                 break;
             }
+            case ROLE_TCP_FLAGS:
             case ROLE_NONE:
                 break;
             }
@@ -314,25 +355,31 @@ static void keep_findings(msg_result *r, const tlsneg_findings *fs)
     }
 }
 
-/* has_anchor is the cheap test that spares most frames the tree walk: the
- * wanted fields are indexed by hfid. */
-static gboolean has_anchor(proto_tree *tree)
+static GPtrArray *watched_items(proto_tree *tree, field_role role)
 {
     const watched_hfid *w = (const watched_hfid *)wmem_array_get_raw(watched);
     guint n = wmem_array_get_count(watched);
     for (guint i = 0; i < n; i++) {
-        if (w[i].role == ROLE_TLS_HANDSHAKE_TYPE || w[i].role == ROLE_DTLS_HANDSHAKE_TYPE ||
-            w[i].role == ROLE_ALERT_DESCRIPTION) {
+        if (w[i].role == role) {
             GPtrArray *found = proto_get_finfo_ptr_array(tree, w[i].hfid);
             if (found && found->len > 0) {
-                return TRUE;
+                return found;
             }
         }
     }
-    return FALSE;
+    return NULL;
 }
 
-static conn_state *connection(packet_info *pinfo)
+/* has_anchor is the cheap test that spares most frames the tree walk: the
+ * wanted fields are indexed by hfid. */
+static gboolean has_anchor(proto_tree *tree)
+{
+    return watched_items(tree, ROLE_TLS_HANDSHAKE_TYPE) ||
+           watched_items(tree, ROLE_DTLS_HANDSHAKE_TYPE) ||
+           watched_items(tree, ROLE_ALERT_DESCRIPTION);
+}
+
+static conn_state *connection(packet_info *pinfo, guint32 *conn_id)
 {
     conversation_t *conv = find_or_create_conversation(pinfo);
     conn_state *c = (conn_state *)conversation_get_proto_data(conv, proto_tlsneg);
@@ -340,6 +387,7 @@ static conn_state *connection(packet_info *pinfo)
         c = wmem_new0(wmem_file_scope(), conn_state);
         conversation_add_proto_data(conv, proto_tlsneg, c);
     }
+    *conn_id = conv->conv_index;
     return c;
 }
 
@@ -349,9 +397,51 @@ static gboolean from_client(const conn_state *c, const packet_info *pinfo)
            addresses_equal(&pinfo->src, &c->client_addr);
 }
 
+static guint64 time_us(const packet_info *pinfo)
+{
+    return (guint64)pinfo->abs_ts.secs * 1000000u + (guint64)pinfo->abs_ts.nsecs / 1000u;
+}
+
+/* add_cross keeps what the tracker found for r, and tells the earlier
+ * frames what only this frame revealed. */
+static void add_cross(msg_result *r, const tlsneg_cross *x, tlsneg_findings *fs, guint32 frame)
+{
+    if (!x->fallback && !x->intolerant && !x->fallback_rejected && !x->inconsistent &&
+        !x->resumption_change) {
+        return;
+    }
+    tlsneg_cross_findings(x, fs);
+    cross_fields *cf = wmem_new0(wmem_file_scope(), cross_fields);
+    char buf[256];
+    cf->cross = *x;
+    if (x->fallback) {
+        cf->cause = wmem_strdup(wmem_file_scope(), tlsneg_cause_text(x, buf, sizeof buf));
+        cf->chain = wmem_strdup(wmem_file_scope(), tlsneg_chain_text(x, buf, sizeof buf));
+    }
+    r->cross = cf;
+
+    /* Back to the failed attempts, for the second pass and the GUI. */
+    for (guint i = 0; i + 1 < x->chain_len; i++) {
+        guint32 earlier = x->chain_frames[i];
+        back_note *b = (back_note *)wmem_map_lookup(back_notes, GUINT_TO_POINTER(earlier));
+        if (!b) {
+            b = wmem_new0(wmem_file_scope(), back_note);
+            wmem_map_insert(back_notes, GUINT_TO_POINTER(earlier), b);
+        }
+        if (x->fallback && i + 2 == x->chain_len) {
+            b->retry_frame = frame;
+        }
+        if (x->intolerant) {
+            b->intolerant_of = wmem_strdup(wmem_file_scope(), x->intolerant_of);
+            b->completed_frame = frame;
+        }
+    }
+}
+
 static void analyse_alert(msg_result *r, const found_msg *m, packet_info *pinfo)
 {
-    conn_state *c = connection(pinfo);
+    guint32 conn_id;
+    conn_state *c = connection(pinfo, &conn_id);
     tlsneg_check_input in = {0};
     tlsneg_findings fs;
     r->is_alert = TRUE;
@@ -362,7 +452,69 @@ static void analyse_alert(msg_result *r, const found_msg *m, packet_info *pinfo)
     in.is_alert = TRUE;
     in.alert_description = r->alert_description;
     tlsneg_check(&fs, &in);
+    if (tracker) {
+        tlsneg_cross x;
+        tlsneg_tracker_alert(tracker, conn_id, pinfo->num, time_us(pinfo), r->alert_description,
+                             r->alert_from_server, &x);
+        add_cross(r, &x, &fs, pinfo->num);
+    }
     keep_findings(r, &fs);
+}
+
+static guint64 session_hash(const tlsneg_hello *h)
+{
+    return h->session_id.len ? fnv1a(h->session_id.p, h->session_id.len) | 1u : 0;
+}
+
+static guint8 tls13_extensions(const tlsneg_hello *h)
+{
+    guint8 bits = 0;
+    tlsneg_cur exts = h->extensions, body;
+    guint16 type;
+    while (tlsneg_hello_next_extension(&exts, &type, &body)) {
+        bits |= type == TLSNEG_EXT_KEY_SHARE                ? TLSNEG_OFFER_KEY_SHARE
+                : type == TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES ? TLSNEG_OFFER_PSK_MODES
+                : type == TLSNEG_EXT_EARLY_DATA             ? TLSNEG_OFFER_EARLY_DATA
+                : type == TLSNEG_EXT_PRE_SHARED_KEY         ? TLSNEG_OFFER_PRE_SHARED_KEY
+                                                            : 0;
+    }
+    return bits;
+}
+
+static void track_client_hello(msg_result *r, const tlsneg_hello *h, const tlsneg_facts *f,
+                               packet_info *pinfo, guint32 conn_id, tlsneg_findings *fs)
+{
+    gboolean dtls = f->wire == TLSNEG_WIRE_DTLS;
+    tlsneg_peer_key key = {(const guint8 *)pinfo->src.data, (size_t)pinfo->src.len,
+                           (const guint8 *)pinfo->dst.data, (size_t)pinfo->dst.len,
+                           (guint16)pinfo->destport,        f->sni};
+    tlsneg_offer offer = {.dtls = dtls,
+                          .datagram = dtls || f->wire == TLSNEG_WIRE_QUIC,
+                          .has_offered_max = f->has_offered_max,
+                          .offered_max = f->offered_max,
+                          .has_supported_versions = f->has_supported_versions,
+                          .tls13_extensions = tls13_extensions(h),
+                          .fallback_scsv = f->fallback_scsv,
+                          .session_id = session_hash(h)};
+    guint16 v13 = dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13;
+    for (guint i = 0; i < f->num_offered; i++) {
+        offer.offers_tls13 |= f->offered[i] == v13;
+    }
+    tlsneg_cross x;
+    tlsneg_tracker_client_hello(tracker, conn_id, &key, pinfo->num, time_us(pinfo), &offer, &x);
+    add_cross(r, &x, fs, pinfo->num);
+}
+
+static void track_server_hello(msg_result *r, const tlsneg_hello *h, const tlsneg_facts *f,
+                               packet_info *pinfo, guint32 conn_id, tlsneg_findings *fs)
+{
+    tlsneg_answer answer = {.is_hrr = f->is_hrr,
+                            .version = f->has_negotiated ? f->negotiated_version : 0,
+                            .session_id = session_hash(h),
+                            .pre_shared_key = h->pre_shared_key.present};
+    tlsneg_cross x;
+    tlsneg_tracker_server_hello(tracker, conn_id, pinfo->num, time_us(pinfo), &answer, &x);
+    add_cross(r, &x, fs, pinfo->num);
 }
 
 /* analyse_hello returns FALSE when the message is not complete here. */
@@ -378,7 +530,8 @@ static gboolean analyse_hello(msg_result *r, const found_msg *m, packet_info *pi
     tlsneg_facts_derive(&f, &buf, &h, m->has_record, m->record_version);
     keep(&r->facts, &f);
 
-    conn_state *c = connection(pinfo);
+    guint32 conn_id;
+    conn_state *c = connection(pinfo, &conn_id);
     gboolean client = f.msg_type == TLSNEG_HS_CLIENT_HELLO;
     guint side = client ? 0 : 1;
     /* A datagram protocol repeats a hello unchanged when it gets no answer:
@@ -397,6 +550,11 @@ static gboolean analyse_hello(msg_result *r, const found_msg *m, packet_info *pi
                              .after_hrr = client && c->hrr_seen};
     tlsneg_findings fs;
     tlsneg_check(&fs, &in);
+    if (tracker && client) {
+        track_client_hello(r, &h, &f, pinfo, conn_id, &fs);
+    } else if (tracker && f.msg_type == TLSNEG_HS_SERVER_HELLO) {
+        track_server_hello(r, &h, &f, pinfo, conn_id, &fs);
+    }
     keep_findings(r, &fs);
 
     if (client) {
@@ -410,32 +568,48 @@ static gboolean analyse_hello(msg_result *r, const found_msg *m, packet_info *pi
     return TRUE;
 }
 
+/* track_close tells the tracker about a TCP RST or FIN in a connection
+ * that has shown a ClientHello. */
+static void track_close(proto_tree *tree, packet_info *pinfo)
+{
+    GPtrArray *flags = watched_items(tree, ROLE_TCP_FLAGS);
+    if (!tracker || !flags) {
+        return;
+    }
+    guint32 v = tlsneg_fi_uint((field_info *)g_ptr_array_index(flags, 0));
+    if (!(v & 0x005)) { /* FIN 0x001, RST 0x004 */
+        return;
+    }
+    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    if (conv && conversation_get_proto_data(conv, proto_tlsneg)) {
+        tlsneg_tracker_close(tracker, conv->conv_index, pinfo->num, time_us(pinfo),
+                             (v & 0x004) != 0);
+    }
+}
+
 static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
 {
-    if (!has_anchor(tree)) {
-        return NULL;
-    }
-    wmem_array_t *found = wmem_array_new(pinfo->pool, sizeof(found_msg));
-    find_messages(tree, found, FALSE, 0);
-    guint n = wmem_array_get_count(found);
-    if (n == 0) {
-        return NULL;
-    }
-
-    gboolean quic = proto_is_frame_protocol(pinfo->layers, "quic");
-    frame_result *res = wmem_new0(wmem_file_scope(), frame_result);
-    res->msgs = wmem_alloc0_array(wmem_file_scope(), msg_result, n);
-    for (guint i = 0; i < n; i++) {
-        const found_msg *m = (const found_msg *)wmem_array_index(found, i);
-        msg_result *r = &res->msgs[res->num_msgs];
-        if (m->is_alert) {
-            analyse_alert(r, m, pinfo);
-        } else if (!analyse_hello(r, m, pinfo, quic)) {
-            continue;
+    frame_result *res = NULL;
+    if (has_anchor(tree)) {
+        wmem_array_t *found = wmem_array_new(pinfo->pool, sizeof(found_msg));
+        find_messages(tree, found, FALSE, 0);
+        guint n = wmem_array_get_count(found);
+        gboolean quic = proto_is_frame_protocol(pinfo->layers, "quic");
+        res = wmem_new0(wmem_file_scope(), frame_result);
+        res->msgs = wmem_alloc0_array(wmem_file_scope(), msg_result, n);
+        for (guint i = 0; i < n; i++) {
+            const found_msg *m = (const found_msg *)wmem_array_index(found, i);
+            msg_result *r = &res->msgs[res->num_msgs];
+            if (m->is_alert) {
+                analyse_alert(r, m, pinfo);
+            } else if (!analyse_hello(r, m, pinfo, quic)) {
+                continue;
+            }
+            res->num_msgs++;
         }
-        res->num_msgs++;
     }
-    return res->num_msgs ? res : NULL;
+    track_close(tree, pinfo);
+    return res && res->num_msgs ? res : NULL;
 }
 
 static proto_item *add_generated_uint(proto_tree *tree, int hf, guint32 v)
@@ -459,15 +633,77 @@ static proto_item *add_generated_string(proto_tree *tree, int hf, const char *s)
     return it;
 }
 
-/* render_findings adds one tlsneg.finding per finding, each carrying its
- * expert info, so that a click on the expert lands on the rule. */
+/* render_finding adds a tlsneg.finding carrying its expert info, so that a
+ * click on the expert lands on the rule. */
+static void render_finding(proto_tree *tree, packet_info *pinfo, tlsneg_rule_id id,
+                           const char *detail)
+{
+    const tlsneg_rule *rule = &tlsneg_rules[id];
+    proto_item *it = add_generated_string(tree, hf_finding, rule->finding);
+    expert_add_info_format(pinfo, it, &ei_rules[id], "%s [%s]", detail, rule->rfc);
+}
+
 static void render_findings(proto_tree *tree, packet_info *pinfo, const msg_result *r)
 {
     for (guint i = 0; i < r->num_findings; i++) {
-        const tlsneg_rule *rule = &tlsneg_rules[r->findings[i].rule];
-        proto_item *it = add_generated_string(tree, hf_finding, rule->finding);
-        expert_add_info_format(pinfo, it, &ei_rules[r->findings[i].rule], "%s [%s]",
-                               r->findings[i].detail, rule->rfc);
+        render_finding(tree, pinfo, r->findings[i].rule, r->findings[i].detail);
+    }
+}
+
+/* render_cross shows what the tracker found about this message. */
+static void render_cross(proto_tree *tree, const msg_result *r)
+{
+    if (!r->cross) {
+        return;
+    }
+    const tlsneg_cross *x = &r->cross->cross;
+    if (x->fallback) {
+        proto_item *fi = add_generated_bool(tree, hf_fallback, TRUE);
+        proto_tree *ft = proto_item_add_subtree(fi, ett_fallback);
+        add_generated_uint(ft, hf_fallback_prev_frame, x->prev_frame);
+        if (x->has_from) {
+            add_generated_uint(ft, hf_fallback_from, x->from);
+        }
+        if (x->has_to) {
+            add_generated_uint(ft, hf_fallback_to, x->to);
+        }
+        add_generated_string(ft, hf_fallback_cause, r->cross->cause);
+        add_generated_string(ft, hf_fallback_chain, r->cross->chain);
+    }
+    if (x->intolerant) {
+        add_generated_string(tree, hf_server_intolerant, x->intolerant_of);
+    }
+    if (x->inconsistent) {
+        add_generated_uint(tree, hf_inconsistent_with, x->higher_frame);
+    }
+    if (x->resumption_change) {
+        add_generated_uint(tree, hf_session_frame, x->session_frame);
+    }
+}
+
+/* render_back_note shows, on a failed attempt's ClientHello, what later
+ * frames revealed: once the capture has been read (GUI, tshark -2). */
+static void render_back_note(proto_tree *tree, packet_info *pinfo, const msg_result *r)
+{
+    if (r->facts.msg_type != TLSNEG_HS_CLIENT_HELLO || r->retransmission_of) {
+        return;
+    }
+    const back_note *b =
+        (const back_note *)wmem_map_lookup(back_notes, GUINT_TO_POINTER(pinfo->num));
+    if (!b) {
+        return;
+    }
+    if (b->retry_frame) {
+        add_generated_uint(tree, hf_fallback_retry_frame, b->retry_frame);
+    }
+    if (b->intolerant_of) {
+        add_generated_string(tree, hf_server_intolerant, b->intolerant_of);
+        char detail[TLSNEG_DETAIL_MAX];
+        snprintf(detail, sizeof detail,
+                 "The server fails this attempt and completes a lower one (its ServerHello is "
+                 "frame %u): it does not tolerate %s",
+                 b->completed_frame, b->intolerant_of);
+        render_finding(tree, pinfo, TLSNEG_RULE_VERSION_INTOLERANCE, detail);
     }
 }
 
@@ -485,6 +721,7 @@ static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     if (r->client_hello_frame) {
         add_generated_uint(st, hf_client_hello_frame, r->client_hello_frame);
     }
+    render_cross(st, r);
     render_findings(st, pinfo, r);
 }
 
@@ -560,6 +797,8 @@ static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
                                           f->grease_count - f->num_grease);
         }
     }
+    render_cross(st, r);
+    render_back_note(st, pinfo, r);
     render_findings(st, pinfo, r);
 }
 
@@ -620,6 +859,7 @@ static void collect_watched_fields(void)
     watched = wmem_array_new(wmem_epan_scope(), sizeof(watched_hfid));
     watch_protocol_fields("tls", wanted);
     watch_protocol_fields("dtls", wanted);
+    watch_protocol_fields("tcp", wanted);
     set_postdissector_wanted_hfids(tlsneg_handle, wanted);
 }
 
@@ -675,6 +915,37 @@ static void register_experts(void)
         ei[i] = e;
     }
     expert_register_field_array(expert_register_protocol(proto_tlsneg), ei, TLSNEG_RULE_COUNT);
+}
+
+static void tracker_init(void)
+{
+    tlsneg_tracker_config cfg = {pref_max_attempts, (guint64)pref_window_s * 1000000u,
+                                 pref_key_sni};
+    tracker = tlsneg_tracker_new(&cfg);
+}
+
+static void tracker_cleanup(void)
+{
+    tlsneg_tracker_free(tracker);
+    tracker = NULL;
+}
+
+static void register_preferences(void)
+{
+    module_t *m = prefs_register_protocol(proto_tlsneg, NULL);
+    prefs_register_uint_preference(
+        m, "fallback_window", "Fallback window (seconds)",
+        "A lower retry counts as a fallback only this soon after the failed attempt", 10,
+        &pref_window_s);
+    prefs_register_bool_preference(
+        m, "key_sni", "Tell servers apart by SNI",
+        "Attempts to the same address and port with different server names are different peers",
+        &pref_key_sni);
+    prefs_register_uint_preference(
+        m, "max_attempts", "Attempts tracked at most",
+        "Cap on the connection attempts remembered across connections (oldest forgotten first); "
+        "each takes at most a few hundred bytes",
+        10, &pref_max_attempts);
 }
 
 void proto_register_tlsneg(void)
@@ -752,13 +1023,50 @@ void proto_register_tlsneg(void)
          {"Retransmission of frame", "tlsneg.retransmission_of", FT_FRAMENUM, BASE_NONE,
           FRAMENUM_TYPE(FT_FRAMENUM_DUP_ACK), 0x0,
           "The same hello sent again unchanged (DTLS, QUIC); judged once, in that frame", HFILL}},
+        {&hf_fallback,
+         {"Fallback retry", "tlsneg.fallback", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+          "This ClientHello retries a failed attempt to the same server offering less", HFILL}},
+        {&hf_fallback_prev_frame,
+         {"Failed attempt in frame", "tlsneg.fallback.prev_frame", FT_FRAMENUM, BASE_NONE, NULL,
+          0x0, "The ClientHello of the failed attempt this one retries", HFILL}},
+        {&hf_fallback_retry_frame,
+         {"Retried in frame", "tlsneg.fallback.retry_frame", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+          "The ClientHello that retried this failed attempt offering less (shown once the capture "
+          "has been read)",
+          HFILL}},
+        {&hf_fallback_from,
+         {"Highest offered before", "tlsneg.fallback.from", FT_UINT16, BASE_CUSTOM,
+          CF_FUNC(format_version), 0x0, "Highest version the failed attempt offered", HFILL}},
+        {&hf_fallback_to,
+         {"Highest offered now", "tlsneg.fallback.to", FT_UINT16, BASE_CUSTOM,
+          CF_FUNC(format_version), 0x0, "Highest version the retry offers", HFILL}},
+        {&hf_fallback_cause,
+         {"Failure", "tlsneg.fallback.cause", FT_STRING, BASE_NONE, NULL, 0x0,
+          "What made the previous attempt fail", HFILL}},
+        {&hf_fallback_chain,
+         {"Chain", "tlsneg.fallback.chain", FT_STRING, BASE_NONE, NULL, 0x0,
+          "The attempts of this fallback chain, oldest first", HFILL}},
+        {&hf_server_intolerant,
+         {"Server intolerant of", "tlsneg.server_intolerant", FT_STRING, BASE_NONE, NULL, 0x0,
+          "What the server failed on in a higher attempt and accepted to go without", HFILL}},
+        {&hf_inconsistent_with,
+         {"Higher version in frame", "tlsneg.inconsistent_with", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+          "An earlier ServerHello of this server that put a higher version in force", HFILL}},
+        {&hf_session_frame,
+         {"Session made in frame", "tlsneg.session_frame", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+          "The ServerHello that created the session resumed here, at another version", HFILL}},
     };
-    static gint *ett[] = {&ett_tlsneg, &ett_grease};
+    static gint *ett[] = {&ett_tlsneg, &ett_grease, &ett_fallback};
 
     proto_tlsneg = proto_register_protocol("TLS Version Negotiation", "TLSNEG", "tlsneg");
     proto_register_field_array(proto_tlsneg, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
     register_experts();
+    register_preferences();
+    register_init_routine(tracker_init);
+    register_cleanup_routine(tracker_cleanup);
+    back_notes =
+        wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_direct_hash, g_direct_equal);
 }
 
 void proto_reg_handoff_tlsneg(void)
