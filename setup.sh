@@ -1,12 +1,12 @@
 #!/bin/sh
 # Set tlsneg up on Debian 12 and show what it sees in a capture:
-#   ./setup.sh [CAPTURE]        (default: a bundled HelloRetryRequest capture)
+#   ./setup.sh [CAPTURE]        (default: a bundled fallback-dance capture)
 # Installs what is missing (apt), builds with warnings as errors, installs the
 # plugin into Wireshark's global plugin folder (so that every user and root
-# load it), then prints tlsneg's analysis of every hello in CAPTURE.
+# load it), then prints tlsneg's report (-z tlsneg,report) for CAPTURE.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-capture=${1:-$here/pcaps/tls13-hrr.pcap}
+capture=${1:-$here/pcaps/fallback-chain.pcap}
 [ -r "$capture" ] || { echo "setup.sh: cannot read $capture" >&2; exit 2; }
 capture=$(cd "$(dirname "$capture")" && pwd)/$(basename "$capture")
 cd "$here"
@@ -23,6 +23,9 @@ if ! tshark -G plugins 2>/dev/null | grep -q "tlsneg"; then
     exit 1
 fi
 echo
-echo "== tlsneg on $capture =="
-tshark -r "$capture" -Y tlsneg -O tlsneg -V 2>/dev/null |
-    grep -v -E '^(Ethernet|Internet Protocol|Transmission Control|User Datagram|Linux cooked|Null/Loopback|Raw packet)'
+echo "== tlsneg report on $capture =="
+tshark -r "$capture" -q -z tlsneg,report 2>/dev/null
+echo
+echo "Every hello in detail:  tshark -r '$capture' -Y tlsneg -O tlsneg -V"
+echo "JSON lines, CSV:        tshark -r '$capture' -q -z tlsneg,jsonl   (or tlsneg,csv)"
+echo "The findings only:      tshark -r '$capture' -Y tlsneg.finding -T fields -e frame.number -e tlsneg.finding

@@ -1048,6 +1048,35 @@ def scenario_quic_tls12(path):
         udp_conversations(pcap, convs, 443)
 
 
+def scenario_resumption_version(path):
+    """A TLS 1.2 session resumed at TLS 1.1 (resumption_version_change).
+
+    One client (192.0.2.10), two connections to 192.0.2.20:443, two seconds apart:
+    1. OpenSSL's -tls1_2 ClientHello, empty session ID; the TLS 1.2 ServerHello creates
+       session ID S (32 bytes); ServerHelloDone follows.
+    2. A TLS 1.1 ClientHello (legacy 0x0302, the -tls1_2 extensions and suites) offering S;
+       the ServerHello echoes S at TLS 1.1 (an abbreviated handshake: ChangeCipherSpec and
+       an encrypted Finished follow). OpenSSL will neither offer a session at another
+       version nor resume one (pcaps/README.md), so this one is synthetic."""
+    sid = fixed_bytes("resumption session", 32)
+    label = "resumption-1"
+    ch1 = openssl_client_hello(label, tls13=False)
+    sh1 = tls12_server_hello(label, session_id=sid)
+    label = "resumption-2"
+    ch2 = client_hello(0x0302, fixed_bytes(label + " client random", 32), sid,
+                       OPENSSL_TLS12_SUITES, openssl_client_extensions(label, None))
+    sh2 = tls12_server_hello(label, version=0x0302, session_id=sid)
+    flight2 = (tls_record(CT_HANDSHAKE, 0x0302, sh2) + tls_record(20, 0x0302, b"\x01")
+               + tls_record(22, 0x0302, fixed_bytes(label + " encrypted finished", 40)))
+    with PcapWriter(path) as pcap:
+        for i, (ch, flight) in enumerate([(ch1, tls12_server_flight(sh1)), (ch2, flight2)]):
+            conv = TcpConversation(pcap, (CLIENT_IP, 49152 + i), (SERVER_IP, 443), t0=T0 + 2 * i)
+            conv.open()
+            conv.send(True, client_record(ch))
+            conv.send(False, flight)
+            conv.close(from_client=True)
+
+
 SCENARIOS = {
     "sslv2-client-hello": scenario_sslv2_client_hello,
     "synth-legacy-versions": scenario_legacy_versions,
@@ -1059,6 +1088,7 @@ SCENARIOS = {
     "synth-malformed": scenario_malformed,
     "synth-dtls13": scenario_dtls13,
     "synth-quic-tls12": scenario_quic_tls12,
+    "synth-resumption-version": scenario_resumption_version,
 }
 
 

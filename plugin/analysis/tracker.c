@@ -487,15 +487,17 @@ void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint
     }
 }
 
-void tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                          bool reset)
+uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
+                              bool reset)
 {
     (void)frame;
     attempt *a = by_conn(t, conn);
-    if (a && a->outcome == TLSNEG_CAUSE_NONE) {
-        a->outcome = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
-        a->time_us = time_us;
+    if (!a || a->outcome != TLSNEG_CAUSE_NONE) {
+        return 0;
     }
+    a->outcome = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
+    a->time_us = time_us;
+    return a->frame;
 }
 
 const char *tlsneg_cause_text(const tlsneg_cross *c, char *buf, size_t buf_len)

@@ -129,9 +129,10 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
                                  const tlsneg_answer *answer, tlsneg_cross *out);
 void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
                           uint8_t description, bool from_server, tlsneg_cross *out);
-/* A TCP RST (reset) or FIN on the connection. */
-void tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                          bool reset);
+/* A TCP RST (reset) or FIN on the connection. Returns the frame of the
+ * ClientHello whose attempt this ends before any ServerHello, or 0. */
+uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
+                              bool reset);
 
 /* tlsneg_cause_text describes what made an attempt fail ("TCP reset"). */
 const char *tlsneg_cause_text(const tlsneg_cross *c, char *buf, size_t buf_len);

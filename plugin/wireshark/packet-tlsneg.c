@@ -24,6 +24,7 @@
 #include "core/versions.h"
 
 static int proto_tlsneg = -1;
+static int tlsneg_tap = -1;
 static dissector_handle_t tlsneg_handle;
 
 static int hf_msg_type = -1;
@@ -106,46 +107,6 @@ typedef struct {
 } watched_hfid;
 
 static wmem_array_t *watched; /* of watched_hfid, epan scope */
-
-/* A finding as kept per frame. */
-typedef struct {
-    tlsneg_rule_id rule;
-    const char *detail;
-} kept_finding;
-
-/* What the tracker found about a message, to show as fields. */
-typedef struct {
-    tlsneg_cross cross;
-    const char *cause; /* of the failed attempt a fallback retries */
-    const char *chain;
-} cross_fields;
-
-/* What became known about an earlier frame's ClientHello later on: shown
- * once the capture has been read (the GUI, tshark -2). */
-typedef struct {
-    guint32 retry_frame;
-    const char *intolerant_of;
-    guint32 completed_frame; /* the ServerHello of the attempt that went through */
-} back_note;
-
-/* One analysed hello or alert. */
-typedef struct {
-    gboolean is_alert;
-    guint8 alert_description;
-    gboolean alert_from_server;
-    tlsneg_facts facts;         /* a hello */
-    guint32 client_hello_frame; /* an alert: the ClientHello it answers, or 0 */
-    guint32 retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
-    guint num_findings;
-    kept_finding *findings;
-    const cross_fields *cross; /* NULL: nothing across connections */
-} msg_result;
-
-/* The analysed messages of one frame, in wire order. */
-typedef struct {
-    guint num_msgs;
-    msg_result *msgs;
-} frame_result;
 
 /* What one connection has shown so far (first pass, file scope). */
 typedef struct {
@@ -447,6 +408,8 @@ static void analyse_alert(msg_result *r, const found_msg *m, packet_info *pinfo)
     r->is_alert = TRUE;
     r->alert_description = (guint8)tlsneg_fi_uint(m->anchor);
     r->alert_from_server = c->client_hello && !from_client(c, pinfo);
+    r->from_client = c->client_hello && !r->alert_from_server;
+    r->sni = c->client_hello ? c->client_hello->sni : NULL;
     r->client_hello_frame = c->client_hello_frame;
     in.client_hello = c->client_hello;
     in.is_alert = TRUE;
@@ -539,6 +502,8 @@ static gboolean analyse_hello(msg_result *r, const found_msg *m, packet_info *pi
     gboolean datagram = f.wire == TLSNEG_WIRE_DTLS || f.wire == TLSNEG_WIRE_QUIC;
     if (datagram && c->last_frame[side] && c->last_hash[side] == hash) {
         r->retransmission_of = c->last_frame[side];
+        r->from_client = client;
+        r->sni = c->client_hello ? c->client_hello->sni : NULL;
         return TRUE;
     }
     c->last_hash[side] = hash;
@@ -557,6 +522,7 @@ static gboolean analyse_hello(msg_result *r, const found_msg *m, packet_info *pi
     }
     keep_findings(r, &fs);
 
+    r->from_client = client;
     if (client) {
         c->client_hello = &r->facts;
         c->client_hello_frame = pinfo->num;
@@ -565,26 +531,42 @@ static gboolean analyse_hello(msg_result *r, const found_msg *m, packet_info *pi
     } else if (f.is_hrr) {
         c->hrr_seen = TRUE;
     }
+    r->sni = c->client_hello ? c->client_hello->sni : NULL;
+    r->client_hello_frame = c->client_hello_frame;
     return TRUE;
 }
 
 /* track_close tells the tracker about a TCP RST or FIN in a connection
- * that has shown a ClientHello. */
-static void track_close(proto_tree *tree, packet_info *pinfo)
+ * that has shown a ClientHello; res keeps it if it ended an attempt. */
+static frame_result *track_close(proto_tree *tree, packet_info *pinfo, frame_result *res)
 {
     GPtrArray *flags = watched_items(tree, ROLE_TCP_FLAGS);
     if (!tracker || !flags) {
-        return;
+        return res;
     }
     guint32 v = tlsneg_fi_uint((field_info *)g_ptr_array_index(flags, 0));
     if (!(v & 0x005)) { /* FIN 0x001, RST 0x004 */
-        return;
+        return res;
     }
     conversation_t *conv = find_conversation_pinfo(pinfo, 0);
-    if (conv && conversation_get_proto_data(conv, proto_tlsneg)) {
-        tlsneg_tracker_close(tracker, conv->conv_index, pinfo->num, time_us(pinfo),
-                             (v & 0x004) != 0);
+    const conn_state *c =
+        conv ? (const conn_state *)conversation_get_proto_data(conv, proto_tlsneg) : NULL;
+    if (!c) {
+        return res;
     }
+    gboolean reset = (v & 0x004) != 0;
+    guint32 ended =
+        tlsneg_tracker_close(tracker, conv->conv_index, pinfo->num, time_us(pinfo), reset);
+    if (ended) {
+        if (!res) {
+            res = wmem_new0(wmem_file_scope(), frame_result);
+        }
+        res->close = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
+        res->close_attempt_frame = ended;
+        res->close_from_client = from_client(c, pinfo);
+        res->close_sni = c->client_hello ? c->client_hello->sni : NULL;
+    }
+    return res;
 }
 
 static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
@@ -608,8 +590,10 @@ static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
             res->num_msgs++;
         }
     }
-    track_close(tree, pinfo);
-    return res && res->num_msgs ? res : NULL;
+    if (res && !res->num_msgs) {
+        res = NULL;
+    }
+    return track_close(tree, pinfo, res);
 }
 
 static proto_item *add_generated_uint(proto_tree *tree, int hf, guint32 v)
@@ -827,7 +811,8 @@ static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
             render_hello(tree, tvb, pinfo, &res->msgs[i]);
         }
     }
-    return (int)tvb_captured_length(tvb);
+    tap_queue_packet(tlsneg_tap, pinfo, res);
+    return res->num_msgs ? (int)tvb_captured_length(tvb) : 0;
 }
 
 /* watch_protocol_fields adds every field of protocol proto_name whose name
@@ -1063,6 +1048,7 @@ void proto_register_tlsneg(void)
     proto_register_subtree_array(ett, array_length(ett));
     register_experts();
     register_preferences();
+    tlsneg_tap = register_tap("tlsneg");
     register_init_routine(tracker_init);
     register_cleanup_routine(tracker_cleanup);
     back_notes =

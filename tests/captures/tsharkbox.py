@@ -82,10 +82,15 @@ class TsharkBox:
         return p
 
     def _check_plugin(self):
-        lines = [l for l in self.run(["-G", "plugins"]).stdout.splitlines() if "tlsneg" in l]
+        p = self.run(["-G", "plugins"])
+        lines = [l for l in p.stdout.splitlines() if "tlsneg" in l]
         paths = [l.split("\t")[-1].strip() for l in lines]
         if paths != [self.plugin]:
-            raise RuntimeError(f"tshark does not load exactly the fresh build {self.plugin}: {lines}")
+            # tshark's stderr says why, e.g. "The plugin 'tlsneg.so' was
+            # compiled for Wireshark version 4.0" for a build against other
+            # headers than this tshark's.
+            raise RuntimeError(f"tshark {self.ws_version} does not load exactly the fresh build "
+                               f"{self.plugin}: {lines}\n{p.stderr.strip()[:2000]}")
 
     def add_capture(self, path):
         """Copy a capture into the box (unpacking .gz) and return its name there."""

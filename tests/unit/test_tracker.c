@@ -55,7 +55,9 @@ static void retry_after_reset(void)
     tlsneg_offer o13 = offer13(), o12 = offer_max(TLSNEG_V_TLS12);
     tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o13, &c);
     ok(!c.fallback, "a first attempt is no fallback");
-    tlsneg_tracker_close(t, 0, 6, S / 100, true);
+    ok(tlsneg_tracker_close(t, 0, 6, S / 100, true) == 4,
+       "the reset ends the attempt of frame 4 before any ServerHello");
+    ok(tlsneg_tracker_close(t, 0, 7, S / 100, false) == 0, "a later FIN ends nothing more");
     tlsneg_tracker_client_hello(t, 1, &k, 10, S / 10, &o12, &c);
     ok(c.fallback && c.prev_frame == 4 && c.from == TLSNEG_V_TLS13 && c.to == TLSNEG_V_TLS12 &&
            c.cause == TLSNEG_CAUSE_RESET && !c.scsv,

@@ -1,0 +1,680 @@
+/* tlsneg-stats.c: what tlsneg found, for a whole capture.
+ *
+ *   tshark -q -z tlsneg,report[,filter]   a report for people, at the end
+ *   tshark -q -z tlsneg,jsonl[,filter]    JSON lines as frames pass (schema 1)
+ *   tshark -q -z tlsneg,csv[,filter]      one CSV row per server, at the end
+ *   Statistics > TLS Version Negotiation  (and -z tlsneg_tree,tree)
+ *
+ * Everything here reads the per-frame results the postdissector hands to the
+ * "tlsneg" tap; nothing is computed twice. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <epan/packet.h>
+#include <epan/stat_tap_ui.h>
+#include <epan/stats_tree.h>
+#include <epan/tap.h>
+#include <epan/to_str.h>
+
+#include "packet-tlsneg.h"
+#include "ws-compat.h"
+
+#include "analysis/rules.h"
+#include "core/versions.h"
+
+#define JSONL_SCHEMA_VERSION 1
+
+/* ---- one message, as the outputs see it --------------------------------- */
+
+typedef struct {
+    const char *client, *server; /* addresses, packet scope */
+    guint32 client_port, server_port;
+} endpoints;
+
+static endpoints endpoints_of(packet_info *pinfo, gboolean from_client)
+{
+    endpoints e;
+    const address *c = from_client ? &pinfo->src : &pinfo->dst;
+    const address *s = from_client ? &pinfo->dst : &pinfo->src;
+    e.client = address_to_str(pinfo->pool, c);
+    e.server = address_to_str(pinfo->pool, s);
+    e.client_port = from_client ? pinfo->srcport : pinfo->destport;
+    e.server_port = from_client ? pinfo->destport : pinfo->srcport;
+    return e;
+}
+
+static const char *vhex(guint16 v, char *buf)
+{
+    snprintf(buf, 8, "0x%04x", v);
+    return buf;
+}
+
+static const char *vname(guint16 v, char *buf)
+{
+    return tlsneg_version_name(v, buf, TLSNEG_VERSION_NAME_MAX);
+}
+
+/* offer_pattern writes what a ClientHello offers, GREASE folded into one
+ * token: "GREASE 0x0304 0x0303", or "legacy 0x0303" without the
+ * extension. */
+static void offer_pattern(const tlsneg_facts *f, GString *out)
+{
+    char h[8];
+    g_string_truncate(out, 0);
+    if (!f->has_supported_versions) {
+        g_string_append_printf(out, "legacy %s", vhex(f->legacy_version, h));
+        return;
+    }
+    gboolean grease = FALSE;
+    for (guint i = 0; i < f->num_offered; i++) {
+        if (tlsneg_is_grease(f->offered[i])) {
+            if (!grease) {
+                g_string_append(out, out->len ? " GREASE" : "GREASE");
+            }
+            grease = TRUE;
+            continue;
+        }
+        g_string_append_printf(out, "%s%s", out->len ? " " : "", vhex(f->offered[i], h));
+    }
+    if (!out->len) {
+        g_string_append(out, "(empty)");
+    }
+}
+
+/* ---- JSON lines ---------------------------------------------------------- */
+
+static void json_string(GString *out, const char *s)
+{
+    g_string_append_c(out, '"');
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\') {
+            g_string_append_c(out, '\\');
+        }
+        if ((unsigned char)*s < 0x20) {
+            g_string_append_printf(out, "\\u%04x", (unsigned char)*s);
+        } else {
+            g_string_append_c(out, *s);
+        }
+    }
+    g_string_append_c(out, '"');
+}
+
+static void json_version(GString *out, const char *key, gboolean has, guint16 v)
+{
+    char h[8];
+    if (has) {
+        g_string_append_printf(out, ",\"%s\":\"%s\"", key, vhex(v, h));
+    } else {
+        g_string_append_printf(out, ",\"%s\":null", key);
+    }
+}
+
+static void json_common(GString *out, const char *record, packet_info *pinfo, const endpoints *e,
+                        const char *sni)
+{
+    g_string_append_printf(out, "{\"record\":\"%s\",\"frame\":%u,\"time\":%ld.%06d", record,
+                           pinfo->num, (long)pinfo->abs_ts.secs, pinfo->abs_ts.nsecs / 1000);
+    g_string_append(out, ",\"client\":");
+    json_string(out, e->client);
+    g_string_append_printf(out, ",\"client_port\":%u,\"server\":", e->client_port);
+    json_string(out, e->server);
+    g_string_append_printf(out, ",\"port\":%u,\"sni\":", e->server_port);
+    if (sni) {
+        json_string(out, sni);
+    } else {
+        g_string_append(out, "null");
+    }
+}
+
+static void json_findings(GString *out, const msg_result *r)
+{
+    g_string_append(out, ",\"findings\":[");
+    for (guint i = 0; i < r->num_findings; i++) {
+        g_string_append_printf(out, "%s\"%s\"", i ? "," : "",
+                               tlsneg_rules[r->findings[i].rule].name);
+    }
+    g_string_append_c(out, ']');
+}
+
+static void jsonl_hello(GString *out, packet_info *pinfo, const msg_result *r)
+{
+    const tlsneg_facts *f = &r->facts;
+    char h[8];
+    endpoints e = endpoints_of(pinfo, r->from_client);
+    json_common(out, "hello", pinfo, &e, r->sni);
+    g_string_append(out, ",\"msg\":");
+    json_string(out, tlsneg_msg_name(f));
+    json_version(out, "legacy_version", TRUE, f->legacy_version);
+    if (f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+        g_string_append(out, ",\"offered\":");
+        if (f->has_supported_versions) {
+            g_string_append_c(out, '[');
+            for (guint i = 0; i < f->num_offered; i++) {
+                g_string_append_printf(out, "%s\"%s\"", i ? "," : "", vhex(f->offered[i], h));
+            }
+            g_string_append_c(out, ']');
+        } else {
+            g_string_append(out, "null");
+        }
+        json_version(out, "offered_max", f->has_offered_max, f->offered_max);
+        g_string_append_printf(out, ",\"fallback_scsv\":%s,\"grease\":%u",
+                               f->fallback_scsv ? "true" : "false", f->grease_count);
+    } else {
+        json_version(out, "selected", f->has_selected, f->selected_version);
+        json_version(out, "negotiated", f->has_negotiated, f->negotiated_version);
+    }
+    if (r->retransmission_of) {
+        g_string_append_printf(out, ",\"retransmission_of\":%u", r->retransmission_of);
+    }
+    if (r->cross && r->cross->cross.fallback) {
+        g_string_append_printf(out, ",\"fallback_of\":%u", r->cross->cross.prev_frame);
+    }
+    json_findings(out, r);
+    g_string_append(out, "}\n");
+}
+
+static void jsonl_outcome(GString *out, packet_info *pinfo, const endpoints *e, const char *sni,
+                          guint32 attempt_frame, const char *outcome)
+{
+    json_common(out, "outcome", pinfo, e, sni);
+    g_string_append_printf(out, ",\"attempt_frame\":%u,\"outcome\":\"%s\"", attempt_frame, outcome);
+}
+
+static tap_packet_status jsonl_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_,
+                                      const void *data, tap_flags_t flags _U_)
+{
+    const frame_result *res = (const frame_result *)data;
+    GString *out = (GString *)tapdata;
+    g_string_truncate(out, 0);
+    for (guint i = 0; i < res->num_msgs; i++) {
+        const msg_result *r = &res->msgs[i];
+        endpoints e = endpoints_of(pinfo, r->from_client);
+        if (r->is_alert) {
+            jsonl_outcome(out, pinfo, &e, r->sni, r->client_hello_frame, "alert");
+            g_string_append_printf(out, ",\"alert\":%u,\"from_server\":%s", r->alert_description,
+                                   r->alert_from_server ? "true" : "false");
+            json_findings(out, r);
+            g_string_append(out, "}\n");
+            continue;
+        }
+        jsonl_hello(out, pinfo, r);
+        if (r->facts.msg_type == TLSNEG_HS_SERVER_HELLO && !r->retransmission_of) {
+            jsonl_outcome(out, pinfo, &e, r->sni, r->client_hello_frame,
+                          r->facts.is_hrr ? "hello_retry_request" : "server_hello");
+            json_version(out, "version", r->facts.has_negotiated, r->facts.negotiated_version);
+            g_string_append(out, "}\n");
+        }
+    }
+    if (res->close) {
+        endpoints e = endpoints_of(pinfo, res->close_from_client);
+        jsonl_outcome(out, pinfo, &e, res->close_sni, res->close_attempt_frame,
+                      res->close == TLSNEG_CAUSE_RESET ? "reset" : "close");
+        g_string_append(out, "}\n");
+    }
+    /* Streamed: every record leaves as its frame passes. */
+    fputs(out->str, stdout);
+    fflush(stdout);
+    return TAP_PACKET_DONT_REDRAW;
+}
+
+/* ---- the report and the CSV: totals per server, per offer, per rule ------ */
+
+typedef struct {
+    char *server;
+    guint32 port;
+    char *sni;
+    guint client_hellos, server_hellos, hrrs, alerts, resets, closes, fallbacks;
+    GHashTable *offered;  /* highest version offered -> count */
+    GHashTable *in_force; /* version -> count */
+    guint findings[TLSNEG_RULE_COUNT];
+    char *intolerant_of;
+    guint32 intolerant_frame;
+} server_stats;
+
+typedef struct {
+    gboolean csv;
+    GHashTable *servers; /* "server port sni" -> server_stats */
+    GHashTable *offers;  /* offer pattern -> count */
+    guint findings[TLSNEG_RULE_COUNT];
+    guint messages[4];   /* by msg_type; [0] alerts */
+    GPtrArray *verdicts; /* the main findings, one line each, in frame order */
+    guint verdicts_dropped;
+} report;
+
+#define MAX_VERDICT_LINES 1000
+
+static void server_stats_free(gpointer p)
+{
+    server_stats *s = (server_stats *)p;
+    g_free(s->server);
+    g_free(s->sni);
+    g_free(s->intolerant_of);
+    g_hash_table_destroy(s->offered);
+    g_hash_table_destroy(s->in_force);
+    g_free(s);
+}
+
+static void report_reset(void *tapdata)
+{
+    report *rp = (report *)tapdata;
+    g_hash_table_remove_all(rp->servers);
+    g_hash_table_remove_all(rp->offers);
+    g_ptr_array_set_size(rp->verdicts, 0);
+    memset(rp->findings, 0, sizeof rp->findings);
+    memset(rp->messages, 0, sizeof rp->messages);
+    rp->verdicts_dropped = 0;
+}
+
+static server_stats *server_of(report *rp, const endpoints *e, const char *sni)
+{
+    char *key = g_strdup_printf("%s %u %s", e->server, e->server_port, sni ? sni : "");
+    server_stats *s = (server_stats *)g_hash_table_lookup(rp->servers, key);
+    if (s) {
+        g_free(key);
+        return s;
+    }
+    s = g_new0(server_stats, 1);
+    s->server = g_strdup(e->server);
+    s->port = e->server_port;
+    s->sni = g_strdup(sni ? sni : "");
+    s->offered = g_hash_table_new(g_direct_hash, g_direct_equal);
+    s->in_force = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_hash_table_insert(rp->servers, key, s);
+    return s;
+}
+
+static void count(GHashTable *t, guint v)
+{
+    gpointer k = GUINT_TO_POINTER(v);
+    g_hash_table_insert(t, k, GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(t, k)) + 1));
+}
+
+static void verdict(report *rp, char *line)
+{
+    if (rp->verdicts->len < MAX_VERDICT_LINES) {
+        g_ptr_array_add(rp->verdicts, line);
+    } else {
+        rp->verdicts_dropped++;
+        g_free(line);
+    }
+}
+
+/* The findings that answer the questions people bring: who is intolerant,
+ * where clients fell back, where downgrades show. */
+static gboolean is_verdict(tlsneg_rule_id r)
+{
+    return r == TLSNEG_RULE_VERSION_INTOLERANCE || r == TLSNEG_RULE_FALLBACK_RETRY ||
+           r == TLSNEG_RULE_FALLBACK_RETRY_SCSV || r == TLSNEG_RULE_FALLBACK_REJECTED ||
+           r == TLSNEG_RULE_INCONSISTENT_SERVER || r == TLSNEG_RULE_RESUMPTION_VERSION_CHANGE ||
+           r == TLSNEG_RULE_DOWNGRADE_SENTINEL || r == TLSNEG_RULE_DOWNGRADE_SENTINEL_TLS13 ||
+           r == TLSNEG_RULE_GREASE_SELECTED || r == TLSNEG_RULE_VERSION_NOT_OFFERED;
+}
+
+static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
+{
+    endpoints e = endpoints_of(pinfo, r->from_client);
+    server_stats *s = server_of(rp, &e, r->sni);
+    const tlsneg_facts *f = &r->facts;
+    rp->messages[r->is_alert ? 0 : MIN(f->msg_type, 3)]++;
+    for (guint i = 0; i < r->num_findings; i++) {
+        tlsneg_rule_id id = r->findings[i].rule;
+        rp->findings[id]++;
+        s->findings[id]++;
+        if (is_verdict(id)) {
+            verdict(rp, g_strdup_printf("frame %u  %s:%u%s%s  %s: %s", pinfo->num, e.server,
+                                        e.server_port, r->sni ? " " : "", r->sni ? r->sni : "",
+                                        tlsneg_rules[id].name, r->findings[i].detail));
+        }
+    }
+    if (r->is_alert) {
+        s->alerts += r->alert_from_server ? 1u : 0u;
+        return;
+    }
+    if (r->retransmission_of) {
+        return;
+    }
+    if (f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+        s->client_hellos++;
+        if (f->has_offered_max) {
+            count(s->offered, f->offered_max);
+        }
+        GString *pattern = g_string_new(NULL);
+        offer_pattern(f, pattern);
+        gpointer old = g_hash_table_lookup(rp->offers, pattern->str);
+        g_hash_table_insert(rp->offers, g_string_free(pattern, FALSE),
+                            GUINT_TO_POINTER(GPOINTER_TO_UINT(old) + 1));
+        s->fallbacks += r->cross && r->cross->cross.fallback ? 1u : 0u;
+    } else if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
+        if (f->is_hrr) {
+            s->hrrs++;
+        } else {
+            s->server_hellos++;
+            count(s->in_force, f->negotiated_version);
+        }
+        if (r->cross && r->cross->cross.intolerant) {
+            g_free(s->intolerant_of);
+            s->intolerant_of = g_strdup(r->cross->cross.intolerant_of);
+            s->intolerant_frame = pinfo->num;
+        }
+    }
+}
+
+static tap_packet_status report_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_,
+                                       const void *data, tap_flags_t flags _U_)
+{
+    report *rp = (report *)tapdata;
+    const frame_result *res = (const frame_result *)data;
+    for (guint i = 0; i < res->num_msgs; i++) {
+        report_msg(rp, pinfo, &res->msgs[i]);
+    }
+    if (res->close) {
+        endpoints e = endpoints_of(pinfo, res->close_from_client);
+        server_stats *s = server_of(rp, &e, res->close_sni);
+        if (res->close == TLSNEG_CAUSE_RESET) {
+            s->resets++;
+        } else {
+            s->closes++;
+        }
+    }
+    return TAP_PACKET_REDRAW;
+}
+
+static gint by_version_rank(gconstpointer a, gconstpointer b)
+{
+    guint va = GPOINTER_TO_UINT(a), vb = GPOINTER_TO_UINT(b);
+    /* DTLS numbers run backwards; rank both families the same way. */
+    gboolean dtls = va >= 0xfe00 || vb >= 0xfe00;
+    unsigned ra = tlsneg_version_rank((guint16)va, dtls),
+             rb = tlsneg_version_rank((guint16)vb, dtls);
+    return ra == rb ? (va > vb) - (va < vb) : (ra < rb) - (ra > rb);
+}
+
+/* version_counts writes "TLS 1.3 x3, TLS 1.2 x1" (sep " x") or
+ * "0x0304:3;0x0303:1" for the CSV. */
+static void version_counts(GHashTable *t, GString *out, gboolean csv)
+{
+    GList *keys = g_list_sort(g_hash_table_get_keys(t), by_version_rank);
+    char buf[TLSNEG_VERSION_NAME_MAX];
+    for (GList *k = keys; k; k = k->next) {
+        guint v = GPOINTER_TO_UINT(k->data);
+        guint n = GPOINTER_TO_UINT(g_hash_table_lookup(t, k->data));
+        if (csv) {
+            g_string_append_printf(out, "%s%s:%u", k == keys ? "" : ";", vhex((guint16)v, buf), n);
+        } else {
+            g_string_append_printf(out, "%s%s x%u", k == keys ? "" : ", ", vname((guint16)v, buf),
+                                   n);
+        }
+    }
+    g_list_free(keys);
+}
+
+static gint by_attempts(gconstpointer a, gconstpointer b)
+{
+    const server_stats *sa = *(const server_stats *const *)a, *sb = *(const server_stats *const *)b;
+    if (sa->client_hellos != sb->client_hellos) {
+        return sa->client_hellos < sb->client_hellos ? 1 : -1;
+    }
+    int c = strcmp(sa->server, sb->server);
+    return c ? c : sa->port != sb->port ? (sa->port < sb->port ? -1 : 1) : strcmp(sa->sni, sb->sni);
+}
+
+static GPtrArray *sorted_servers(report *rp)
+{
+    GPtrArray *list = g_ptr_array_new();
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, rp->servers);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        g_ptr_array_add(list, v);
+    }
+    g_ptr_array_sort(list, by_attempts);
+    return list;
+}
+
+static void print_csv(report *rp)
+{
+    GPtrArray *list = sorted_servers(rp);
+    GString *a = g_string_new(NULL), *b = g_string_new(NULL), *c = g_string_new(NULL);
+    printf("server,port,sni,client_hellos,server_hellos,hello_retry_requests,alerts,resets,"
+           "closes,fallbacks,intolerant_of,highest_offered,in_force,findings\n");
+    for (guint i = 0; i < list->len; i++) {
+        const server_stats *s = (const server_stats *)g_ptr_array_index(list, i);
+        g_string_truncate(a, 0);
+        g_string_truncate(b, 0);
+        g_string_truncate(c, 0);
+        version_counts(s->offered, a, TRUE);
+        version_counts(s->in_force, b, TRUE);
+        for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+            if (s->findings[r]) {
+                g_string_append_printf(c, "%s%s:%u", c->len ? ";" : "", tlsneg_rules[r].name,
+                                       s->findings[r]);
+            }
+        }
+        /* SNI and intolerant_of are quoted: escaped SNI never holds a quote
+         * unescaped, but may hold a comma. */
+        printf("%s,%u,\"%s\",%u,%u,%u,%u,%u,%u,%u,\"%s\",%s,%s,%s\n", s->server, s->port, s->sni,
+               s->client_hellos, s->server_hellos, s->hrrs, s->alerts, s->resets, s->closes,
+               s->fallbacks, s->intolerant_of ? s->intolerant_of : "", a->str, b->str, c->str);
+    }
+    g_string_free(a, TRUE);
+    g_string_free(b, TRUE);
+    g_string_free(c, TRUE);
+    g_ptr_array_free(list, TRUE);
+}
+
+static void print_report(report *rp)
+{
+    GPtrArray *list = sorted_servers(rp);
+    GString *a = g_string_new(NULL);
+    guint intolerant = 0, fallbacks = 0;
+    for (guint i = 0; i < list->len; i++) {
+        const server_stats *s = (const server_stats *)g_ptr_array_index(list, i);
+        intolerant += s->intolerant_of ? 1u : 0u;
+        fallbacks += s->fallbacks;
+    }
+    printf("\n=== tlsneg report ===\n");
+    printf("%u ClientHello, %u ServerHello/HelloRetryRequest, %u HelloVerifyRequest, %u "
+           "plaintext alerts; %u servers; %u fallback retries; %u version-intolerant servers\n",
+           rp->messages[1], rp->messages[2], rp->messages[3], rp->messages[0], list->len, fallbacks,
+           intolerant);
+
+    printf("\n--- Verdicts (frame order) ---\n");
+    if (!rp->verdicts->len) {
+        printf("none: no fallback, intolerance, downgrade or bad server choice seen\n");
+    }
+    for (guint i = 0; i < rp->verdicts->len; i++) {
+        printf("%s\n", (const char *)g_ptr_array_index(rp->verdicts, i));
+    }
+    if (rp->verdicts_dropped) {
+        printf("... %u more\n", rp->verdicts_dropped);
+    }
+
+    printf("\n--- Servers (address:port SNI) ---\n");
+    for (guint i = 0; i < list->len; i++) {
+        const server_stats *s = (const server_stats *)g_ptr_array_index(list, i);
+        printf("%s:%u %s\n", s->server, s->port, *s->sni ? s->sni : "(no SNI)");
+        g_string_truncate(a, 0);
+        version_counts(s->offered, a, FALSE);
+        printf("  offered (highest): %s\n", a->len ? a->str : "-");
+        g_string_truncate(a, 0);
+        version_counts(s->in_force, a, FALSE);
+        printf("  in force:          %s\n", a->len ? a->str : "-");
+        printf("  %u ClientHello, %u ServerHello, %u HelloRetryRequest; failures: %u alerts, %u "
+               "resets, %u closes before any ServerHello; %u fallback retries\n",
+               s->client_hellos, s->server_hellos, s->hrrs, s->alerts, s->resets, s->closes,
+               s->fallbacks);
+        if (s->intolerant_of) {
+            printf("  VERSION-INTOLERANT: does not tolerate %s (verdict in frame %u)\n",
+                   s->intolerant_of, s->intolerant_frame);
+        }
+        g_string_truncate(a, 0);
+        for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+            if (s->findings[r]) {
+                g_string_append_printf(a, "%s%s x%u", a->len ? ", " : "", tlsneg_rules[r].name,
+                                       s->findings[r]);
+            }
+        }
+        if (a->len) {
+            printf("  findings: %s\n", a->str);
+        }
+    }
+
+    printf("\n--- Client offers (supported_versions, GREASE folded) ---\n");
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, rp->offers);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        printf("%8u  %s\n", GPOINTER_TO_UINT(v), (const char *)k);
+    }
+
+    printf("\n--- Findings per rule ---\n");
+    for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+        if (rp->findings[r]) {
+            printf("%8u  %-36s %-14s %s\n", rp->findings[r], tlsneg_rules[r].name,
+                   tlsneg_group_name(tlsneg_rules[r].group),
+                   tlsneg_severity_name(tlsneg_rules[r].severity));
+        }
+    }
+    printf("===\n");
+    g_string_free(a, TRUE);
+    g_ptr_array_free(list, TRUE);
+}
+
+static void report_draw(void *tapdata)
+{
+    report *rp = (report *)tapdata;
+    if (rp->csv) {
+        print_csv(rp);
+    } else {
+        print_report(rp);
+    }
+}
+
+static void report_finish(void *tapdata)
+{
+    report *rp = (report *)tapdata;
+    g_hash_table_destroy(rp->servers);
+    g_hash_table_destroy(rp->offers);
+    g_ptr_array_free(rp->verdicts, TRUE);
+    g_free(rp);
+}
+
+/* ---- -z registration ------------------------------------------------------ */
+
+/* filter_of returns what follows "tlsneg,<kind>," in the -z argument. */
+static const char *filter_of(const char *opt_arg, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strncmp(opt_arg, prefix, n) == 0 && opt_arg[n] == ',' ? opt_arg + n + 1 : NULL;
+}
+
+static void listen(const char *name, void *tapdata, const char *filter, tap_reset_cb reset,
+                   tap_packet_cb packet, tap_draw_cb draw, tap_finish_cb finish)
+{
+    GString *err = register_tap_listener("tlsneg", tapdata, filter, TL_REQUIRES_NOTHING, reset,
+                                         packet, draw, finish);
+    if (err) {
+        fprintf(stderr, "tshark: -z %s: %s\n", name, err->str);
+        g_string_free(err, TRUE);
+        exit(1);
+    }
+}
+
+static void report_init(const char *opt_arg, void *userdata)
+{
+    gboolean csv = GPOINTER_TO_INT(userdata);
+    report *rp = g_new0(report, 1);
+    rp->csv = csv;
+    rp->servers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, server_stats_free);
+    rp->offers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    rp->verdicts = g_ptr_array_new_with_free_func(g_free);
+    const char *prefix = csv ? "tlsneg,csv" : "tlsneg,report";
+    listen(prefix, rp, filter_of(opt_arg, prefix), report_reset, report_packet, report_draw,
+           report_finish);
+}
+
+static void jsonl_finish(void *tapdata)
+{
+    g_string_free((GString *)tapdata, TRUE);
+}
+
+static void jsonl_init(const char *opt_arg, void *userdata _U_)
+{
+    printf("{\"record\":\"header\",\"schema\":\"tlsneg-jsonl\",\"version\":%d,"
+           "\"records\":[\"hello\",\"outcome\"]}\n",
+           JSONL_SCHEMA_VERSION);
+    fflush(stdout);
+    listen("tlsneg,jsonl", g_string_new(NULL), filter_of(opt_arg, "tlsneg,jsonl"), NULL,
+           jsonl_packet, NULL, jsonl_finish);
+}
+
+/* ---- Statistics menu: a stats tree ---------------------------------------- */
+
+static int st_offered, st_in_force, st_findings, st_messages;
+
+static void tree_init(stats_tree *st)
+{
+    st_messages = stats_tree_create_node(st, "Messages", 0, STAT_DT_INT, TRUE);
+    st_offered = stats_tree_create_node(st, "Highest version offered", 0, STAT_DT_INT, TRUE);
+    st_in_force = stats_tree_create_node(st, "Version in force", 0, STAT_DT_INT, TRUE);
+    st_findings = stats_tree_create_node(st, "Findings", 0, STAT_DT_INT, TRUE);
+}
+
+static tap_packet_status tree_packet(stats_tree *st, packet_info *pinfo _U_,
+                                     epan_dissect_t *edt _U_, const void *data,
+                                     tap_flags_t flags _U_)
+{
+    const frame_result *res = (const frame_result *)data;
+    char name[TLSNEG_VERSION_NAME_MAX + 16], v[TLSNEG_VERSION_NAME_MAX];
+    for (guint i = 0; i < res->num_msgs; i++) {
+        const msg_result *r = &res->msgs[i];
+        const tlsneg_facts *f = &r->facts;
+        tick_stat_node(st, "Messages", 0, TRUE);
+        tick_stat_node(st, r->is_alert ? "Alert" : tlsneg_msg_name(f), st_messages, FALSE);
+        if (!r->is_alert && !r->retransmission_of && f->msg_type == TLSNEG_HS_CLIENT_HELLO &&
+            f->has_offered_max) {
+            snprintf(name, sizeof name, "%s (0x%04x)", vname(f->offered_max, v), f->offered_max);
+            tick_stat_node(st, "Highest version offered", 0, TRUE);
+            tick_stat_node(st, name, st_offered, FALSE);
+        }
+        if (!r->is_alert && !r->retransmission_of && f->has_negotiated) {
+            snprintf(name, sizeof name, "%s (0x%04x)", vname(f->negotiated_version, v),
+                     f->negotiated_version);
+            tick_stat_node(st, "Version in force", 0, TRUE);
+            tick_stat_node(st, name, st_in_force, FALSE);
+        }
+        for (guint k = 0; k < r->num_findings; k++) {
+            tick_stat_node(st, "Findings", 0, TRUE);
+            tick_stat_node(st, tlsneg_rules[r->findings[k].rule].name, st_findings, FALSE);
+        }
+    }
+    return TAP_PACKET_REDRAW;
+}
+
+void tlsneg_register_stats(void)
+{
+    static stat_tap_ui report_ui = {REGISTER_STAT_GROUP_GENERIC,
+                                    "TLS version negotiation report",
+                                    "tlsneg,report",
+                                    report_init,
+                                    0,
+                                    NULL};
+    static stat_tap_ui csv_ui = {REGISTER_STAT_GROUP_GENERIC,
+                                 "TLS version negotiation CSV",
+                                 "tlsneg,csv",
+                                 report_init,
+                                 0,
+                                 NULL};
+    static stat_tap_ui jsonl_ui = {REGISTER_STAT_GROUP_GENERIC,
+                                   "TLS version negotiation JSON lines",
+                                   "tlsneg,jsonl",
+                                   jsonl_init,
+                                   0,
+                                   NULL};
+    register_stat_tap_ui(&report_ui, GINT_TO_POINTER(FALSE));
+    register_stat_tap_ui(&csv_ui, GINT_TO_POINTER(TRUE));
+    register_stat_tap_ui(&jsonl_ui, NULL);
+    stats_tree_register_plugin("tlsneg", "tlsneg_tree", "TLS Version Negotiation", 0, tree_packet,
+                               tree_init, NULL);
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Report tests: tshark -z tlsneg,jsonl / report / csv and the stats tree,
+checked against the hand-written manifests and against facts read off the
+captures (pcaps/README.md), never against tlsneg's own output."""
+import argparse
+import csv
+import glob
+import io
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run  # noqa: E402
+from tsharkbox import TsharkBox  # noqa: E402
+
+MSG_NAMES = {1: "ClientHello", 2: "ServerHello", 3: "HelloVerifyRequest"}
+
+
+def vhex(v):
+    return None if v is None else f"0x{v:04x}"
+
+
+def one(fields, key):
+    v = fields.get(key)
+    return v[0] if v else None
+
+
+def jsonl_problems(blocks, lines):
+    """The JSON lines against the manifest: one hello record per message,
+    one alert outcome per alert, same values."""
+    problems = []
+    records = [json.loads(l) for l in lines]
+    if not records or records[0] != {"record": "header", "schema": "tlsneg-jsonl", "version": 1,
+                                     "records": ["hello", "outcome"]}:
+        problems.append(f"first line is not the schema-1 header: {records[:1]}")
+    hellos = [r for r in records if r["record"] == "hello"]
+    alerts = [r for r in records if r["record"] == "outcome" and r["outcome"] == "alert"]
+    want_hellos, want_alerts = [], []
+    for b in blocks:
+        if b.frame == "*":
+            continue  # wildcard blocks: counted below
+        (want_hellos if b.type is not None else want_alerts).append(b)
+    wildcard = sum(b.count for b in blocks if b.frame == "*")
+    if len(hellos) != len(want_hellos) + wildcard:
+        problems.append(f"{len(hellos)} hello records, manifest has {len(want_hellos) + wildcard}")
+    by_frame = {}
+    for r in hellos:
+        by_frame.setdefault(r["frame"], []).append(r)
+    for b in want_hellos:
+        got = by_frame.get(int(b.frame), [])
+        if not got:
+            problems.append(f"frame {b.frame}: no hello record")
+            continue
+        r = got.pop(0)
+        f = b.fields
+        hrr = one(f, "hrr") == 1
+        want = {"msg": "HelloRetryRequest" if hrr else MSG_NAMES[b.type],
+                "legacy_version": vhex(one(f, "legacy_version")),
+                "findings": sorted(f.get("expert", []))}
+        have = {"msg": r["msg"].replace("SSLv2-compatible ", ""),
+                "legacy_version": r["legacy_version"], "findings": sorted(r["findings"])}
+        if b.type == 1:
+            want["offered_max"] = vhex(one(f, "offered_max"))
+            want["offered"] = [vhex(v) for v in f["offered_version"]] if "offered_version" in f else None
+            want["sni"] = one(f, "sni")
+            # A manifest cannot say "present but empty": an empty list reads as absent.
+            have.update(offered_max=r["offered_max"], offered=r["offered"] or None, sni=r["sni"])
+        elif b.type == 2:
+            want["negotiated"] = vhex(one(f, "negotiated_version"))
+            have["negotiated"] = r["negotiated"]
+        if one(f, "retransmission_of"):
+            want["retransmission_of"] = one(f, "retransmission_of")
+            have["retransmission_of"] = r.get("retransmission_of")
+        if want != have:
+            problems.append(f"frame {b.frame}: expected {want}, got {have}")
+    alert_frames = sorted(int(b.frame) for b in want_alerts)
+    if sorted(r["frame"] for r in alerts) != alert_frames:
+        problems.append(f"alert outcomes in frames {[r['frame'] for r in alerts]}, manifest {alert_frames}")
+    for b in want_alerts:
+        r = next((r for r in alerts if r["frame"] == int(b.frame)), None)
+        if r and (r["alert"] != one(b.fields, "alert") or
+                  sorted(r["findings"]) != sorted(b.fields.get("expert", []))):
+            problems.append(f"alert frame {b.frame}: {r}")
+    return problems
+
+
+# Facts read off the captures (pcaps/README.md, tshark's tls.*/tcp.* fields).
+REPORT_FACTS = {
+    "pcaps/intolerant-rst.pcap": [
+        "2 ClientHello, 1 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
+        "1 servers; 1 fallback retries; 1 version-intolerant servers",
+        "127.0.0.1:44323 localhost",
+        "  offered (highest): TLS 1.3 x1, TLS 1.2 x1",
+        "  in force:          TLS 1.2 x1",
+        "  2 ClientHello, 1 ServerHello, 0 HelloRetryRequest; failures: 0 alerts, 1 resets, "
+        "0 closes before any ServerHello; 1 fallback retries",
+        "  VERSION-INTOLERANT: does not tolerate TLS 1.3 in supported_versions (verdict in frame 12)",
+        "       1  0x0304 0x0303 0x0302 0x0301",
+        "       1  legacy 0x0303",
+    ],
+    "pcaps/tls13-hrr.pcap": [
+        "2 ClientHello, 2 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
+        "1 servers; 0 fallback retries; 0 version-intolerant servers",
+        "none: no fallback, intolerance, downgrade or bad server choice seen",
+        "  2 ClientHello, 1 ServerHello, 1 HelloRetryRequest; failures: 0 alerts, 0 resets, "
+        "0 closes before any ServerHello; 0 fallback retries",
+    ],
+}
+
+# fallback-chain.pcap: 4 ClientHellos (1.3, 1.2, 1.1, 1.0) to 127.0.0.1:44331, three answered
+# by alert 40, the last by a TLS 1.0 ServerHello (pcaps/README.md).
+CSV_FACTS = {
+    "pcaps/fallback-chain.pcap": {
+        "server": "127.0.0.1", "port": "44331", "sni": "localhost", "client_hellos": "4",
+        "server_hellos": "1", "hello_retry_requests": "0", "alerts": "3", "resets": "0",
+        "closes": "0", "fallbacks": "3",
+        "highest_offered": "0x0304:1;0x0303:1;0x0302:1;0x0301:1", "in_force": "0x0301:1"},
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--tshark", default="tshark")
+    ap.add_argument("--sanitizers", action="store_true")
+    args = ap.parse_args()
+    res = run.Results()
+    box = TsharkBox(args.plugin, args.tshark, args.sanitizers)
+    try:
+        p = box.run(["-z", "help"], check=False)
+        helps = (p.stdout + p.stderr).split()
+        res.check(all(x in helps for x in ("tlsneg,report", "tlsneg,jsonl", "tlsneg,csv",
+                                           "tlsneg_tree,tree")),
+                  "tshark -z help lists tlsneg,report, tlsneg,jsonl, tlsneg,csv, tlsneg_tree,tree")
+        for m in sorted(glob.glob(os.path.join(run.HERE, "expect", "*.expect"))):
+            capture, blocks = run.load_manifest(m)
+            path = run.resolve_capture(capture)
+            if not os.path.exists(path):
+                continue
+            name = box.add_capture(path)
+            lines = box.run(["-r", name, "-q", "-z", "tlsneg,jsonl"]).stdout.splitlines()
+            res.check(not (p := jsonl_problems(blocks, lines)),
+                      f"{capture}: -z tlsneg,jsonl parses back to the manifest", "\n".join(p))
+        for capture, facts in REPORT_FACTS.items():
+            name = box.add_capture(run.resolve_capture(capture))
+            out = box.run(["-r", name, "-q", "-z", "tlsneg,report"]).stdout.splitlines()
+            missing = [f for f in facts if f not in out]
+            res.check(not missing, f"{capture}: -z tlsneg,report states the capture's facts",
+                      "missing:\n" + "\n".join(missing) + "\nreport:\n" + "\n".join(out))
+        for capture, want in CSV_FACTS.items():
+            name = box.add_capture(run.resolve_capture(capture))
+            rows = list(csv.DictReader(io.StringIO(
+                box.run(["-r", name, "-q", "-z", "tlsneg,csv"]).stdout)))
+            have = {k: rows[0].get(k) for k in want} if len(rows) == 1 else rows
+            res.check(have == want, f"{capture}: -z tlsneg,csv has one row with the facts",
+                      f"{have}")
+        # A filter narrows every output: only the retry's frames.
+        name = box.add_capture(run.resolve_capture("pcaps/intolerant-rst.pcap"))
+        lines = box.run(["-r", name, "-q", "-z", "tlsneg,jsonl,tlsneg.fallback"]).stdout.splitlines()
+        frames = [json.loads(l).get("frame") for l in lines[1:]]
+        res.check(frames == [10], "-z tlsneg,jsonl,FILTER keeps only matching frames", f"{frames}")
+        tree = box.run(["-r", name, "-q", "-z", "tlsneg_tree,tree"]).stdout
+        counts = dict(re.findall(r"^ ?(\S.*?\S)\s{2,}(\d+)\s", tree, re.M))
+        res.check(counts.get("ClientHello") == "2" and counts.get("ServerHello") == "1" and
+                  counts.get("fallback_retry") == "1",
+                  "the stats tree counts 2 ClientHello, 1 ServerHello, 1 fallback_retry", tree)
+    finally:
+        box.close()
+    print(f"{res.passed} passed, {res.failed} failed")
+    return 1 if res.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
