@@ -13,18 +13,38 @@
 # TLSNEG_SCREENSHOT_FILTER to change that; empty = no filter). Then xdotool
 # focuses the packet details, selects the last top-level item (the plugin is
 # a postdissector, so its tree comes last) and expands it with all subtrees.
+# Optional settings (environment):
+#   TLSNEG_SCREENSHOT_WIDTH, _HEIGHT  window size (default 1600 x 900)
+#   TLSNEG_SCREENSHOT_FILTER          display filter (default tlsneg; empty: none)
+#   TLSNEG_SCREENSHOT_COLUMNS         packet list columns, as the value of the
+#                                     gui.column.format preference, e.g.
+#                                     '"No.","%m","Offered","%Cus:tlsneg.offered_max:0:R"'
+#   TLSNEG_SCREENSHOT_DIALOG          instead of the packet details, photograph
+#                                     a dialog: "expert" (Analyze > Expert
+#                                     Information, opened with -z expert, every
+#                                     group expanded) or "stats" (Statistics >
+#                                     TLS Version Negotiation, opened from the
+#                                     menu: it is the menu's last item)
 # Needs: wireshark-qt, tshark, xvfb, xdotool, imagemagick.
 # Every wait is bounded; Wireshark and Xvfb are stopped on exit. Exits non-zero
 # unless OUT.png was written and is not a single colour.
 set -eu
 
-usage() { echo "usage: $0 PLUGIN.so CAPTURE FRAME OUT.png" >&2; exit 2; }
+usage() { echo "usage: $0 PLUGIN.so CAPTURE FRAME OUT.png (see the comment at the top for the TLSNEG_SCREENSHOT_* settings)" >&2; exit 2; }
 [ $# -eq 4 ] || usage
 plugin=$1 capture=$2 frame=$3 out=$4
 case $frame in ''|*[!0-9]*) usage ;; esac
 width=${TLSNEG_SCREENSHOT_WIDTH:-1600}
 height=${TLSNEG_SCREENSHOT_HEIGHT:-900}
 filter=${TLSNEG_SCREENSHOT_FILTER-tlsneg}
+columns=${TLSNEG_SCREENSHOT_COLUMNS-}
+dialog=${TLSNEG_SCREENSHOT_DIALOG-}
+case $dialog in
+    '') ;;
+    expert) dialog_title="Expert Information" ;;
+    stats) dialog_title="TLS Version Negotiation" ;;
+    *) usage ;;
+esac
 
 die() { echo "screenshot: $*" >&2; exit 1; }
 [ -r "$plugin" ] || die "cannot read plugin $plugin"
@@ -138,6 +158,8 @@ set -- -r "$capname" -g "$frame" \
     -o gui.layout_content_2:PDETAILS -o gui.layout_content_3:NONE \
     -o gui.packet_list_show_minimap:FALSE -o tcp.try_heuristic_first:TRUE
 [ -n "$filter" ] && set -- "$@" -Y "$filter"
+[ -n "$columns" ] && set -- "$@" -o "gui.column.format:$columns"
+[ "$dialog" = expert ] && set -- "$@" -z expert
 # shellcheck disable=SC2086
 (cd "$tmp" && exec $as_user timeout -k 5 300 wireshark "$@" >"$tmp/wireshark.log" 2>&1) &
 ws_pid=$!
@@ -155,21 +177,87 @@ sleep 2    # dissection, -Y and -g finish after the title is set
 timeout 5 xdotool windowmove "$win" 0 0 windowsize "$win" "$width" "$height" >/dev/null 2>&1 || :
 sleep 0.5
 
-# Packet details: below menu, tool bars and packet list; click near its
-# bottom (empty rows), then End = last top-level item = our tree, Shift+Right
-# = "Expand Subtrees". Park the pointer on the status bar afterwards.
-timeout 5 xdotool mousemove --sync $((width / 2)) $((height - 50)) click 1
-sleep 0.3
-timeout 5 xdotool windowfocus --sync "$win" 2>/dev/null || :
-timeout 5 xdotool key --clearmodifiers End
-sleep 0.3
-timeout 5 xdotool key --clearmodifiers shift+Right
-sleep 0.3
-timeout 5 xdotool mousemove --sync $((width - 10)) $((height - 8))
-sleep 1
+shoot=root
+if [ -z "$dialog" ]; then
+    # Packet details: below menu, tool bars and packet list; click near its
+    # bottom (empty rows), then End = last top-level item = our tree,
+    # Shift+Right = "Expand Subtrees". Park the pointer on the status bar.
+    timeout 5 xdotool mousemove --sync $((width / 2)) $((height - 50)) click 1
+    sleep 0.3
+    timeout 5 xdotool windowfocus --sync "$win" 2>/dev/null || :
+    timeout 5 xdotool key --clearmodifiers End
+    sleep 0.3
+    timeout 5 xdotool key --clearmodifiers shift+Right
+    sleep 0.3
+    if [ -n "$columns" ]; then
+        # View > Resize Columns (Ctrl+Shift+R): each column as wide as its
+        # text (pressed last: it upsets the keys above).
+        timeout 5 xdotool key --clearmodifiers ctrl+shift+r
+        sleep 1
+    fi
+    timeout 5 xdotool mousemove --sync $((width - 10)) $((height - 8))
+    sleep 1
+else
+    if [ "$dialog" = stats ]; then
+        # Statistics menu (Alt+S), Up wraps to its last item, which is the
+        # plugin's stats tree in Wireshark 4.0 (plugin trees come last).
+        timeout 5 xdotool mousemove --sync $((width / 2)) $((height - 50)) click 1
+        sleep 0.3
+        timeout 5 xdotool windowfocus --sync "$win" 2>/dev/null || :
+        timeout 5 xdotool key --clearmodifiers alt+s
+        sleep 0.8
+        timeout 5 xdotool key --clearmodifiers Up
+        sleep 0.3
+        timeout 5 xdotool key --clearmodifiers Return
+    fi
+    # The dialog is a window of its own, titled "Wireshark · TITLE · FILE".
+    dlg=""
+    i=0
+    while [ -z "$dlg" ]; do
+        [ $i -lt 60 ] || { cat "$tmp/wireshark.log" >&2; die "no $dialog_title window after 30 s"; }
+        kill -0 "$ws_pid" 2>/dev/null || { cat "$tmp/wireshark.log" >&2; die "Wireshark exited"; }
+        dlg=$(timeout 5 xdotool search --onlyvisible --name "$dialog_title" 2>/dev/null | head -n1 || :)
+        sleep 0.5; i=$((i + 1))
+    done
+    sleep 1    # the dialog taps the whole capture after it appears
+    timeout 5 xdotool windowmove "$dlg" 0 0 windowsize "$dlg" "$width" "$height" >/dev/null 2>&1 || :
+    sleep 1
+    if [ "$dialog" = expert ]; then
+        # Its tree: one collapsed row per expert info (summary) group. Click
+        # the first row, End = last group; then expand from the bottom up
+        # (Right expands, Up reaches the group above, still collapsed).
+        timeout 5 xdotool mousemove --sync 200 30 click 1
+        sleep 0.3
+        timeout 5 xdotool key --clearmodifiers End
+        n=0
+        while [ $n -lt 24 ]; do
+            timeout 5 xdotool key --clearmodifiers Right Up
+            n=$((n + 1))
+        done
+        sleep 0.3
+        # Widen the Summary column: drag its right edge (Qt's default width
+        # puts it at x = 540 in Wireshark 4.0) to the right. Brittle: with
+        # other fonts or versions the drag may miss the edge (nothing
+        # happens) or move a column instead; look at the picture.
+        summary_to=$((width * 3 / 4))
+        timeout 5 xdotool mousemove --sync 540 22
+        sleep 0.2
+        timeout 5 xdotool mousedown 1
+        sleep 0.2
+        timeout 5 xdotool mousemove --sync $(((540 + summary_to) / 2)) 22
+        sleep 0.2
+        timeout 5 xdotool mousemove --sync "$summary_to" 22
+        sleep 0.2
+        timeout 5 xdotool mouseup 1
+        sleep 0.3
+    fi
+    timeout 5 xdotool mousemove --sync $((width - 10)) $((height - 8))
+    sleep 1
+    shoot=$dlg
+fi
 
 mkdir -p "$(dirname "$out")"
-timeout 30 import -window root "$tmp/shot.png" || die "import failed"
+timeout 30 import -window "$shoot" "$tmp/shot.png" || die "import failed"
 kill -0 "$ws_pid" 2>/dev/null || die "Wireshark exited before the screenshot"
 read -r w k <<EOF
 $(identify -format '%w %k' "$tmp/shot.png")

@@ -3,17 +3,21 @@
 # (default build/tlsneg.so), through tools/screenshot.sh (Wireshark under
 # Xvfb; needs wireshark-qt, tshark, xvfb, xdotool, imagemagick).
 #   tools/screenshots.sh [PLUGIN.so]
+# The README shows the first three; docs/tutorial.md shows them all, in its
+# order. About 15 s each on an idle machine.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 plugin=${1:-$root/build/tlsneg.so}
 shot=$root/tools/screenshot.sh
 dir=$root/docs/screenshots
+pcaps=$root/pcaps
 grease=$root/../shared/captures/zeek/tls13draft23-chrome67.0.3368.0-canary.pcap
+missing=0
 mkdir -p "$dir"
 
 # HelloRetryRequest: the server picks TLS 1.3 and asks for a new ClientHello.
 TLSNEG_SCREENSHOT_HEIGHT=640 \
-    "$shot" "$plugin" "$root/pcaps/tls13-hrr.pcap" 6 "$dir/tls13-hrr.png"
+    "$shot" "$plugin" "$pcaps/tls13-hrr.pcap" 6 "$dir/tls13-hrr.png"
 
 # Chrome 67 canary ClientHello: TLS 1.3 draft-23 offered, six GREASE values.
 if [ -r "$grease" ]; then
@@ -24,9 +28,66 @@ if [ -r "$grease" ]; then
         "$shot" "$plugin" "$grease" "$frame" "$dir/grease-chrome67.png"
 else
     echo "screenshots: $grease not found, grease-chrome67.png not regenerated" >&2
-    exit 1
+    missing=1
 fi
 
 # DTLS 1.2 HelloVerifyRequest: the server asks for a cookie, version DTLS 1.0.
 TLSNEG_SCREENSHOT_HEIGHT=640 \
-    "$shot" "$plugin" "$root/pcaps/dtls12-openssl.pcap" 2 "$dir/dtls12-hello-verify-request.png"
+    "$shot" "$plugin" "$pcaps/dtls12-openssl.pcap" 2 "$dir/dtls12-hello-verify-request.png"
+
+# The tutorial (docs/tutorial.md), scenario by scenario.
+
+# Plain TLS 1.3: legacy_version TLS 1.2, the real offer in supported_versions.
+TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=600 \
+    "$shot" "$plugin" "$pcaps/tls13-openssl.pcap" 4 "$dir/tls13-client-hello.png"
+
+# A TLS 1.2-only server: TLS 1.2 in legacy_version, no supported_versions.
+TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=520 \
+    "$shot" "$plugin" "$pcaps/tls12-only-server.pcap" 6 "$dir/tls12-only-server.png"
+
+# GREASE everywhere a ClientHello may carry it (synthetic, Chrome-like).
+TLSNEG_SCREENSHOT_WIDTH=1600 TLSNEG_SCREENSHOT_HEIGHT=900 \
+    "$shot" "$plugin" "$pcaps/synth-grease-client.pcap" 4 "$dir/grease-synth-client.png"
+
+# Downgrade by a man in the middle: the relayed ServerHello ends DOWNGRD\x01
+# and the client had offered TLS 1.3 (a warning).
+TLSNEG_SCREENSHOT_WIDTH=1600 TLSNEG_SCREENSHOT_HEIGHT=640 \
+    "$shot" "$plugin" "$pcaps/downgrade-sentinel-mitm.pcap" 13 "$dir/downgrade-sentinel-mitm.png"
+
+# Fallback dance without TLS_FALLBACK_SCSV: the retry after a TCP reset.
+TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=700 \
+TLSNEG_SCREENSHOT_FILTER='tlsneg || tcp.flags.reset == 1' \
+    "$shot" "$plugin" "$pcaps/intolerant-rst.pcap" 10 "$dir/fallback-after-reset.png"
+
+# A chain of fallbacks down to TLS 1.0, with custom columns for the offer,
+# the version in force and the findings.
+TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=800 \
+TLSNEG_SCREENSHOT_FILTER='tlsneg.msg_type' \
+TLSNEG_SCREENSHOT_COLUMNS='"No.","%m","Source","%s","Offered max","%Cus:tlsneg.offered_max:0:R","In force","%Cus:tlsneg.negotiated_version:0:R","Finding","%Cus:tlsneg.finding:0:R","Info","%i"' \
+    "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 34 "$dir/fallback-chain-columns.png"
+
+# With TLS_FALLBACK_SCSV: the server refuses the retry (alert 86).
+TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=600 \
+TLSNEG_SCREENSHOT_FILTER='tlsneg || tcp.flags.reset == 1' \
+    "$shot" "$plugin" "$pcaps/fallback-rejected-retry.pcap" 12 "$dir/fallback-rejected.png"
+
+# An intolerant server, seen on the failed attempt once the capture is read.
+TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=720 \
+    "$shot" "$plugin" "$pcaps/intolerant-alert.pcap" 4 "$dir/intolerant-server.png"
+
+# DTLS 1.3 (synthetic): versions count down, legacy_version must be 0xfefd.
+TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=720 \
+    "$shot" "$plugin" "$pcaps/synth-dtls13.pcap" 1 "$dir/dtls13-legacy-version.png"
+
+# QUIC (synthetic): a server that puts TLS 1.2 in force; no record layer.
+TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=600 \
+    "$shot" "$plugin" "$pcaps/synth-quic-tls12.pcap" 6 "$dir/quic-tls12.png"
+
+# Analyze > Expert Information and Statistics > TLS Version Negotiation for
+# the fallback chain.
+TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=420 TLSNEG_SCREENSHOT_DIALOG=expert \
+    "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 34 "$dir/expert-info-fallback-chain.png"
+TLSNEG_SCREENSHOT_WIDTH=1000 TLSNEG_SCREENSHOT_HEIGHT=480 TLSNEG_SCREENSHOT_DIALOG=stats \
+    "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 34 "$dir/stats-tree-fallback-chain.png"
+
+exit "$missing"

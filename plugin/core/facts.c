@@ -394,9 +394,23 @@ static const char *vname(uint16_t v, char *buf)
     return tlsneg_version_name(v, buf, TLSNEG_VERSION_NAME_MAX);
 }
 
-static void summary_client(text *t, const tlsneg_facts *f)
+/* legacy_note: next to supported_versions, legacy_version is frozen at
+ * TLS 1.2 (DTLS 1.2); say so, or say that it is not. */
+static void legacy_note(text *t, const tlsneg_facts *f)
 {
     char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX];
+    uint16_t frozen = tlsneg_facts_is_dtls(f) ? TLSNEG_V_DTLS12 : TLSNEG_V_TLS12;
+    if (f->legacy_version == frozen) {
+        put(t, "; legacy_version says %s only for compatibility", vname(f->legacy_version, a));
+    } else {
+        put(t, "; legacy_version says %s where %s belongs", vname(f->legacy_version, a),
+            vname(frozen, b));
+    }
+}
+
+static void summary_client(text *t, const tlsneg_facts *f)
+{
+    char a[TLSNEG_VERSION_NAME_MAX];
     if (f->has_supported_versions) {
         put(t, "The client offers ");
         size_t known = 0;
@@ -408,8 +422,8 @@ static void summary_client(text *t, const tlsneg_facts *f)
         if (known == 0) {
             put(t, "no real version");
         }
-        put(t, " in supported_versions; legacy_version says %s only for compatibility",
-            vname(f->legacy_version, b));
+        put(t, " in supported_versions");
+        legacy_note(t, f);
     } else {
         put(t,
             "The client offers versions up to %s in legacy_version (no supported_versions "
@@ -427,17 +441,15 @@ static void summary_client(text *t, const tlsneg_facts *f)
 
 static void summary_server(text *t, const tlsneg_facts *f)
 {
-    char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX];
+    char a[TLSNEG_VERSION_NAME_MAX];
     if (f->is_hrr) {
         put(t, "The server asks the client to send a new ClientHello (HelloRetryRequest)");
         if (f->has_selected) {
             put(t, " and already picks %s in supported_versions", vname(f->selected_version, a));
         }
     } else if (f->has_selected) {
-        put(t,
-            "The server picks %s in supported_versions; legacy_version says %s only for "
-            "compatibility",
-            vname(f->selected_version, a), vname(f->legacy_version, b));
+        put(t, "The server picks %s in supported_versions", vname(f->selected_version, a));
+        legacy_note(t, f);
     } else {
         put(t, "The server picks %s in legacy_version (no supported_versions extension)",
             vname(f->legacy_version, a));
