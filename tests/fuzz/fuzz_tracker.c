@@ -1,0 +1,131 @@
+/* fuzz_tracker: libFuzzer target over the cross-connection tracker, driven
+ * by event sequences.
+ *
+ * Input layout: byte 0 is the cap (1..64 attempts, small so that eviction
+ * happens all the time), byte 1 the window in seconds; then events of 6
+ * bytes each:
+ *   op   bits 0-1: 0 ClientHello, 1 ServerHello, 2 alert, 3 RST/FIN
+ *        bit 2: DTLS family, bit 3: datagram, bit 4: SNI in the key,
+ *        bit 5: TLS_FALLBACK_SCSV / reset / HelloRetryRequest
+ *   conn the connection (0..255: connections collide on purpose)
+ *   peer client (low nibble) and SNI (high nibble): few peers, many retries
+ *   v    version index into a table of real and odd versions
+ *   x    extension bits / session ID / alert description
+ *   dt   time step in 1/8 s
+ *
+ * The target checks the tracker's promises: attempts and bytes never pass
+ * the cap's bound, every frame it reports is one it was given, chains run
+ * oldest first and fit their array, texts are terminated. */
+#include "analysis/tracker.h"
+#include "core/versions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define require(cond)                                                                              \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "fuzz_tracker: %s:%d: broken promise: %s\n", __FILE__, __LINE__,      \
+                    #cond);                                                                        \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static const uint16_t versions[16] = {
+    TLSNEG_V_TLS13, TLSNEG_V_TLS12, TLSNEG_V_TLS11, TLSNEG_V_TLS10,  TLSNEG_V_SSL3, TLSNEG_V_SSL2,
+    0x7f17,         0x7e02,         0xfb1a,         TLSNEG_V_DTLS13, TLSNEG_V_DTLS12,
+    TLSNEG_V_DTLS10, TLSNEG_V_DTLS_OPENSSL, 0x0a0a, 0x0305, 0,
+};
+
+static void check_cross(const tlsneg_cross *c, uint32_t frame)
+{
+    char buf[512];
+    require(c->chain_len <= TLSNEG_CHAIN_MAX);
+    for (size_t i = 0; i < c->chain_len; i++) {
+        require(c->chain_frames[i] <= frame);
+        require(i == 0 || c->chain_frames[i - 1] < c->chain_frames[i]);
+    }
+    if (c->fallback) {
+        require(c->prev_frame < frame && c->chain_len >= 2);
+        require(c->chain_frames[c->chain_len - 1] == frame);
+        require(c->less != NULL);
+    }
+    require(memchr(c->intolerant_of, '\0', sizeof c->intolerant_of) != NULL);
+    require(c->higher_frame < frame || !c->inconsistent);
+    require(c->session_frame < frame || !c->resumption_change);
+    tlsneg_findings fs = {0};
+    tlsneg_cross_findings(c, &fs);
+    require(fs.count <= TLSNEG_MAX_FINDINGS);
+    for (size_t i = 0; i < fs.count; i++) {
+        require(memchr(fs.item[i].detail, '\0', sizeof fs.item[i].detail) != NULL);
+    }
+    require(tlsneg_chain_text(c, buf, sizeof buf) == buf && memchr(buf, '\0', sizeof buf));
+    require(tlsneg_cause_text(c, buf, 8) == buf && memchr(buf, '\0', 8));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2) {
+        return 0;
+    }
+    tlsneg_tracker_config cfg = {(uint32_t)(data[0] % 64) + 1, (uint64_t)data[1] * 1000000u,
+                                 (data[1] & 1) != 0};
+    tlsneg_tracker *t = tlsneg_tracker_new(&cfg);
+    require(t != NULL);
+    size_t bound = 4096 + cfg.max_attempts * tlsneg_tracker_bytes_per_attempt();
+    uint64_t now = 0;
+    uint32_t frame = 0;
+    static const char *const snis[4] = {NULL, "a", "b", "localhost"};
+    for (size_t at = 2; at + 6 <= size; at += 6) {
+        const uint8_t *e = data + at;
+        uint8_t op = e[0], peer = e[2], x = e[4];
+        uint64_t conn = e[1];
+        uint16_t v = versions[e[3] & 15];
+        now += (uint64_t)e[5] * 125000u;
+        frame++;
+        uint8_t client[4] = {10, 0, 0, (uint8_t)(peer & 15)}, server[4] = {10, 0, 1, 1};
+        tlsneg_peer_key key = {client, 4, server, 4, 443, snis[(peer >> 4) & 3]};
+        tlsneg_cross c;
+        switch (op & 3) {
+        case 0: {
+            tlsneg_offer o = {.dtls = (op & 4) != 0,
+                              .datagram = (op & 8) != 0,
+                              .has_offered_max = v != 0,
+                              .offered_max = v,
+                              .has_supported_versions = (x & 1) != 0,
+                              .offers_tls13 = (x & 2) != 0,
+                              .tls13_extensions = (uint8_t)(x >> 4),
+                              .fallback_scsv = (op & 32) != 0,
+                              .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1};
+            tlsneg_tracker_client_hello(t, conn, &key, frame, now, &o, &c);
+            check_cross(&c, frame);
+            break;
+        }
+        case 1: {
+            tlsneg_answer a = {.is_hrr = (op & 32) != 0,
+                               .version = v,
+                               .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1,
+                               .pre_shared_key = (x & 2) != 0};
+            tlsneg_tracker_server_hello(t, conn, frame, now, &a, &c);
+            check_cross(&c, frame);
+            break;
+        }
+        case 2:
+            tlsneg_tracker_alert(t, conn, frame, now, x, (op & 32) != 0, &c);
+            check_cross(&c, frame);
+            break;
+        default: {
+            uint32_t ended = tlsneg_tracker_close(t, conn, frame, now, (op & 32) != 0);
+            require(ended < frame);
+            break;
+        }
+        }
+        require(tlsneg_tracker_attempts(t) <= cfg.max_attempts);
+        require(tlsneg_tracker_bytes(t) <= bound);
+    }
+    tlsneg_tracker_free(t);
+    return 0;
+}
