@@ -1,0 +1,7 @@
+#!/bin/sh
+# tlsneg benchmark: bench/run.sh [--sizes 10k,100k,1M] [--slice 10k] [--reps 3] [--keep]
+# Writes a Markdown table (ratios to plain tshark) to stdout and bench/results.md.
+# Needs tshark, valgrind, time (/usr/bin/time), cmake, a C compiler and
+# wireshark-dev; see bench/README.md. Run as root or as a normal user.
+set -eu
+exec python3 "$(dirname "$0")/bench.py" "$@"
