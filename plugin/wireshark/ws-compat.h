@@ -95,6 +95,18 @@ typedef gboolean tlsneg_pref_bool;
 #define TLSNEG_TAP_TLS_FOLLOW "tls"
 #endif
 
+/* tlsneg_stat_init_result is the return type of a -z init callback
+ * (stat_tap_ui.tap_init_cb, register_stat_tap_ui()): void up to 4.4, bool
+ * from 4.6 (false: the statistic could not start). End such a callback with
+ * TLSNEG_STAT_INIT_DONE. */
+#if TLSNEG_WS_AT_LEAST(4, 6)
+typedef bool tlsneg_stat_init_result;
+#define TLSNEG_STAT_INIT_DONE return true
+#else
+typedef void tlsneg_stat_init_result;
+#define TLSNEG_STAT_INIT_DONE return
+#endif
+
 /* Plugin registration (plugin.c). Every version from 4.0 to 4.6 loads a
  * plugin through plugin_version, plugin_want_major and plugin_want_minor
  * (which must equal the loader's own major.minor, or it refuses the plugin:
