@@ -161,6 +161,15 @@ def main():
         lines = box.run(["-r", name, "-q", "-z", "tlsneg,jsonl,tlsneg.fallback"]).stdout.splitlines()
         frames = [json.loads(l).get("frame") for l in lines[1:]]
         res.check(frames == [10], "-z tlsneg,jsonl,FILTER keeps only matching frames", f"{frames}")
+        # -T ek carries the fields too: the retry of intolerant-rst.pcap (frame 10)
+        # links to frame 4 and falls from 0x0304 (772) to 0x0303 (771).
+        ek = [json.loads(l) for l in box.run(["-r", name, "-Y", "tlsneg.fallback", "-T", "ek",
+                                               "-J", "tlsneg"]).stdout.splitlines()
+              if l.startswith('{"timestamp"')]
+        layer = ek[0]["layers"]["tlsneg"] if len(ek) == 1 else {}
+        res.check((layer.get("tlsneg_tlsneg_fallback_prev_frame"),
+                   layer.get("tlsneg_tlsneg_fallback_from"), layer.get("tlsneg_tlsneg_fallback_to"))
+                  == ("4", "772", "771"), "-T ek -J tlsneg carries the fallback fields", f"{ek}")
         tree = box.run(["-r", name, "-q", "-z", "tlsneg_tree,tree"]).stdout
         counts = dict(re.findall(r"^ ?(\S.*?\S)\s{2,}(\d+)\s", tree, re.M))
         res.check(counts.get("ClientHello") == "2" and counts.get("ServerHello") == "1" and
