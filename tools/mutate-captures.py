@@ -13,17 +13,21 @@ given) is mutated in four ways:
             server_name, supported_groups, key_share, ALPN...) set to boundary
             or random values; the frame keeps its size. QUIC hellos are
             encrypted (Initial protection): only editcap reaches them.
-Each mutant runs through `tshark -r M -V` and `tshark -r M -2 -V` with the
-plugin loaded from a fresh private plugin folder (tests/captures/tsharkbox.py),
-by default the ASan + UBSan build with the runtimes preloaded and
-LeakSanitizer on. A run fails on a signal (a crash, or a sanitizer abort), a
-sanitizer or leak report, or a timeout; a failing mutant is run again without
-the plugin, to tell tlsneg's bugs from Wireshark's own. A mutant that fails is
-copied to --keep-dir (a reproducer: keep it as a regression capture).
+Each mutant runs through `tshark -r M -V` and `tshark -r M -2 -V` (or the
+--mode options given) with the plugin loaded from a fresh private plugin
+folder (tests/captures/tsharkbox.py), by default the ASan + UBSan build with
+the runtimes preloaded and LeakSanitizer on. A run fails on a signal (a
+crash, or a sanitizer abort), a sanitizer or leak report, or a timeout. The
+leak tshark shows with the plugin on a capture without packets (what the
+plugin allocates once, at registration) is the baseline: a run that leaks
+exactly that passes. A failing mutant is run again without the plugin, to
+tell tlsneg's bugs from Wireshark's own, and copied to --keep-dir (a
+reproducer: keep it as a regression capture).
 
 Usage (from the checkout; see README "Reliability"):
   cmake -S . -B build-asan -DCMAKE_C_COMPILER=gcc -DTLSNEG_SANITIZE=ON && cmake --build build-asan
-  tools/mutate-captures.py --plugin build-asan/tlsneg.so -n 4 -j 2
+  tools/mutate-captures.py --plugin build-asan/tlsneg.so -n 3 -j 2
+  tools/mutate-captures.py --plugin build-asan/tlsneg.so --mode '-q -z tlsneg,report'
   tools/mutate-captures.py --plugin build/tlsneg.so --no-sanitizers -n 1 pcaps/*.pcap
 Exit status: 0 if no run failed, 1 otherwise, 2 on a usage or setup error.
 """

@@ -248,10 +248,7 @@ static const char *supported_versions_problem(const tlsneg_facts *out, tlsneg_cu
         return "the list is empty";
     }
     if (list.len % 2 != 0) {
-        return "the list length is odd";
-    }
-    if (list.len > 254) {
-        return "the list is longer than 254 bytes";
+        return "the list length is odd"; /* also a 255-byte list: <2..254> */
     }
     size_t real = 0;
     for (size_t i = 0; i < out->num_offered; i++) {
@@ -427,8 +424,8 @@ static void summary_client(text *t, const tlsneg_facts *f)
     } else {
         put(t,
             "The client offers versions up to %s in legacy_version (no supported_versions "
-            "extension)",
-            vname(f->legacy_version, a));
+            "extension%s)",
+            vname(f->legacy_version, a), f->status == TLSNEG_OK ? "" : " before the break");
     }
     if (f->has_offered_max) {
         put(t, ". Highest offered: %s", vname(f->offered_max, a));

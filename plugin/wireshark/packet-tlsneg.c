@@ -108,6 +108,10 @@ typedef struct {
 
 static wmem_array_t *watched; /* of watched_hfid, epan scope */
 
+/* Repeated items shown at most, so that a hostile hello keeps the tree
+ * usable. */
+#define MAX_LISTED 32
+
 /* What one connection has shown so far (first pass, file scope). */
 typedef struct {
     const tlsneg_facts *client_hello; /* the last ClientHello */
@@ -744,8 +748,13 @@ static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
         add_generated_uint(st, hf_record_version, f->record_version);
     }
     add_generated_uint(st, hf_legacy_version, f->legacy_version);
-    for (guint i = 0; i < f->num_offered; i++) {
+    /* A list of up to 127 versions: the first ones, then how many more. */
+    for (guint i = 0; i < MIN(f->num_offered, MAX_LISTED); i++) {
         add_generated_uint(st, hf_offered_version, f->offered[i]);
+    }
+    if (f->num_offered > MAX_LISTED) {
+        proto_tree_add_subtree_format(st, tvb, 0, 0, ett_tlsneg, NULL,
+                                      "... %u more offered versions", f->num_offered - MAX_LISTED);
     }
     if (f->has_offered_max) {
         add_generated_uint(st, hf_offered_max, f->offered_max);
@@ -887,15 +896,17 @@ static int expert_severity(tlsneg_severity s)
 }
 
 /* register_experts makes one expert info per row of rules.def. Wireshark
- * keeps the pointers: the array and the names live as long as the program. */
+ * keeps the pointers: the array and the names are static. */
 static void register_experts(void)
 {
-    ei_register_info *ei = g_new0(ei_register_info, TLSNEG_RULE_COUNT);
+    static ei_register_info ei[TLSNEG_RULE_COUNT];
+    static char names[TLSNEG_RULE_COUNT][64];
     for (int i = 0; i < TLSNEG_RULE_COUNT; i++) {
         const tlsneg_rule *r = &tlsneg_rules[i];
-        ei_register_info e = {&ei_rules[i],
-                              {g_strdup_printf("tlsneg.expert.%s", r->name), expert_group(r->group),
-                               expert_severity(r->severity), r->text, EXPFILL}};
+        snprintf(names[i], sizeof names[i], "tlsneg.expert.%s", r->name);
+        ei_register_info e = {
+            &ei_rules[i],
+            {names[i], expert_group(r->group), expert_severity(r->severity), r->text, EXPFILL}};
         ei_rules[i] = (expert_field)EI_INIT;
         ei[i] = e;
     }
