@@ -82,7 +82,9 @@ def sslv2_records(node, frame, found):
     for rec, raw in zip(node["tls.record"], node["tls.record_raw"]):
         if not isinstance(rec, dict) or first(rec, "tls.record.version") != "0x0002":
             continue
-        if first(rec, "tls.handshake.type") != "1":
+        # 4.0 names the SSLv2 handshake type tls.handshake.type, 4.4 and
+        # later tls.ssl2.handshake.type.
+        if (first(rec, "tls.handshake.type") or first(rec, "tls.ssl2.handshake.type")) != "1":
             continue
         hexed = raw[0] if isinstance(raw, list) else raw
         found.append({"frame": frame, "wire": "ssl2", "type": 1, "hex": hexed[4:],

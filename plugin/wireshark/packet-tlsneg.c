@@ -63,7 +63,7 @@ static gint ett_fallback = -1;
 
 /* Preferences of the cross-connection tracker. */
 static guint pref_window_s = 30;
-static gboolean pref_key_sni = TRUE;
+static tlsneg_pref_bool pref_key_sni = TRUE;
 static guint pref_max_attempts = 500000;
 
 /* Across connections: reset with every capture file. */
@@ -92,6 +92,7 @@ static const struct {
 } watched_fields[] = {
     {"tls.record.version", ROLE_TLS_RECORD_VERSION},
     {"tls.handshake.type", ROLE_TLS_HANDSHAKE_TYPE},
+    {TLSNEG_FIELD_SSL2_HANDSHAKE_TYPE, ROLE_TLS_HANDSHAKE_TYPE},
     {"dtls.record.version", ROLE_DTLS_RECORD_VERSION},
     {"dtls.handshake.type", ROLE_DTLS_HANDSHAKE_TYPE},
     {"dtls.fragments", ROLE_DTLS_FRAGMENTS},
@@ -263,7 +264,7 @@ static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h
         }
         const guint8 *p = tvb_get_ptr(body, m->fragments->start, body_len);
         *hash = fnv1a(p, (size_t)body_len);
-        (void)tlsneg_hello_parse_body(h, TLSNEG_WIRE_DTLS, tvb_get_guint8(tvb, start), p,
+        (void)tlsneg_hello_parse_body(h, TLSNEG_WIRE_DTLS, tlsneg_tvb_get_uint8(tvb, start), p,
                                       (size_t)body_len);
         return TRUE;
     }
@@ -275,7 +276,7 @@ static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h
          * length with its top bit set (RFC 5246 E.2). */
         wire = TLSNEG_WIRE_SSL2;
         len = avail;
-        if (start >= 2 && (tvb_get_guint8(tvb, start - 2) & 0x80)) {
+        if (start >= 2 && (tlsneg_tvb_get_uint8(tvb, start - 2) & 0x80)) {
             len = MIN(avail, (gint)(tvb_get_ntohs(tvb, start - 2) & 0x7fff));
         }
     } else {

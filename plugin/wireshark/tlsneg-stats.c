@@ -581,7 +581,7 @@ static void listen(const char *name, void *tapdata, const char *filter, tap_rese
     }
 }
 
-static void report_init(const char *opt_arg, void *userdata)
+static tlsneg_stat_init_result report_init(const char *opt_arg, void *userdata)
 {
     gboolean csv = GPOINTER_TO_INT(userdata);
     report *rp = g_new0(report, 1);
@@ -592,6 +592,7 @@ static void report_init(const char *opt_arg, void *userdata)
     const char *prefix = csv ? "tlsneg,csv" : "tlsneg,report";
     listen(prefix, rp, filter_of(opt_arg, prefix), report_reset, report_packet, report_draw,
            report_finish);
+    TLSNEG_STAT_INIT_DONE;
 }
 
 static void jsonl_finish(void *tapdata)
@@ -599,7 +600,7 @@ static void jsonl_finish(void *tapdata)
     g_string_free((GString *)tapdata, TRUE);
 }
 
-static void jsonl_init(const char *opt_arg, void *userdata _U_)
+static tlsneg_stat_init_result jsonl_init(const char *opt_arg, void *userdata _U_)
 {
     printf("{\"record\":\"header\",\"schema\":\"tlsneg-jsonl\",\"version\":%d,"
            "\"records\":[\"hello\",\"outcome\"]}\n",
@@ -607,6 +608,7 @@ static void jsonl_init(const char *opt_arg, void *userdata _U_)
     fflush(stdout);
     listen("tlsneg,jsonl", g_string_new(NULL), filter_of(opt_arg, "tlsneg,jsonl"), NULL,
            jsonl_packet, NULL, jsonl_finish);
+    TLSNEG_STAT_INIT_DONE;
 }
 
 /* ---- Statistics menu: a stats tree ---------------------------------------- */
