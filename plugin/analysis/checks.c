@@ -617,10 +617,13 @@ const char *tlsneg_alert_summary(uint8_t description, bool from_server, bool aft
 {
     const char *name = tlsneg_alert_name(description);
     const char *who = !after_client_hello ? "A peer" : from_server ? "The server" : "The client";
-    /* close_notify and user_canceled end a connection; every other alert
-     * ends the handshake (RFC 8446 6). */
-    bool fatal = description != 0 && description != 90 && description != 100;
+    bool fatal = tlsneg_alert_ends_handshake(description);
     snprintf(buf, buf_len, "%s sends alert %s (%u)%s.", who, name ? name : "unknown", description,
              fatal ? ": the handshake fails" : "");
     return buf;
+}
+
+bool tlsneg_alert_ends_handshake(uint8_t description)
+{
+    return description != 0 && description != 90 && description != 100;
 }

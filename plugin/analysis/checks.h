@@ -49,6 +49,10 @@ void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in);
  * returns NULL for a value RFC 8446 does not define. */
 const char *tlsneg_alert_name(uint8_t description);
 
+/* tlsneg_alert_ends_handshake: every alert but close_notify, user_canceled
+ * and no_renegotiation ends a handshake (RFC 8446 6, RFC 5246 7.2). */
+bool tlsneg_alert_ends_handshake(uint8_t description);
+
 /* tlsneg_alert_summary writes one plain sentence about an alert into buf
  * and returns buf. */
 const char *tlsneg_alert_summary(uint8_t description, bool from_server, bool after_client_hello,

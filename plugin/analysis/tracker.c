@@ -474,8 +474,7 @@ void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint
     if (!a || a->outcome != TLSNEG_CAUSE_NONE) {
         return;
     }
-    /* close_notify and user_canceled do not fail a handshake by themselves. */
-    if (description == 0 || description == 90) {
+    if (!tlsneg_alert_ends_handshake(description)) {
         return;
     }
     a->outcome = TLSNEG_CAUSE_ALERT;
