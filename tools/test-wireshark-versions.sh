@@ -57,8 +57,15 @@ suite_of() {
 for v in "$@"; do
     suite_of "$v" >/dev/null || die "unknown version '$v' (known: 4.0 4.4 4.6)"
 done
+if ! command -v debootstrap >/dev/null 2>&1; then
+    echo "test-wireshark-versions: installing debootstrap"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends debootstrap >/dev/null ||
+        { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+            --no-install-recommends debootstrap >/dev/null; } ||
+        die "debootstrap is missing and could not be installed"
+fi
 for tool in debootstrap chroot mount umount flock tar; do
-    command -v "$tool" >/dev/null 2>&1 || die "$tool not found (apt-get install debootstrap)"
+    command -v "$tool" >/dev/null 2>&1 || die "$tool not found"
 done
 
 # A private mount namespace: mounts made below vanish with this process.
