@@ -152,18 +152,6 @@ static bool complete(const judge *j)
     return j->f && j->f->status == TLSNEG_OK;
 }
 
-static bool has_extension(const tlsneg_hello *h, uint16_t wanted)
-{
-    tlsneg_cur exts = h->extensions, body;
-    uint16_t type;
-    while (tlsneg_hello_next_extension(&exts, &type, &body)) {
-        if (type == wanted) {
-            return true;
-        }
-    }
-    return false;
-}
-
 static void check_malformed(const judge *j)
 {
     if (!j->f) {
@@ -309,13 +297,13 @@ static void check_missing_supported_versions(const judge *j)
         return;
     }
     list l = {.used = 0};
-    if (h->key_share.present && has_extension(h, TLSNEG_EXT_KEY_SHARE)) {
+    if (h->key_share.present && tlsneg_hello_has_extension(h, TLSNEG_EXT_KEY_SHARE)) {
         list_add(&l, "key_share");
     }
     if (h->psk_key_exchange_modes.present) {
         list_add(&l, "psk_key_exchange_modes");
     }
-    if (has_extension(h, TLSNEG_EXT_EARLY_DATA)) {
+    if (tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA)) {
         list_add(&l, "early_data");
     }
     if (has_tls13_cipher_suite(h)) {
@@ -338,7 +326,8 @@ static void check_missing_extension(const judge *j)
     }
     list l = {.used = 0};
     if (is_client_hello(j) && offers(f, j->v13)) {
-        bool key_share = h->key_share.present && has_extension(h, TLSNEG_EXT_KEY_SHARE);
+        bool key_share =
+            h->key_share.present && tlsneg_hello_has_extension(h, TLSNEG_EXT_KEY_SHARE);
         if (key_share && !h->supported_groups.present) {
             list_add(&l, "key_share without supported_groups");
         }
@@ -361,8 +350,8 @@ static void check_missing_extension(const judge *j)
                                : "TLS 1.3 in legacy_version without supported_versions");
     }
     if (is_client_hello(j) && h->wire == TLSNEG_WIRE_QUIC &&
-        !has_extension(h, TLSNEG_EXT_QUIC_TRANSPORT_PARAMETERS) &&
-        !has_extension(h, TLSNEG_EXT_QUIC_TRANSPORT_PARAMETERS_DRAFT)) {
+        !tlsneg_hello_has_extension(h, TLSNEG_EXT_QUIC_TRANSPORT_PARAMETERS) &&
+        !tlsneg_hello_has_extension(h, TLSNEG_EXT_QUIC_TRANSPORT_PARAMETERS_DRAFT)) {
         list_add(&l, "a QUIC ClientHello without quic_transport_parameters");
     }
     if (l.items) {

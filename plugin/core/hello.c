@@ -84,6 +84,21 @@ bool tlsneg_hello_next_extension(tlsneg_cur *exts, uint16_t *out_type, tlsneg_cu
     return true;
 }
 
+bool tlsneg_hello_has_extension(const tlsneg_hello *h, uint16_t type)
+{
+    if (type < 64) {
+        return (h->types_below_64 >> type) & 1u;
+    }
+    tlsneg_cur exts = h->extensions, body;
+    uint16_t t;
+    while (tlsneg_hello_next_extension(&exts, &t, &body)) {
+        if (t == type) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* parse_extensions walks extensions<..> once, recording the first occurrence
  * of each type tlsneg reads and the first repeated type. */
 static tlsneg_status parse_extensions(parser *ps)
@@ -108,6 +123,9 @@ static tlsneg_status parse_extensions(parser *ps)
         }
         h->num_extensions++;
         h->last_extension = type;
+        if (type < 64) {
+            h->types_below_64 |= UINT64_C(1) << type;
+        }
         uint64_t bit = UINT64_C(1) << (type % 64);
         if (seen[type / 64] & bit) {
             if (!h->duplicate_extension) {

@@ -71,6 +71,7 @@ typedef struct {
     bool has_extensions_block; /* the optional extensions<..> was present */
     tlsneg_cur extensions;     /* the whole block, for re-walking */
     size_t num_extensions;     /* extensions parsed before any break */
+    uint64_t types_below_64;   /* bit t: an extension of type t (< 64) was parsed */
     bool is_hrr;               /* ServerHello with the HelloRetryRequest random */
 
     /* First occurrence of the extensions tlsneg reads. */
@@ -86,6 +87,10 @@ typedef struct {
  * unchanged. Walk h->extensions with it to see every extension in order. */
 TLSNEG_MUST_CHECK bool tlsneg_hello_next_extension(tlsneg_cur *exts, uint16_t *out_type,
                                                    tlsneg_cur *out_body);
+
+/* tlsneg_hello_has_extension tells whether h holds an extension of this
+ * type (among those parsed before any break). */
+bool tlsneg_hello_has_extension(const tlsneg_hello *h, uint16_t type);
 
 /* tlsneg_hello_parse parses one handshake message of length len starting at
  * its type byte: the 4-byte TLS header (TLS, QUIC), the 12-byte DTLS header,

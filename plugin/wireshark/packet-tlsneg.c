@@ -82,8 +82,10 @@ typedef enum {
     ROLE_DTLS_RECORD_VERSION,
     ROLE_DTLS_HANDSHAKE_TYPE,
     ROLE_DTLS_FRAGMENTS,
-    ROLE_ALERT_DESCRIPTION,
+    ROLE_TLS_ALERT_DESCRIPTION,
+    ROLE_DTLS_ALERT_DESCRIPTION,
     ROLE_TCP_FLAGS,
+    ROLE_COUNT
 } field_role;
 
 static const struct {
@@ -96,18 +98,28 @@ static const struct {
     {"dtls.record.version", ROLE_DTLS_RECORD_VERSION},
     {"dtls.handshake.type", ROLE_DTLS_HANDSHAKE_TYPE},
     {"dtls.fragments", ROLE_DTLS_FRAGMENTS},
-    {"tls.alert_message.desc", ROLE_ALERT_DESCRIPTION},
-    {"dtls.alert_message.desc", ROLE_ALERT_DESCRIPTION},
+    {"tls.alert_message.desc", ROLE_TLS_ALERT_DESCRIPTION},
+    {"dtls.alert_message.desc", ROLE_DTLS_ALERT_DESCRIPTION},
     {"tcp.flags", ROLE_TCP_FLAGS},
 };
 
-/* Every hfid of every watched name (several fields can share one name). */
-typedef struct {
+/* Every hfid of every watched name (several fields can share one name),
+ * and the same hfids by role. */
+#define MAX_WATCHED  32
+#define MAX_PER_ROLE 8
+static struct {
     int hfid;
     field_role role;
-} watched_hfid;
+} watched[MAX_WATCHED];
+static guint num_watched;
+static struct {
+    int hfid[MAX_PER_ROLE];
+    guint n;
+} by_role[ROLE_COUNT];
 
-static wmem_array_t *watched; /* of watched_hfid, epan scope */
+/* The protocols in a frame that matter here (pinfo->layers). */
+enum { LAYER_TLS = 1, LAYER_DTLS = 2, LAYER_QUIC = 4 };
+static int proto_tls = -1, proto_dtls = -1, proto_quic = -1;
 
 /* Repeated items shown at most, so that a hostile hello keeps the tree
  * usable. */
@@ -154,11 +166,9 @@ static void format_alert(gchar *s, guint32 v)
 
 static field_role role_of(int hfid)
 {
-    const watched_hfid *w = (const watched_hfid *)wmem_array_get_raw(watched);
-    guint n = wmem_array_get_count(watched);
-    for (guint i = 0; i < n; i++) {
-        if (w[i].hfid == hfid) {
-            return w[i].role;
+    for (guint i = 0; i < num_watched; i++) {
+        if (watched[i].hfid == hfid) {
+            return watched[i].role;
         }
     }
     return ROLE_NONE;
@@ -206,7 +216,8 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
                 }
                 break;
             }
-            case ROLE_ALERT_DESCRIPTION: {
+            case ROLE_TLS_ALERT_DESCRIPTION:
+            case ROLE_DTLS_ALERT_DESCRIPTION: {
                 found_msg m = {fi, NULL, TRUE, FALSE, has_record, record_version};
                 wmem_array_append_one(found, m);
                 break;
@@ -221,6 +232,7 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
             }
             case ROLE_TCP_FLAGS:
             case ROLE_NONE:
+            case ROLE_COUNT:
                 break;
             }
         }
@@ -323,26 +335,39 @@ static void keep_findings(msg_result *r, const tlsneg_findings *fs)
 
 static GPtrArray *watched_items(proto_tree *tree, field_role role)
 {
-    const watched_hfid *w = (const watched_hfid *)wmem_array_get_raw(watched);
-    guint n = wmem_array_get_count(watched);
-    for (guint i = 0; i < n; i++) {
-        if (w[i].role == role) {
-            GPtrArray *found = proto_get_finfo_ptr_array(tree, w[i].hfid);
-            if (found && found->len > 0) {
-                return found;
-            }
+    for (guint i = 0; i < by_role[role].n; i++) {
+        GPtrArray *found = proto_get_finfo_ptr_array(tree, by_role[role].hfid[i]);
+        if (found && found->len > 0) {
+            return found;
         }
     }
     return NULL;
 }
 
-/* has_anchor is the cheap test that spares most frames the tree walk: the
- * wanted fields are indexed by hfid. */
-static gboolean has_anchor(proto_tree *tree)
+/* frame_layers tells which of TLS, DTLS and QUIC this frame holds: an
+ * integer walk of a few list entries. */
+static guint frame_layers(const packet_info *pinfo)
 {
-    return watched_items(tree, ROLE_TLS_HANDSHAKE_TYPE) ||
-           watched_items(tree, ROLE_DTLS_HANDSHAKE_TYPE) ||
-           watched_items(tree, ROLE_ALERT_DESCRIPTION);
+    guint layers = 0;
+    for (wmem_list_frame_t *f = wmem_list_head(pinfo->layers); f; f = wmem_list_frame_next(f)) {
+        int id = GPOINTER_TO_INT(wmem_list_frame_data(f));
+        layers |= id == proto_tls    ? LAYER_TLS
+                  : id == proto_dtls ? LAYER_DTLS
+                  : id == proto_quic ? LAYER_QUIC
+                                     : 0;
+    }
+    return layers;
+}
+
+/* has_anchor is the cheap test that spares most frames the tree walk: the
+ * wanted fields are indexed by hfid, and only the protocols the frame holds
+ * are asked. */
+static gboolean has_anchor(proto_tree *tree, guint layers)
+{
+    return ((layers & LAYER_TLS) && (watched_items(tree, ROLE_TLS_HANDSHAKE_TYPE) ||
+                                     watched_items(tree, ROLE_TLS_ALERT_DESCRIPTION))) ||
+           ((layers & LAYER_DTLS) && (watched_items(tree, ROLE_DTLS_HANDSHAKE_TYPE) ||
+                                      watched_items(tree, ROLE_DTLS_ALERT_DESCRIPTION)));
 }
 
 static conn_state *connection(packet_info *pinfo, guint32 *conn_id)
@@ -436,17 +461,13 @@ static guint64 session_hash(const tlsneg_hello *h)
 
 static guint8 tls13_extensions(const tlsneg_hello *h)
 {
-    guint8 bits = 0;
-    tlsneg_cur exts = h->extensions, body;
-    guint16 type;
-    while (tlsneg_hello_next_extension(&exts, &type, &body)) {
-        bits |= type == TLSNEG_EXT_KEY_SHARE                ? TLSNEG_OFFER_KEY_SHARE
-                : type == TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES ? TLSNEG_OFFER_PSK_MODES
-                : type == TLSNEG_EXT_EARLY_DATA             ? TLSNEG_OFFER_EARLY_DATA
-                : type == TLSNEG_EXT_PRE_SHARED_KEY         ? TLSNEG_OFFER_PRE_SHARED_KEY
-                                                            : 0;
-    }
-    return bits;
+    return (tlsneg_hello_has_extension(h, TLSNEG_EXT_KEY_SHARE) ? TLSNEG_OFFER_KEY_SHARE : 0) |
+           (tlsneg_hello_has_extension(h, TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES)
+                ? TLSNEG_OFFER_PSK_MODES
+                : 0) |
+           (tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA) ? TLSNEG_OFFER_EARLY_DATA : 0) |
+           (tlsneg_hello_has_extension(h, TLSNEG_EXT_PRE_SHARED_KEY) ? TLSNEG_OFFER_PRE_SHARED_KEY
+                                                                     : 0);
 }
 
 static void track_client_hello(msg_result *r, const tlsneg_hello *h, const tlsneg_facts *f,
@@ -545,8 +566,9 @@ static gboolean analyse_hello(msg_result *r, const found_msg *m, packet_info *pi
  * that has shown a ClientHello; res keeps it if it ended an attempt. */
 static frame_result *track_close(proto_tree *tree, packet_info *pinfo, frame_result *res)
 {
-    GPtrArray *flags = watched_items(tree, ROLE_TCP_FLAGS);
-    if (!tracker || !flags) {
+    GPtrArray *flags =
+        tracker && pinfo->ptype == PT_TCP ? watched_items(tree, ROLE_TCP_FLAGS) : NULL;
+    if (!flags) {
         return res;
     }
     guint32 v = tlsneg_fi_uint((field_info *)g_ptr_array_index(flags, 0));
@@ -577,11 +599,12 @@ static frame_result *track_close(proto_tree *tree, packet_info *pinfo, frame_res
 static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
 {
     frame_result *res = NULL;
-    if (has_anchor(tree)) {
+    guint layers = frame_layers(pinfo);
+    if (has_anchor(tree, layers)) {
         wmem_array_t *found = wmem_array_new(pinfo->pool, sizeof(found_msg));
         find_messages(tree, found, FALSE, 0);
         guint n = wmem_array_get_count(found);
-        gboolean quic = proto_is_frame_protocol(pinfo->layers, "quic");
+        gboolean quic = (layers & LAYER_QUIC) != 0;
         res = wmem_new0(wmem_file_scope(), frame_result);
         res->msgs = wmem_alloc0_array(wmem_file_scope(), msg_result, n);
         for (guint i = 0; i < n; i++) {
@@ -696,16 +719,32 @@ static void render_back_note(proto_tree *tree, packet_info *pinfo, const msg_res
     }
 }
 
+/* Text that nobody sees is not formatted: in `tshark -r FILE` the tree is
+ * hidden and no tlsneg field is asked for, and the summary sentence would be
+ * most of tlsneg's cost there. A visible tree, a filter or column on a
+ * tlsneg field, or -T fields marks the fields as referenced. The items
+ * themselves and the expert infos are always added: they cost little in a
+ * hidden tree, and -z expert and the taps need them. */
+static gboolean shown(proto_tree *tree, int hf)
+{
+    return proto_field_is_referenced(tree, hf);
+}
+
 static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r)
 {
     char summary[256];
     proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
-    const char *name = tlsneg_alert_name(r->alert_description);
-    proto_item_append_text(ti, ": Alert %s", name ? name : "unknown");
+    if (shown(tree, proto_tlsneg)) {
+        const char *name = tlsneg_alert_name(r->alert_description);
+        proto_item_append_text(ti, ": Alert %s", name ? name : "unknown");
+    }
     proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
-    add_generated_string(st, hf_summary,
-                         tlsneg_alert_summary(r->alert_description, r->alert_from_server,
-                                              r->client_hello_frame != 0, summary, sizeof summary));
+    if (shown(tree, hf_summary)) {
+        add_generated_string(st, hf_summary,
+                             tlsneg_alert_summary(r->alert_description, r->alert_from_server,
+                                                  r->client_hello_frame != 0, summary,
+                                                  sizeof summary));
+    }
     add_generated_uint(st, hf_alert, r->alert_description);
     if (r->client_hello_frame) {
         add_generated_uint(st, hf_client_hello_frame, r->client_hello_frame);
@@ -714,13 +753,11 @@ static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     render_findings(st, pinfo, r);
 }
 
-static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r)
+/* title_hello writes the item's title: the message and its version. */
+static void title_hello(proto_item *ti, const msg_result *r)
 {
     const tlsneg_facts *f = &r->facts;
     char name[TLSNEG_VERSION_NAME_MAX];
-    char summary[512];
-
-    proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
     proto_item_append_text(ti, ": %s", tlsneg_msg_name(f));
     if (f->has_negotiated) {
         proto_item_append_text(ti, ", %s in force",
@@ -735,9 +772,21 @@ static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     if (r->retransmission_of) {
         proto_item_append_text(ti, " (retransmission)");
     }
-    proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
+}
 
-    add_generated_string(st, hf_summary, tlsneg_facts_summary(f, summary, sizeof summary));
+static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r)
+{
+    const tlsneg_facts *f = &r->facts;
+    char summary[512];
+
+    proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
+    if (shown(tree, proto_tlsneg)) {
+        title_hello(ti, r);
+    }
+    proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
+    if (shown(tree, hf_summary)) {
+        add_generated_string(st, hf_summary, tlsneg_facts_summary(f, summary, sizeof summary));
+    }
     if (r->retransmission_of) {
         add_generated_uint(st, hf_retransmission_of, r->retransmission_of);
     }
@@ -839,11 +888,15 @@ static void watch_protocol_fields(const char *proto_name, GArray *wanted)
     for (header_field_info *hfi = proto_get_first_protocol_field(proto_id, &cookie); hfi;
          hfi = proto_get_next_protocol_field(proto_id, &cookie)) {
         for (size_t i = 0; i < G_N_ELEMENTS(watched_fields); i++) {
-            if (strcmp(hfi->abbrev, watched_fields[i].abbrev) == 0) {
-                watched_hfid w = {hfi->id, watched_fields[i].role};
-                wmem_array_append_one(watched, w);
-                g_array_append_val(wanted, hfi->id);
+            field_role role = watched_fields[i].role;
+            if (strcmp(hfi->abbrev, watched_fields[i].abbrev) != 0 || num_watched == MAX_WATCHED ||
+                by_role[role].n == MAX_PER_ROLE) {
+                continue;
             }
+            watched[num_watched].hfid = hfi->id;
+            watched[num_watched++].role = role;
+            by_role[role].hfid[by_role[role].n++] = hfi->id;
+            g_array_append_val(wanted, hfi->id);
         }
     }
 }
@@ -851,7 +904,9 @@ static void watch_protocol_fields(const char *proto_name, GArray *wanted)
 static void collect_watched_fields(void)
 {
     GArray *wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
-    watched = wmem_array_new(wmem_epan_scope(), sizeof(watched_hfid));
+    proto_tls = proto_get_id_by_filter_name("tls");
+    proto_dtls = proto_get_id_by_filter_name("dtls");
+    proto_quic = proto_get_id_by_filter_name("quic");
     watch_protocol_fields("tls", wanted);
     watch_protocol_fields("dtls", wanted);
     watch_protocol_fields("tcp", wanted);

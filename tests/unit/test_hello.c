@@ -71,6 +71,17 @@ static void client_hello_fields(void)
        "Chrome 55: 17 extensions, draft key_share found");
     ok(h.supported_versions.body.len == 11, "Chrome 55: supported_versions holds 5 versions");
     ok(h.last_extension == 0x0015 && !h.duplicate_extension, "Chrome 55: padding is last");
+    /* Its extension types, read off the bytes: 2a2a ff01 0000 0017 0023 000d 0005 0012
+     * 0010 7550 000b 0028 002b 000a 0018 0a0a 0015. */
+    ok(tlsneg_hello_has_extension(&h, 0x0000) && tlsneg_hello_has_extension(&h, 0x0028) &&
+           tlsneg_hello_has_extension(&h, 0x002b) && tlsneg_hello_has_extension(&h, 0x0018),
+       "Chrome 55: has_extension finds types below 64");
+    ok(tlsneg_hello_has_extension(&h, 0xff01) && tlsneg_hello_has_extension(&h, 0x7550) &&
+           tlsneg_hello_has_extension(&h, 0x0a0a),
+       "Chrome 55: has_extension finds types from 64 up");
+    ok(!tlsneg_hello_has_extension(&h, 0x0033) && !tlsneg_hello_has_extension(&h, 0x002a) &&
+           !tlsneg_hello_has_extension(&h, 0x0039) && !tlsneg_hello_has_extension(&h, 0xffa5),
+       "Chrome 55: no key_share (51), early_data, QUIC transport parameters");
 }
 
 static void server_hello_fields(void)
