@@ -44,9 +44,16 @@ static endpoints endpoints_of(packet_info *pinfo, gboolean from_client)
     return e;
 }
 
+/* vhex writes "0x0304" into buf (8 bytes); no printf: it runs per hello. */
 static const char *vhex(guint16 v, char *buf)
 {
-    snprintf(buf, 8, "0x%04x", v);
+    static const char digits[] = "0123456789abcdef";
+    buf[0] = '0';
+    buf[1] = 'x';
+    for (int i = 0; i < 4; i++) {
+        buf[2 + i] = digits[(v >> (12 - 4 * i)) & 0xf];
+    }
+    buf[6] = '\0';
     return buf;
 }
 
@@ -63,7 +70,8 @@ static void offer_pattern(const tlsneg_facts *f, GString *out)
     char h[8];
     g_string_truncate(out, 0);
     if (!f->has_supported_versions) {
-        g_string_append_printf(out, "legacy %s", vhex(f->legacy_version, h));
+        g_string_append(out, "legacy ");
+        g_string_append(out, vhex(f->legacy_version, h));
         return;
     }
     gboolean grease = FALSE;
@@ -75,7 +83,10 @@ static void offer_pattern(const tlsneg_facts *f, GString *out)
             grease = TRUE;
             continue;
         }
-        g_string_append_printf(out, "%s%s", out->len ? " " : "", vhex(f->offered[i], h));
+        if (out->len) {
+            g_string_append_c(out, ' ');
+        }
+        g_string_append(out, vhex(f->offered[i], h));
     }
     if (!out->len) {
         g_string_append(out, "(empty)");
@@ -220,10 +231,12 @@ static tap_packet_status jsonl_packet(void *tapdata, packet_info *pinfo, epan_di
 
 /* ---- the report and the CSV: totals per server, per offer, per rule ------ */
 
+/* One server: its own key in report.servers (address, port, SNI). */
 typedef struct {
-    char *server;
+    address addr;
     guint32 port;
-    char *sni;
+    char *sni;    /* "" without SNI */
+    char *server; /* addr as text */
     guint client_hellos, server_hellos, hrrs, alerts, resets, closes, fallbacks;
     GHashTable *offered;  /* highest version offered -> count */
     GHashTable *in_force; /* version -> count */
@@ -234,8 +247,9 @@ typedef struct {
 
 typedef struct {
     gboolean csv;
-    GHashTable *servers; /* "server port sni" -> server_stats */
-    GHashTable *offers;  /* offer pattern -> count */
+    GHashTable *servers; /* server_stats, keyed by themselves */
+    GHashTable *offers;  /* offer pattern -> guint count */
+    GString *pattern;    /* scratch for offer_pattern */
     guint findings[TLSNEG_RULE_COUNT];
     guint messages[4];   /* by msg_type; [0] alerts */
     GPtrArray *verdicts; /* the main findings, one line each, in frame order */
@@ -247,6 +261,7 @@ typedef struct {
 static void server_stats_free(gpointer p)
 {
     server_stats *s = (server_stats *)p;
+    free_address(&s->addr);
     g_free(s->server);
     g_free(s->sni);
     g_free(s->intolerant_of);
@@ -266,21 +281,40 @@ static void report_reset(void *tapdata)
     rp->verdicts_dropped = 0;
 }
 
-static server_stats *server_of(report *rp, const endpoints *e, const char *sni)
+static guint server_hash(gconstpointer p)
 {
-    char *key = g_strdup_printf("%s %u %s", e->server, e->server_port, sni ? sni : "");
-    server_stats *s = (server_stats *)g_hash_table_lookup(rp->servers, key);
+    const server_stats *s = (const server_stats *)p;
+    return add_address_to_hash(s->port, &s->addr) ^ g_str_hash(s->sni);
+}
+
+static gboolean server_equal(gconstpointer a, gconstpointer b)
+{
+    const server_stats *sa = (const server_stats *)a, *sb = (const server_stats *)b;
+    return sa->port == sb->port && addresses_equal(&sa->addr, &sb->addr) &&
+           strcmp(sa->sni, sb->sni) == 0;
+}
+
+/* server_of finds the server of a message by binary key: the address is
+ * written out as text once per server, not once per message. */
+static server_stats *server_of(report *rp, packet_info *pinfo, gboolean from_client,
+                               const char *sni)
+{
+    server_stats probe;
+    probe.addr = from_client ? pinfo->dst : pinfo->src;
+    probe.port = from_client ? pinfo->destport : pinfo->srcport;
+    probe.sni = (char *)(sni ? sni : "");
+    server_stats *s = (server_stats *)g_hash_table_lookup(rp->servers, &probe);
     if (s) {
-        g_free(key);
         return s;
     }
     s = g_new0(server_stats, 1);
-    s->server = g_strdup(e->server);
-    s->port = e->server_port;
-    s->sni = g_strdup(sni ? sni : "");
+    copy_address(&s->addr, &probe.addr);
+    s->port = probe.port;
+    s->sni = g_strdup(probe.sni);
+    s->server = address_to_str(NULL, &s->addr);
     s->offered = g_hash_table_new(g_direct_hash, g_direct_equal);
     s->in_force = g_hash_table_new(g_direct_hash, g_direct_equal);
-    g_hash_table_insert(rp->servers, key, s);
+    g_hash_table_add(rp->servers, s);
     return s;
 }
 
@@ -313,8 +347,7 @@ static gboolean is_verdict(tlsneg_rule_id r)
 
 static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
 {
-    endpoints e = endpoints_of(pinfo, r->from_client);
-    server_stats *s = server_of(rp, &e, r->sni);
+    server_stats *s = server_of(rp, pinfo, r->from_client, r->sni);
     const tlsneg_facts *f = &r->facts;
     rp->messages[r->is_alert ? 0 : MIN(f->msg_type, 3)]++;
     for (guint i = 0; i < r->num_findings; i++) {
@@ -322,8 +355,8 @@ static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
         rp->findings[id]++;
         s->findings[id]++;
         if (is_verdict(id)) {
-            verdict(rp, g_strdup_printf("frame %u  %s:%u%s%s  %s: %s", pinfo->num, e.server,
-                                        e.server_port, r->sni ? " " : "", r->sni ? r->sni : "",
+            verdict(rp, g_strdup_printf("frame %u  %s:%u%s%s  %s: %s", pinfo->num, s->server,
+                                        s->port, r->sni ? " " : "", r->sni ? r->sni : "",
                                         tlsneg_rules[id].name, r->findings[i].detail));
         }
     }
@@ -339,11 +372,13 @@ static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
         if (f->has_offered_max) {
             count(s->offered, f->offered_max);
         }
-        GString *pattern = g_string_new(NULL);
-        offer_pattern(f, pattern);
-        gpointer old = g_hash_table_lookup(rp->offers, pattern->str);
-        g_hash_table_insert(rp->offers, g_string_free(pattern, FALSE),
-                            GUINT_TO_POINTER(GPOINTER_TO_UINT(old) + 1));
+        offer_pattern(f, rp->pattern);
+        guint *n = (guint *)g_hash_table_lookup(rp->offers, rp->pattern->str);
+        if (!n) {
+            n = g_new0(guint, 1);
+            g_hash_table_insert(rp->offers, g_strdup(rp->pattern->str), n);
+        }
+        (*n)++;
         s->fallbacks += r->cross && r->cross->cross.fallback ? 1u : 0u;
     } else if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
         if (f->is_hrr) {
@@ -369,8 +404,7 @@ static tap_packet_status report_packet(void *tapdata, packet_info *pinfo, epan_d
         report_msg(rp, pinfo, &res->msgs[i]);
     }
     if (res->close) {
-        endpoints e = endpoints_of(pinfo, res->close_from_client);
-        server_stats *s = server_of(rp, &e, res->close_sni);
+        server_stats *s = server_of(rp, pinfo, res->close_from_client, res->close_sni);
         if (res->close == TLSNEG_CAUSE_RESET) {
             s->resets++;
         } else {
@@ -417,6 +451,15 @@ static gint by_attempts(gconstpointer a, gconstpointer b)
     }
     int c = strcmp(sa->server, sb->server);
     return c ? c : sa->port != sb->port ? (sa->port < sb->port ? -1 : 1) : strcmp(sa->sni, sb->sni);
+}
+
+/* by_count orders the keys of a pattern -> guint count table: most common
+ * first, then by name. */
+static gint by_count(gconstpointer a, gconstpointer b, gpointer table)
+{
+    guint na = *(const guint *)g_hash_table_lookup((GHashTable *)table, a);
+    guint nb = *(const guint *)g_hash_table_lookup((GHashTable *)table, b);
+    return na != nb ? (na < nb ? 1 : -1) : strcmp((const char *)a, (const char *)b);
 }
 
 static GPtrArray *sorted_servers(report *rp)
@@ -521,12 +564,12 @@ static void print_report(report *rp)
     }
 
     printf("\n--- Client offers (supported_versions, GREASE folded) ---\n");
-    GHashTableIter it;
-    gpointer k, v;
-    g_hash_table_iter_init(&it, rp->offers);
-    while (g_hash_table_iter_next(&it, &k, &v)) {
-        printf("%8u  %s\n", GPOINTER_TO_UINT(v), (const char *)k);
+    GList *offers = g_list_sort_with_data(g_hash_table_get_keys(rp->offers), by_count, rp->offers);
+    for (GList *o = offers; o; o = o->next) {
+        printf("%8u  %s\n", *(const guint *)g_hash_table_lookup(rp->offers, o->data),
+               (const char *)o->data);
     }
+    g_list_free(offers);
 
     printf("\n--- Findings per rule ---\n");
     for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
@@ -556,6 +599,7 @@ static void report_finish(void *tapdata)
     report *rp = (report *)tapdata;
     g_hash_table_destroy(rp->servers);
     g_hash_table_destroy(rp->offers);
+    g_string_free(rp->pattern, TRUE);
     g_ptr_array_free(rp->verdicts, TRUE);
     g_free(rp);
 }
@@ -586,8 +630,9 @@ static tlsneg_stat_init_result report_init(const char *opt_arg, void *userdata)
     gboolean csv = GPOINTER_TO_INT(userdata);
     report *rp = g_new0(report, 1);
     rp->csv = csv;
-    rp->servers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, server_stats_free);
-    rp->offers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    rp->servers = g_hash_table_new_full(server_hash, server_equal, server_stats_free, NULL);
+    rp->offers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    rp->pattern = g_string_new(NULL);
     rp->verdicts = g_ptr_array_new_with_free_func(g_free);
     const char *prefix = csv ? "tlsneg,csv" : "tlsneg,report";
     listen(prefix, rp, filter_of(opt_arg, prefix), report_reset, report_packet, report_draw,
