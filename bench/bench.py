@@ -390,6 +390,7 @@ def main(argv):
     ap.add_argument("--keep", action="store_true", help="keep the work folder")
     ap.add_argument("--jobs", type=int, default=2, help="callgrind runs at a time")
     ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--modes", help="only these modes, comma-separated (plain is always run)")
     ap.add_argument("--field-cost", action="store_true",
                     help="also price tlsneg's wanted fields one by one (field_probe.so, callgrind)")
     ap.add_argument("--field-cost-slice", default="2k",
@@ -425,6 +426,9 @@ def main(argv):
     ztaps = {l.strip() for l in (zhelp.stdout + zhelp.stderr).splitlines()}
     have_report = "tlsneg,report" in ztaps
     modes = make_modes(boxes, ztaps)
+    if a.modes:
+        wanted = {m.strip() for m in a.modes.split(",")} | {"plain"}
+        modes = [m for m in modes if m.name in wanted]
     tshark_version = boxes["plain"].run(["--version"]).stdout.splitlines()[0]
 
     # Captures
@@ -591,6 +595,8 @@ def report(a, results, modes, info, gen_times, have_report, tshark_version, slic
           "tlsneg in this build).\n")
 
     cg = results["callgrind"]
+    names = {m.name for m in modes}
+    full = {"plain", "empty", "tlsneg", "pipeline"} <= names
     base = {}
     if cg:
         slice_pk = info.get("slice_packets")
@@ -615,7 +621,7 @@ def report(a, results, modes, info, gen_times, have_report, tshark_version, slic
     sizes = results["sizes"]
     for n, s in sizes.items():
         if "skipped" in s:
-            w("## %s connections: not run\n\n%s.\n" % (size_name(n), s["skipped"]))
+            w("## %s connections: not run\n\nSkipped: %s.\n" % (size_name(n), s["skipped"]))
             continue
         b = s["best"]
         w("## %s connections (%s packets): wall time, CPU, peak memory\n"
@@ -653,7 +659,7 @@ def report(a, results, modes, info, gen_times, have_report, tshark_version, slic
     w("## Targets\n")
     w("| target | measured | |")
     w("| --- | --- | --- |")
-    if cg:
+    if cg and full:
         marg = lambda name: (cg[(name, "slice")]["ir"] - cg[(name, "startup")]["ir"])  # noqa: E731
         r1 = marg("tlsneg") / marg("plain")
         r2 = marg("tlsneg") / marg("empty")
@@ -678,37 +684,43 @@ def report(a, results, modes, info, gen_times, have_report, tshark_version, slic
         c_hi = sizes[hi]["best"]["tlsneg"]["cpu"] / hi
         p_lo = sizes[lo]["best"]["plain"]["cpu"] / lo
         p_hi = sizes[hi]["best"]["plain"]["cpu"] / hi
+        m_lo = (sizes[lo]["best"]["tlsneg"]["rss_kb"]
+                - results.get("startup", {}).get("tlsneg", {}).get("rss_kb", 0)) / lo
+        m_hi = (sizes[hi]["best"]["tlsneg"]["rss_kb"]
+                - results.get("startup", {}).get("tlsneg", {}).get("rss_kb", 0)) / hi
         w("| cost linear in connections | tlsneg CPU per connection %s -> %s: %.2fx "
-          "(plain: %.2fx) | %s |" % (size_name(lo), size_name(hi), c_hi / c_lo, p_hi / p_lo,
-                                     mark(c_hi / c_lo <= 1.15 * max(1.0, p_hi / p_lo))))
+          "(plain: %.2fx); memory per connection %.2fx | %s |"
+          % (size_name(lo), size_name(hi), c_hi / c_lo, p_hi / p_lo, m_hi / m_lo,
+             mark(c_hi / c_lo <= 1.15 * max(1.0, p_hi / p_lo) and m_hi / m_lo <= 1.1)))
     w("")
 
     # Pipeline
-    w("## tlsneg against the `-T fields` pipeline (the same facts)\n")
-    if cg:
-        w("- Instructions (%s slice, whole runs): pipeline %s, `tlsneg fields` %s: tlsneg "
-          "needs %.2fx fewer; plain `tlsneg` (summary lines, facts in the tree) %.2fx fewer."
-          % (size_name(slice_n), "{:,}".format(cg[("pipeline", "slice")]["ir"]),
-             "{:,}".format(cg[("tlsneg fields", "slice")]["ir"]),
-             cg[("pipeline", "slice")]["ir"] / cg[("tlsneg fields", "slice")]["ir"],
-             cg[("pipeline", "slice")]["ir"] / cg[("tlsneg", "slice")]["ir"]))
-        if ("tlsneg jsonl", "slice") in cg:
-            w("- `tlsneg jsonl` (`-q -z tlsneg,jsonl`: one JSON record per hello, no tree "
-              "output) %s: %.2fx fewer instructions than the pipeline."
-              % ("{:,}".format(cg[("tlsneg jsonl", "slice")]["ir"]),
-                 cg[("pipeline", "slice")]["ir"] / cg[("tlsneg jsonl", "slice")]["ir"]))
-        if cg[("pipeline", "slice")].get("hellos"):
-            w("- Hellos in the slice (as the pipeline counts them): %d."
-              % cg[("pipeline", "slice")]["hellos"])
-    for n in ran:
-        b = sizes[n]["best"]
-        for name in ("tlsneg fields", "tlsneg jsonl"):
-            if name in b:
-                w("- %s: wall time pipeline %.2f s, `%s` %.2f s: tlsneg %.2fx faster "
-                  "(CPU %.2fx)." % (size_name(n), b["pipeline"]["wall"], name, b[name]["wall"],
-                                    b["pipeline"]["wall"] / b[name]["wall"],
-                                    b["pipeline"]["cpu"] / b[name]["cpu"]))
-    w("")
+    if {"pipeline", "tlsneg fields"} <= names:
+        w("## tlsneg against the `-T fields` pipeline (the same facts)\n")
+        if cg:
+            w("- Instructions (%s slice, whole runs): pipeline %s, `tlsneg fields` %s: tlsneg "
+              "needs %.2fx fewer; plain `tlsneg` (summary lines, facts in the tree) %.2fx fewer."
+              % (size_name(slice_n), "{:,}".format(cg[("pipeline", "slice")]["ir"]),
+                 "{:,}".format(cg[("tlsneg fields", "slice")]["ir"]),
+                 cg[("pipeline", "slice")]["ir"] / cg[("tlsneg fields", "slice")]["ir"],
+                 cg[("pipeline", "slice")]["ir"] / cg[("tlsneg", "slice")]["ir"]))
+            if ("tlsneg jsonl", "slice") in cg:
+                w("- `tlsneg jsonl` (`-q -z tlsneg,jsonl`: one JSON record per hello, no tree "
+                  "output) %s: %.2fx fewer instructions than the pipeline."
+                  % ("{:,}".format(cg[("tlsneg jsonl", "slice")]["ir"]),
+                     cg[("pipeline", "slice")]["ir"] / cg[("tlsneg jsonl", "slice")]["ir"]))
+            if cg[("pipeline", "slice")].get("hellos"):
+                w("- Hellos in the slice (as the pipeline counts them): %d."
+                  % cg[("pipeline", "slice")]["hellos"])
+        for n in ran:
+            b = sizes[n]["best"]
+            for name in ("tlsneg fields", "tlsneg jsonl"):
+                if name in b:
+                    w("- %s: wall time pipeline %.2f s, `%s` %.2f s: pipeline / tlsneg = %.2fx "
+                      "(CPU %.2fx; above 1: tlsneg faster)."
+                      % (size_name(n), b["pipeline"]["wall"], name, b[name]["wall"],
+                         b["pipeline"]["wall"] / b[name]["wall"], b["pipeline"]["cpu"] / b[name]["cpu"]))
+        w("")
 
     if results.get("field_cost"):
         fc_n, rows = results["field_cost"]
@@ -732,7 +744,7 @@ def report(a, results, modes, info, gen_times, have_report, tshark_version, slic
     w("```\n%s\n```\n" % results["core"])
 
     # Profile
-    if cg:
+    if cg and full:
         w(profile_section(cg, modes, slice_n))
     if gen_times:
         w("## Generator\n")
