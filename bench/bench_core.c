@@ -12,11 +12,12 @@
 #define _POSIX_C_SOURCE 199309L
 #include "core/facts.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "../tools/unhex.h"
 
 typedef struct {
     int wire; /* tlsneg_wire, or -1 for a dtls-body line */
@@ -24,29 +25,6 @@ typedef struct {
     size_t len;
     uint8_t *bytes;
 } message;
-
-static size_t unhex(const char *s, uint8_t *out, size_t cap)
-{
-    size_t n = 0;
-    int hi = -1;
-    for (; *s && n < cap; s++) {
-        int v;
-        if (isdigit((unsigned char)*s)) {
-            v = *s - '0';
-        } else if (isxdigit((unsigned char)*s)) {
-            v = tolower((unsigned char)*s) - 'a' + 10;
-        } else {
-            continue;
-        }
-        if (hi < 0) {
-            hi = v;
-        } else {
-            out[n++] = (uint8_t)(hi << 4 | v);
-            hi = -1;
-        }
-    }
-    return n;
-}
 
 static double now(void)
 {
@@ -183,8 +161,8 @@ int main(int argc, char **argv)
             hellos += n;
             t = now() - t0;
         } while (t < seconds);
-        printf("%-20s %12.0f hellos/s %8.1f ns/hello\n", stage_names[stage],
-               (double)hellos / t, t * 1e9 / (double)hellos);
+        printf("%-20s %12.0f hellos/s %8.1f ns/hello\n", stage_names[stage], (double)hellos / t,
+               t * 1e9 / (double)hellos);
     }
     fprintf(stderr, "(checksum %lu)\n", sink);
     for (size_t i = 0; i < n; i++) {

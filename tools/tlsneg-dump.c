@@ -14,33 +14,11 @@
 #include "core/facts.h"
 #include "core/versions.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static size_t unhex(const char *s, uint8_t *out, size_t cap)
-{
-    size_t n = 0;
-    int hi = -1;
-    for (; *s && n < cap; s++) {
-        int v;
-        if (isdigit((unsigned char)*s)) {
-            v = *s - '0';
-        } else if (isxdigit((unsigned char)*s)) {
-            v = tolower((unsigned char)*s) - 'a' + 10;
-        } else {
-            continue;
-        }
-        if (hi < 0) {
-            hi = v;
-        } else {
-            out[n++] = (uint8_t)(hi << 4 | v);
-            hi = -1;
-        }
-    }
-    return n;
-}
+#include "unhex.h"
 
 static void print_json_string(const char *s)
 {
@@ -163,7 +141,8 @@ static void dump(const tlsneg_hello *h)
 /* print_rules writes the README's rule reference from rules.def. */
 static void print_rules(void)
 {
-    printf("| expert info = display filter | finding | group | severity | drafts | reference | meaning |\n");
+    printf("| expert info = display filter | finding | group | severity | drafts | reference | "
+           "meaning |\n");
     printf("| --- | --- | --- | --- | --- | --- | --- |\n");
     for (size_t i = 0; i < TLSNEG_RULE_COUNT; i++) {
         const tlsneg_rule *r = &tlsneg_rules[i];
