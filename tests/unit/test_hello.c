@@ -72,7 +72,11 @@ static void client_hello_fields(void)
     ok(h.supported_versions.body.len == 11, "Chrome 55: supported_versions holds 5 versions");
     ok(h.last_extension == 0x0015 && !h.duplicate_extension, "Chrome 55: padding is last");
     /* Its extension types, read off the bytes: 2a2a ff01 0000 0017 0023 000d 0005 0012
-     * 0010 7550 000b 0028 002b 000a 0018 0a0a 0015. */
+     * 0010 7550 000b 0028 002b 000a 0018 0a0a 0015. Types from 64 up are looked
+     * for in the bytes, which must stay alive. */
+    size_t n;
+    uint8_t *b = unhex(chrome55_client_hello_hex, &n);
+    (void)tlsneg_hello_parse(&h, TLSNEG_WIRE_TLS, b, n);
     ok(tlsneg_hello_has_extension(&h, 0x0000) && tlsneg_hello_has_extension(&h, 0x0028) &&
            tlsneg_hello_has_extension(&h, 0x002b) && tlsneg_hello_has_extension(&h, 0x0018),
        "Chrome 55: has_extension finds types below 64");
@@ -82,6 +86,7 @@ static void client_hello_fields(void)
     ok(!tlsneg_hello_has_extension(&h, 0x0033) && !tlsneg_hello_has_extension(&h, 0x002a) &&
            !tlsneg_hello_has_extension(&h, 0x0039) && !tlsneg_hello_has_extension(&h, 0xffa5),
        "Chrome 55: no key_share (51), early_data, QUIC transport parameters");
+    free(b);
 }
 
 static void server_hello_fields(void)
