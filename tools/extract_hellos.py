@@ -9,9 +9,21 @@ differential test feeds the hex to tlsneg-dump and compares; the hex lines
 also seed the unit-test vectors and the fuzz corpus.
 """
 import collections
+import glob
 import json
+import os
 import subprocess
 import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def default_captures():
+    """Every capture of pcaps/ and, beside the checkout, of ../shared/captures/."""
+    found = sorted(glob.glob(os.path.join(ROOT, "pcaps", "*.pcap*")))
+    shared = os.path.join(os.path.dirname(ROOT), "shared", "captures")
+    found += sorted(glob.glob(os.path.join(shared, "**", "*.pcap*"), recursive=True))
+    return found
 
 
 def pairs(items):

@@ -49,19 +49,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
 from tsharkbox import TsharkBox  # noqa: E402
+from extract_hellos import default_captures  # noqa: E402
 
 SANITIZER_MARKERS = ("runtime error:", "AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer")
 RUNS = (("-V",), ("-2", "-V"))
 
 
 # ---------------------------------------------------------------- capture files
-
-def default_captures():
-    found = sorted(glob.glob(os.path.join(ROOT, "pcaps", "*.pcap*")))
-    shared = os.path.join(os.path.dirname(ROOT), "shared", "captures")
-    found += sorted(glob.glob(os.path.join(shared, "**", "*.pcap*"), recursive=True))
-    return found
-
 
 def read_capture(path):
     opener = gzip.open if path.endswith(".gz") else open

@@ -20,7 +20,6 @@ once per shape (wire, type, length, legacy_version, supported_versions and
 extension types: the 1,000 synthetic hellos of tls-fragmented-handshakes
 differ in one byte), named after the first capture and frame that holds them.
 """
-import glob
 import os
 import re
 import sys
@@ -29,19 +28,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import extract_hellos  # noqa: E402
+from extract_hellos import default_captures  # noqa: E402
 
 SELECTOR = {"tls": 0, "dtls": 1, "quic": 2, "ssl2": 3}
 DTLS_BODY = 4
 CLIENT_HELLO = 0x10  # selector bits, tests/fuzz/README.md
 AFTER_HRR = 0x20
 TYPE_NAMES = {1: "ch", 2: "sh", 3: "hvr"}
-
-
-def default_captures():
-    found = sorted(glob.glob(os.path.join(ROOT, "pcaps", "*.pcap*")))
-    shared = os.path.join(os.path.dirname(ROOT), "shared", "captures")
-    found += sorted(glob.glob(os.path.join(shared, "**", "*.pcap*"), recursive=True))
-    return found
 
 
 def capture_stem(path):
