@@ -28,16 +28,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define require(cond)                                                                              \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "fuzz_tracker: %s:%d: broken promise: %s\n", __FILE__, __LINE__,      \
+            fprintf(stderr, "fuzz_tracker: %s:%d: broken promise: %s\n", __FILE__, __LINE__,       \
                     #cond);                                                                        \
             abort();                                                                               \
         }                                                                                          \
     } while (0)
 
 static const uint16_t versions[16] = {
-    TLSNEG_V_TLS13, TLSNEG_V_TLS12, TLSNEG_V_TLS11, TLSNEG_V_TLS10,  TLSNEG_V_SSL3, TLSNEG_V_SSL2,
-    0x7f17,         0x7e02,         0xfb1a,         TLSNEG_V_DTLS13, TLSNEG_V_DTLS12,
-    TLSNEG_V_DTLS10, TLSNEG_V_DTLS_OPENSSL, 0x0a0a, 0x0305, 0,
+    TLSNEG_V_TLS13,
+    TLSNEG_V_TLS12,
+    TLSNEG_V_TLS11,
+    TLSNEG_V_TLS10,
+    TLSNEG_V_SSL3,
+    TLSNEG_V_SSL2,
+    0x7f17,
+    0x7e02,
+    0xfb1a,
+    TLSNEG_V_DTLS13,
+    TLSNEG_V_DTLS12,
+    TLSNEG_V_DTLS10,
+    TLSNEG_V_DTLS_OPENSSL,
+    0x0a0a,
+    0x0305,
+    0,
 };
 
 static void check_cross(const tlsneg_cross *c, uint32_t frame)
