@@ -3,7 +3,7 @@
 real handshakes, re-addressed.
 
 Every connection is the transcript of a real handshake from the project's
-captures (pcaps/*.pcap) or the public reference captures (../shared/captures),
+captures (pcaps/*.pcap) or the public reference captures (pcaps/public/),
 replayed with a fresh client address and port through pcaps/synth.py's TCP
 and UDP writers: the same TLS/DTLS/QUIC bytes in the same segments, new
 IPv4/TCP/UDP headers (correct checksums), one ACK after each burst. A few
@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.join(REPO, "pcaps"))
 import synth  # noqa: E402  (pcaps/synth.py: the libpcap writer, TCP/UDP, TLS builders)
 
 PCAPS = os.path.join(REPO, "pcaps")
-SHARED = os.path.normpath(os.path.join(REPO, "..", "shared", "captures"))
+PUBLIC = os.path.join(REPO, "pcaps", "public")
 
 GREASE = [0x0A0A + 0x1010 * i for i in range(16)]
 
@@ -352,10 +352,10 @@ class QuicReplayer:
 
 # ---------------------------------------------------------------- the connection kinds
 
-def shared(*parts):
-    path = os.path.join(SHARED, *parts)
+def public(*parts):
+    path = os.path.join(PUBLIC, *parts)
     if not os.path.exists(path):
-        raise SystemExit(f"gen.py: {path} is missing (the public captures beside the checkout)")
+        raise SystemExit(f"gen.py: {path} is missing (the public captures in pcaps/public/)")
     return path
 
 
@@ -370,11 +370,11 @@ class Templates:
                        "client-hello-many-segments.pcap")]
         self.tls12 = [tcp_transcript(p("tls12-only-server.pcap")),
                       tcp_transcript(p("tls12-client-tls13-server.pcap")),
-                      tcp_transcript(shared("zeek", "tls1.2.pcap")),
-                      tcp_transcript(shared("zeek", "chrome-34-google.pcap"))]
+                      tcp_transcript(public("zeek", "tls1.2.pcap")),
+                      tcp_transcript(public("zeek", "chrome-34-google.pcap"))]
         self.hrr = tcp_transcript(p("tls13-hrr.pcap"))
         # GREASE: Chrome 67's real hello (draft-23), and curl's with GREASE inserted.
-        self.chrome67 = tcp_transcript(shared("zeek", "tls13draft23-chrome67.0.3368.0-canary.pcap"))
+        self.chrome67 = tcp_transcript(public("zeek", "tls13draft23-chrome67.0.3368.0-canary.pcap"))
         curl_segs, curl_close = tcp_transcript(p("tls13-curl.pcap"))
         self.greased = [([(True, grease_client_hello(curl_segs[0][1], g))] + curl_segs[1:],
                          curl_close) for g in range(16)]
@@ -394,7 +394,7 @@ class Templates:
             ([(True, fallback_client_hello(t12_client, 0x0302)), (False, alert86)], "fin")]
         # DTLS 1.2 (HelloVerifyRequest cookie exchange) and QUIC v1 (quic-go).
         self.dtls = udp_transcript(p("dtls12-openssl.pcap"), 44305)
-        self.quic = QuicReplayer(udp_transcript(shared("zeek", "quic-go-handshake.pcap"), 443))
+        self.quic = QuicReplayer(udp_transcript(public("zeek", "quic-go-handshake.pcap"), 443))
 
 
 # Connection kinds and how often each is picked: 93 picks make 100 connections (a

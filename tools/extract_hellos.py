@@ -19,11 +19,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def default_captures():
-    """Every capture of pcaps/ and, beside the checkout, of ../shared/captures/."""
-    found = sorted(glob.glob(os.path.join(ROOT, "pcaps", "*.pcap*")))
-    shared = os.path.join(os.path.dirname(ROOT), "shared", "captures")
-    found += sorted(glob.glob(os.path.join(shared, "**", "*.pcap*"), recursive=True))
-    return found
+    """Every capture under pcaps/ (the public ones in pcaps/public/ included)."""
+    return sorted(glob.glob(os.path.join(ROOT, "pcaps", "**", "*.pcap*"), recursive=True))
 
 
 def pairs(items):

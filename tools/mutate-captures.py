@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Mutation campaign: broken captures through tshark with the tlsneg plugin.
 
-Every capture (pcaps/ and ../shared/captures/ beside the checkout, or those
+Every capture (pcaps/, the public ones in pcaps/public/ included, or those
 given) is mutated in four ways:
   editcap   editcap -E (random byte errors) with several seeds and rates,
             from the start of each frame or past the Ethernet/IPv4/TCP headers;
@@ -349,7 +349,7 @@ def run_tshark(box, args, env, timeout, baseline=None):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("captures", nargs="*",
-                    help="files or folders (their *.pcap*); default: pcaps/ and ../shared/captures/")
+                    help="files or folders (their *.pcap*); default: everything under pcaps/")
     ap.add_argument("--plugin", default=os.path.join(ROOT, "build-asan", "tlsneg.so"))
     ap.add_argument("--no-sanitizers", action="store_true",
                     help="the plugin is a build without ASan/UBSan: preload nothing")

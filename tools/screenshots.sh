@@ -11,7 +11,7 @@ plugin=${1:-$root/build/tlsneg.so}
 shot=$root/tools/screenshot.sh
 dir=$root/docs/screenshots
 pcaps=$root/pcaps
-grease=$root/../shared/captures/zeek/tls13draft23-chrome67.0.3368.0-canary.pcap
+grease=$root/pcaps/public/zeek/tls13draft23-chrome67.0.3368.0-canary.pcap
 missing=0
 mkdir -p "$dir"
 

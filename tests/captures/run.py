@@ -15,7 +15,6 @@ from tsharkbox import TsharkBox  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared", "captures")
 
 # Every public tlsneg field, in the order -T fields asks for them.
 FIELDS = ["msg_type", "hrr", "record_version", "legacy_version", "offered_version",
@@ -124,8 +123,6 @@ def read_once(blocks):
 
 
 def resolve_capture(name):
-    if name.startswith("shared/"):
-        return os.path.join(SHARED, name[len("shared/"):])
     return os.path.join(ROOT, name)
 
 
@@ -400,8 +397,6 @@ def main():
     args = ap.parse_args()
     manifests = args.manifests or sorted(glob.glob(os.path.join(HERE, "expect", "*.expect")))
     res = Results()
-    if not os.path.isdir(SHARED):
-        print(f"# {SHARED} is absent: the shared captures' manifests are skipped")
     box = TsharkBox(args.plugin, args.tshark, args.sanitizers)
     try:
         res.check(True, f"tshark loads exactly {box.plugin}")
@@ -409,7 +404,8 @@ def main():
         check_watched_fields(box, res)
         for m in manifests:
             capture, _ = load_manifest(m)
-            if capture.startswith("shared/") and not os.path.isdir(SHARED):
+            if not res.check(os.path.isfile(resolve_capture(capture)),
+                             f"{os.path.basename(m)}: its capture {capture} exists"):
                 continue
             check_capture(box, res, m)
     finally:

@@ -17,13 +17,7 @@ from extract_hellos import extract  # noqa: E402
 
 
 def captures():
-    shared = os.path.join(os.path.dirname(ROOT), "shared", "captures")
-    found = sorted(glob.glob(os.path.join(ROOT, "pcaps", "*.pcap*")))
-    if os.path.isdir(shared):
-        found += sorted(glob.glob(os.path.join(shared, "*", "*.pcap*")))
-    else:
-        print(f"# {shared} is absent: only pcaps/ is compared")
-    return found
+    return sorted(glob.glob(os.path.join(ROOT, "pcaps", "**", "*.pcap*"), recursive=True))
 
 
 def dtls_header(raw):
@@ -101,8 +95,7 @@ def main():
             continue
         out = subprocess.run([args.dump], input="\n".join(l for _, l in pairs) + "\n",
                              capture_output=True, text=True, check=True).stdout.splitlines()
-        name = os.path.relpath(cap, ROOT) if cap.startswith(ROOT) else \
-            "shared/" + os.path.relpath(cap, os.path.join(os.path.dirname(ROOT), "shared", "captures"))
+        name = os.path.relpath(cap, ROOT)
         problems = []
         for (m, _), line in zip(pairs, out):
             core = json.loads(line)

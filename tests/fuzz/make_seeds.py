@@ -4,7 +4,7 @@ ServerHello and HelloVerifyRequest in the captures, as tshark sees them
 (tools/extract_hellos.py), one binary file each.
 
 Usage: make_seeds.py OUTDIR [CAPTURE ...]
-Without captures: pcaps/*.pcap* and ../shared/captures/** beside the checkout.
+Without captures: everything under pcaps/ (pcaps/public/ included).
 
 Each file is the fuzz_hello input: a selector byte for the wire (0 TLS,
 1 DTLS, 2 QUIC, 3 SSLv2-compatible), then the message from its type byte.
