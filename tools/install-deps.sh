@@ -2,7 +2,7 @@
 # Install what tlsneg needs to build, test and make captures on Debian 12.
 # Runs apt-get only for what is missing; needs root or sudo for that.
 set -eu
-pkgs="build-essential cmake pkg-config clang-format
+pkgs="build-essential dpkg-dev cmake pkg-config clang-format shellcheck
       wireshark-dev libwireshark-dev tshark libglib2.0-dev libpcap-dev python3
       openssl gnutls-bin curl iproute2 util-linux
       xvfb wireshark-qt xdotool imagemagick"
@@ -17,4 +17,5 @@ sudo=""
 export DEBIAN_FRONTEND=noninteractive
 # tshark asks whether non-root users may capture; the default (no) is fine.
 $sudo apt-get update -qq
+# shellcheck disable=SC2086 # one package a word
 $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

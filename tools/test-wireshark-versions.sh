@@ -11,9 +11,9 @@
 #   default: 4.4 4.6
 #
 # For each version: makes (or reuses) the chroot, copies this source tree (the
-# files git knows, committed or not, without build folders) and
-# ../shared/captures into it, then runs the release build (warnings as errors)
-# and ctest there: unit, differential, captures and screenshot tests.
+# files git knows, committed or not, without build folders) into it, then
+# runs the release build (warnings as errors) and ctest there: unit,
+# differential, captures, package, shell lint and screenshot tests.
 #
 # The chroots are cached in $TLSNEG_CHROOT_DIR (default /var/cache/tlsneg-chroots),
 # one folder per suite, with a stamp file listing suite, mirror and packages.
@@ -91,8 +91,8 @@ mirror_from_sources() {
 mirror=${TLSNEG_DEBIAN_MIRROR:-$(mirror_from_sources)}
 mirror=${mirror:-http://deb.debian.org/debian}
 
-packages="build-essential cmake pkg-config python3 util-linux wireshark-dev libwireshark-dev
-          tshark libglib2.0-dev"
+packages="build-essential dpkg-dev cmake pkg-config python3 util-linux wireshark-dev
+          libwireshark-dev tshark libglib2.0-dev shellcheck"
 if [ "$gui" = 1 ]; then
     packages="$packages wireshark xvfb xdotool imagemagick"
 fi
@@ -254,7 +254,7 @@ prepare() {
 }
 
 # copy_sources DEST: this tree as git sees it (tracked and untracked, not
-# ignored: no build folders), and ../shared/captures beside it.
+# ignored: no build folders); the captures the tests read are all in it.
 copy_sources() {
     dest=$1
     mkdir -p "$dest/main"
@@ -263,12 +263,6 @@ copy_sources() {
             tar -C "$src" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$dest/main" -xf -
     else
         tar -C "$src" --exclude='./build*' --exclude=./.git -cf - . | tar -C "$dest/main" -xf -
-    fi
-    if [ -d "$src/../shared/captures" ]; then
-        mkdir -p "$dest/shared"
-        tar -C "$src/../shared" -cf - captures | tar -C "$dest/shared" -xf -
-    else
-        echo "== note: $src/../shared/captures is absent: the tests skip the shared captures =="
     fi
 }
 

@@ -1,0 +1,81 @@
+#!/bin/sh
+# The Debian package, as a user gets it:
+#   tests/package/test_package.sh BUILD_DIR
+# Builds the package with cpack from BUILD_DIR (a configured and built tree),
+# checks its name, its Depends (the libwireshark ABI package that this
+# Wireshark's library belongs to, and the pin to this release series) and its
+# one file (the plugin in the global plugin folder). As root (or with
+# passwordless sudo) it then installs it with apt, checks that tshark lists
+# tlsneg from that folder, removes it, checks that the plugin is gone, and
+# puts back a tlsneg package that was installed before.
+set -eu
+build=$(cd "${1:?usage: test_package.sh BUILD_DIR}" && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+passed=0
+failed=0
+check() { # check WHAT COMMAND...
+    what=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+        echo "ok - $what"
+    else
+        failed=$((failed + 1))
+        echo "not ok - $what"
+    fi
+}
+
+(cd "$build" && cpack -G DEB -B "$out" >/dev/null 2>&1)
+version=$(sed -n 's/^set(CPACK_PACKAGE_VERSION "\(.*\)")$/\1/p' "$build/CPackConfig.cmake")
+deb=$out/tlsneg_${version}_$(dpkg --print-architecture).deb
+check "cpack builds $(basename "$deb")" test -f "$deb"
+
+# The ABI package: the one that owns the libwireshark this build linked
+# (ldd may name it under /lib, dpkg knows it under /usr/lib).
+soname=$(ldd "$build/tlsneg.so" | sed -n 's/^[[:space:]]*\(libwireshark\.so\.[0-9]*\) => .*/\1/p')
+libpath=$(ldd "$build/tlsneg.so" | sed -n "s/^[[:space:]]*$soname => \\([^ ]*\\) .*/\\1/p")
+abi_pkg=$( (dpkg -S "$libpath" || dpkg -S "/usr$libpath") 2>/dev/null | cut -d: -f1 | head -n1)
+check "the package of $soname is known (${abi_pkg:-none})" test -n "$abi_pkg"
+depends=$(dpkg-deb -f "$deb" Depends)
+echo "# Depends: $depends"
+check "Depends names $abi_pkg (the package of $soname)" \
+    sh -c "printf '%s\n' '$depends' | tr ',' '\n' | grep -q '^ *$abi_pkg '"
+ws=$(tshark -v 2>/dev/null | sed -n '1s/^TShark (Wireshark) \([0-9]*\)\.\([0-9]*\)\..*/\1.\2/p')
+next="${ws%.*}.$((${ws#*.} + 1))"
+check "Depends pins libwireshark-data to $ws.x" \
+    sh -c "printf '%s\n' '$depends' | grep -q 'libwireshark-data (>= $ws), libwireshark-data (<< $next~)'"
+plugdir=$(tshark -G folders 2>/dev/null | sed -n 's/^Global Plugins:[[:space:]]*//p')
+files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $NF}' | sed 's/^\.//')
+echo "# files: $files"
+check "the package holds exactly $plugdir/epan/tlsneg.so" test "$files" = "$plugdir/epan/tlsneg.so"
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    if sudo -n true 2>/dev/null; then
+        sudo="sudo -n"
+    else
+        echo "# not root and no passwordless sudo: install and removal not tried"
+        echo "$passed passed, $failed failed"
+        [ "$failed" -eq 0 ]
+        exit
+    fi
+fi
+before=$(dpkg-query -W -f='${Status}' tlsneg 2>/dev/null || true)
+apt_get() {
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=600 "$@" >/dev/null 2>&1
+}
+listed() { tshark -G plugins 2>/dev/null | grep -q "tlsneg.so.*$plugdir/epan/tlsneg.so"; }
+check "apt-get install ./$(basename "$deb")" apt_get install -y --reinstall "$deb"
+check "tshark lists tlsneg from $plugdir/epan" listed
+check "apt-get remove tlsneg" apt_get remove -y tlsneg
+check "the plugin file is gone" test ! -e "$plugdir/epan/tlsneg.so"
+check "tshark no longer lists tlsneg" sh -c "! tshark -G plugins 2>/dev/null | grep -q tlsneg"
+case $before in
+*"install ok installed"*)
+    apt_get install -y --reinstall "$deb"
+    echo "# tlsneg was installed before the test: installed again"
+    ;;
+esac
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
