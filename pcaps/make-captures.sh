@@ -364,7 +364,7 @@ proxy_pid=
 # cap_start_on NAME SECONDS PORT...: like cap_start, on several ports and with
 # its own autostop.
 cap_start_on() {
-    local name=$1 secs=$2 filter= port i
+    local name=$1 secs=$2 filter='' port i
     shift 2
     for port in "$@"; do
         ss -Hltun "sport = :$port" | grep -q . && die "port $port is in use"
@@ -542,17 +542,17 @@ intolerant_scenario() {
     local n=$1 p=$2 kind=$3 b=$(($2 + 1))
     local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
     shift 3
-    cap_start $n $p
-    openssl_server $n $b -tls1_2
-    proxy_start $n 15 $p intolerant $p $b 0303 "$kind" 2
-    client_fails $n "${sc[@]}"
-    client $n "${sc[@]}" -tls1_2 "$@"
-    proxy_wait $n
-    server_wait $n
-    cap_stop $n
-    expect_count $n 'tls.handshake.type == 1' 2
-    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0304' 1
-    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303' 1
+    cap_start "$n" "$p"
+    openssl_server "$n" "$b" -tls1_2
+    proxy_start "$n" 15 "$p" intolerant "$p" "$b" 0303 "$kind" 2
+    client_fails "$n" "${sc[@]}"
+    client "$n" "${sc[@]}" -tls1_2 "$@"
+    proxy_wait "$n"
+    server_wait "$n"
+    cap_stop "$n"
+    expect_count "$n" 'tls.handshake.type == 1' 2
+    expect_count "$n" 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0304' 1
+    expect_count "$n" 'tls.handshake.type == 2 && tls.handshake.version == 0x0303' 1
 }
 
 scenario_intolerant-rst() {
@@ -639,7 +639,7 @@ scenario_nofallback-parallel() {
     c2=$!
     wait $c1 || rc1=$?
     wait $c2 || rc2=$?
-    [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || die "$n: clients exited with $rc1 $rc2"
+    if [ "$rc1" -ne 0 ] || [ "$rc2" -ne 0 ]; then die "$n: clients exited with $rc1 $rc2"; fi
     server_wait $n
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0304' 2

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Every shell script of the project parses (sh -n or bash -n, as its first
+# line asks) and passes shellcheck:
+#   tests/lint/test_shell.sh [SOURCE_DIR]
+# A script is any file outside build folders and .git whose first line starts
+# with #! and names sh or bash.
+set -eu
+root=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
+command -v shellcheck >/dev/null || { echo "not ok - shellcheck is not installed (tools/install-deps.sh installs it)"; exit 1; }
+passed=0
+failed=0
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
+find "$root" \( -name .git -o -name 'build*' -o -name node_modules \) -prune -o -type f -print |
+    sort | while IFS= read -r f; do
+    case $(head -c 64 "$f" 2>/dev/null | head -n1) in
+    '#!/bin/sh'* | '#!/usr/bin/env sh'*) echo "sh $f" ;;
+    '#!/bin/bash'* | '#!/usr/bin/env bash'*) echo "bash $f" ;;
+    esac
+done >"$list"
+[ -s "$list" ] || { echo "not ok - no shell script found under $root"; exit 1; }
+while read -r shell f; do
+    name=${f#"$root"/}
+    if "$shell" -n "$f"; then
+        passed=$((passed + 1))
+        echo "ok - $shell -n $name"
+    else
+        failed=$((failed + 1))
+        echo "not ok - $shell -n $name"
+    fi
+    if out=$(shellcheck -x -P "$(dirname "$f")" "$f" 2>&1); then
+        passed=$((passed + 1))
+        echo "ok - shellcheck $name"
+    else
+        failed=$((failed + 1))
+        echo "not ok - shellcheck $name"
+        printf '%s\n' "$out" | sed 's/^/#   /'
+    fi
+done <"$list"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
