@@ -148,11 +148,12 @@ static bool grow(tlsneg_tracker *t)
         return false;
     }
     t->ring = ring;
-    map maps[3];
+    map maps[3] = {{NULL, 0}, {NULL, 0}, {NULL, 0}};
     size_t slots = map_slots(cap);
     if (!map_init(&maps[0], slots) || !map_init(&maps[1], slots) || !map_init(&maps[2], slots)) {
         free(maps[0].e);
         free(maps[1].e);
+        free(maps[2].e);
         return false;
     }
     map *old[3] = {&t->by_conn, &t->by_key, &t->by_session};

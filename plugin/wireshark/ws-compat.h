@@ -32,34 +32,6 @@ static inline guint32 tlsneg_fi_uint(field_info *fi)
     return fvalue_get_uinteger(TLSNEG_FI_VALUE(fi));
 }
 
-/* tlsneg_fi_bool returns the value of an FT_BOOLEAN field (tcp.flags.reset):
- * booleans are stored as 64-bit integers, and fvalue_get_uinteger() refuses
- * them in 4.0. */
-static inline gboolean tlsneg_fi_bool(field_info *fi)
-{
-    return fvalue_get_uinteger64(TLSNEG_FI_VALUE(fi)) != 0;
-}
-
-/* tlsneg_fi_bytes returns the bytes of an FT_BYTES (or FT_UINT_BYTES) field
- * and sets *out_len to their number. The bytes live as long as the field.
- * 4.0's fvalue_get_bytes() returns the data; from 4.2 on it returns a new
- * reference to a GBytes. */
-static inline const guint8 *tlsneg_fi_bytes(field_info *fi, size_t *out_len)
-{
-#if TLSNEG_WS_AT_LEAST(4, 2)
-    GBytes *b = fvalue_get_bytes(TLSNEG_FI_VALUE(fi));
-    gsize len = 0;
-    const guint8 *data = (const guint8 *)g_bytes_get_data(b, &len);
-    /* The field keeps its own reference, so data outlives this one. */
-    g_bytes_unref(b);
-    *out_len = (size_t)len;
-    return data;
-#else
-    *out_len = (size_t)fvalue_length(TLSNEG_FI_VALUE(fi));
-    return fvalue_get_bytes(TLSNEG_FI_VALUE(fi));
-#endif
-}
-
 /* tlsneg_tvb_get_uint8 reads one byte. 4.4 renamed the GLib-typed accessors
  * after the C99 types and deprecated the old names (tvb_get_guint8 is an
  * error under -Werror there); 4.0 has only the old ones. */
@@ -83,16 +55,6 @@ static inline const guint8 *tlsneg_fi_bytes(field_info *fi, size_t *out_len)
 typedef bool tlsneg_pref_bool;
 #else
 typedef gboolean tlsneg_pref_bool;
-#endif
-
-/* TLSNEG_TAP_TLS_FOLLOW names the TLS tap that carries decrypted
- * application data for Follow TLS Stream: "tls" in 4.0, renamed
- * "tls_follow" in 4.4. (The "frame" tap tlsneg listens to for tshark -q and
- * -w has the same name in every version.) */
-#if TLSNEG_WS_AT_LEAST(4, 4)
-#define TLSNEG_TAP_TLS_FOLLOW "tls_follow"
-#else
-#define TLSNEG_TAP_TLS_FOLLOW "tls"
 #endif
 
 /* tlsneg_stat_init_result is the return type of a -z init callback
