@@ -19,6 +19,9 @@
 #   TLSNEG_SCREENSHOT_COLUMNS         packet list columns, as the value of the
 #                                     gui.column.format preference, e.g.
 #                                     '"No.","%m","Offered","%Cus:tlsneg.offered_max:0:R"'
+#   TLSNEG_SCREENSHOT_PROFILE         a folder of configuration profile files
+#                                     (e.g. profile/): Wireshark starts with it
+#                                     as the profile "TLS Negotiation" (-C)
 #   TLSNEG_SCREENSHOT_DIALOG          instead of the packet details, photograph
 #                                     a dialog: "expert" (Analyze > Expert
 #                                     Information, opened with -z expert, every
@@ -39,6 +42,8 @@ height=${TLSNEG_SCREENSHOT_HEIGHT:-900}
 filter=${TLSNEG_SCREENSHOT_FILTER-tlsneg}
 columns=${TLSNEG_SCREENSHOT_COLUMNS-}
 dialog=${TLSNEG_SCREENSHOT_DIALOG-}
+profile_src=${TLSNEG_SCREENSHOT_PROFILE-}
+profile_name="TLS Negotiation"
 case $dialog in
     '') ;;
     expert) dialog_title="Expert Information" ;;
@@ -115,6 +120,13 @@ column.width:
 	%L, 60,
 	%i, -1
 EOF
+if [ -n "$profile_src" ]; then
+    # The profile's own folder holds its recent file (pane sizes, widths).
+    pdir="$tmp/.config/wireshark/profiles/$profile_name"
+    mkdir -p "$pdir"
+    cp "$profile_src"/preferences "$profile_src"/colorfilters "$profile_src"/dfilter_buttons "$pdir/"
+    cp "$tmp/.config/wireshark/recent" "$pdir/recent"
+fi
 if [ "$(id -u)" -eq 0 ]; then
     chown -R 65534:65534 "$tmp/.config" "$tmp/xdg"
 fi
@@ -159,6 +171,7 @@ set -- -r "$capname" -g "$frame" \
     -o gui.packet_list_show_minimap:FALSE -o tcp.try_heuristic_first:TRUE
 [ -n "$filter" ] && set -- "$@" -Y "$filter"
 [ -n "$columns" ] && set -- "$@" -o "gui.column.format:$columns"
+[ -n "$profile_src" ] && set -- "$@" -C "$profile_name"
 [ "$dialog" = expert ] && set -- "$@" -z expert
 # shellcheck disable=SC2086
 (cd "$tmp" && exec $as_user timeout -k 5 300 wireshark "$@" >"$tmp/wireshark.log" 2>&1) &

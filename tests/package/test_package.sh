@@ -46,9 +46,13 @@ next="${ws%.*}.$((${ws#*.} + 1))"
 check "Depends pins libwireshark-data to $ws.x" \
     sh -c "printf '%s\n' '$depends' | grep -q 'libwireshark-data (>= $ws), libwireshark-data (<< $next~)'"
 plugdir=$(tshark -G folders 2>/dev/null | sed -n 's/^Global Plugins:[[:space:]]*//p')
-files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $NF}' | sed 's/^\.//')
-echo "# files: $files"
-check "the package holds exactly $plugdir/epan/tlsneg.so" test "$files" = "$plugdir/epan/tlsneg.so"
+confdir=$(tshark -G folders 2>/dev/null | sed -n 's/^Global configuration:[[:space:]]*//p')
+profile="$confdir/profiles/TLS Negotiation"
+files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/' | sed 's/^.* \.\//\//' | sort)
+want=$(printf '%s\n' "$plugdir/epan/tlsneg.so" "$profile/colorfilters" "$profile/dfilter_buttons" \
+    "$profile/preferences" | sort)
+printf '%s\n' "$files" | sed 's/^/# file: /'
+check "the package holds the plugin and the profile, nothing else" test "$files" = "$want"
 
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -68,8 +72,13 @@ apt_get() {
 listed() { tshark -G plugins 2>/dev/null | grep -q "tlsneg.so.*$plugdir/epan/tlsneg.so"; }
 check "apt-get install ./$(basename "$deb")" apt_get install -y --reinstall "$deb"
 check "tshark lists tlsneg from $plugdir/epan" listed
+capture=$(cd "$(dirname "$0")/../.." && pwd)/pcaps/fallback-chain.pcap
+# shellcheck disable=SC2016 # $1 is the inner shell's
+check "tshark -C \"TLS Negotiation\" reads a capture" \
+    sh -c 'tshark -C "TLS Negotiation" -r "$1" -c 1 >/dev/null 2>&1' sh "$capture"
 check "apt-get remove tlsneg" apt_get remove -y tlsneg
 check "the plugin file is gone" test ! -e "$plugdir/epan/tlsneg.so"
+check "the profile is gone" test ! -e "$profile"
 check "tshark no longer lists tlsneg" sh -c "! tshark -G plugins 2>/dev/null | grep -q tlsneg"
 case $before in
 *"install ok installed"*)
