@@ -354,10 +354,10 @@ def field_cost(plain_mode, probe_box, capture, empty_cap, cgdir, jobs):
 
 def core_bench(bench_core, capture, work, seconds):
     """Hellos taken from a generated capture with tshark's own dissection
-    (tools/extract_hellos.py), then bench_core."""
+    (tests/captures/extract_hellos.py), then bench_core."""
     import json
     hellos = os.path.join(work, "hellos.txt")
-    p = subprocess.run([sys.executable, os.path.join(REPO, "tools", "extract_hellos.py"),
+    p = subprocess.run([sys.executable, os.path.join(REPO, "tests", "captures", "extract_hellos.py"),
                         capture], capture_output=True, text=True, check=True)
     with open(hellos, "w") as f:
         for line in p.stdout.splitlines():
@@ -740,7 +740,7 @@ def report(a, results, modes, info, gen_times, have_report, tshark_version, slic
     w("## The core alone (bench_core)\n")
     w("Every ClientHello, ServerHello and HelloVerifyRequest of a 500-connection capture "
       "of the same mix (taken out with tshark's own dissection by "
-      "`tools/extract_hellos.py`), parsed again and again:\n")
+      "`tests/captures/extract_hellos.py`), parsed again and again:\n")
     w("```\n%s\n```\n" % results["core"])
 
     # Profile

@@ -1,7 +1,7 @@
 /* ws-compat.h: every difference between the Wireshark versions tlsneg builds
  * against sits here, keyed on ws_version.h. Built and tested: 4.0 (Debian 12),
  * 4.4 (Debian 13) and 4.6 (Debian unstable), see
- * tools/test-wireshark-versions.sh. 4.2 is keyed from the release notes but
+ * tests/wireshark-versions.sh. 4.2 is keyed from the release notes but
  * not tested. The rest of the plugin calls only what this header names, and
  * has no #if of its own on the Wireshark version. */
 #ifndef TLSNEG_WS_COMPAT_H

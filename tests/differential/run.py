@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential test: for every hello in every capture, the core's
 legacy_version, supported_versions and extension order (tlsneg-dump) equal
-tshark's own tls.*/dtls.* fields (tools/extract_hellos.py)."""
+tshark's own tls.*/dtls.* fields (tests/captures/extract_hellos.py)."""
 import argparse
 import glob
 import json
@@ -12,7 +12,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
 from extract_hellos import extract  # noqa: E402
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the fuzz seeds for fuzz_hello: every distinct ClientHello,
 ServerHello and HelloVerifyRequest in the captures, as tshark sees them
-(tools/extract_hellos.py), one binary file each.
+(tests/captures/extract_hellos.py), one binary file each.
 
 Usage: make_seeds.py OUTDIR [CAPTURE ...]
 Without captures: everything under pcaps/ (pcaps/public/ included).
@@ -26,7 +26,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
 import extract_hellos  # noqa: E402
 from extract_hellos import default_captures  # noqa: E402
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Smoke test of tools/screenshot.sh: the real Wireshark GUI under Xvfb with the
+# Smoke test of tools/wireshark-screenshot.sh: the real Wireshark GUI under Xvfb with the
 # fresh plugin must produce a PNG at least 800 px wide that is not one colour.
 #   tests/screenshot/test_screenshot.sh [PLUGIN.so]   (default build/tlsneg.so)
 set -u
@@ -9,7 +9,7 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/tlsneg-shot-test.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
 ok=0
-if timeout 180 "$root/tools/screenshot.sh" "$plugin" "$root/pcaps/tls13-openssl.pcap" 6 "$out/shot.png"; then
+if timeout 180 "$root/tools/wireshark-screenshot.sh" "$plugin" "$root/pcaps/tls13-openssl.pcap" 6 "$out/shot.png"; then
     if [ -s "$out/shot.png" ]; then
         read -r w k <<EOF2
 $(identify -format '%w %k' "$out/shot.png" 2>/dev/null)
@@ -24,7 +24,7 @@ EOF2
         echo "FAIL: no PNG written"
     fi
 else
-    echo "FAIL: tools/screenshot.sh failed"
+    echo "FAIL: tools/wireshark-screenshot.sh failed"
 fi
 
 if [ $ok -eq 1 ]; then

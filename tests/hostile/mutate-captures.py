@@ -26,9 +26,9 @@ reproducer: keep it as a regression capture).
 
 Usage (from the checkout; see README "Reliability"):
   cmake -S . -B build-asan -DCMAKE_C_COMPILER=gcc -DTLSNEG_SANITIZE=ON && cmake --build build-asan
-  tools/mutate-captures.py --plugin build-asan/tlsneg.so -n 3 -j 2
-  tools/mutate-captures.py --plugin build-asan/tlsneg.so --mode '-q -z tlsneg,report'
-  tools/mutate-captures.py --plugin build/tlsneg.so --no-sanitizers -n 1 pcaps/*.pcap
+  tests/hostile/mutate-captures.py --plugin build-asan/tlsneg.so -n 3 -j 2
+  tests/hostile/mutate-captures.py --plugin build-asan/tlsneg.so --mode '-q -z tlsneg,report'
+  tests/hostile/mutate-captures.py --plugin build/tlsneg.so --no-sanitizers -n 1 pcaps/*.pcap
 Exit status: 0 if no run failed, 1 otherwise, 2 on a usage or setup error.
 """
 import argparse
@@ -46,7 +46,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
 from tsharkbox import TsharkBox  # noqa: E402
 from extract_hellos import default_captures  # noqa: E402

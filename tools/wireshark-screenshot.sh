@@ -2,8 +2,8 @@
 # Screenshot of the real Wireshark GUI showing the "TLS Version Negotiation"
 # tree of one packet, expanded, with a given build of the plugin.
 #
-#   tools/screenshot.sh PLUGIN.so CAPTURE FRAME OUT.png
-#   e.g. tools/screenshot.sh build/tlsneg.so pcaps/tls13-hrr.pcap 6 docs/screenshots/tls13-hrr.png
+#   tools/wireshark-screenshot.sh PLUGIN.so CAPTURE FRAME OUT.png
+#   e.g. tools/wireshark-screenshot.sh build/tlsneg.so pcaps/tls13-hrr.pcap 6 docs/screenshots/tls13-hrr.png
 #
 # Wireshark runs under Xvfb with only the given plugin build (DESIGN.md,
 # "Loading the fresh build in tests": copy to $tmp/X.Y/epan/ in a mode-755

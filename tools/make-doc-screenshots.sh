@@ -1,14 +1,14 @@
 #!/bin/sh
 # Regenerate the screenshots in docs/screenshots/ with the plugin build given
-# (default build/tlsneg.so), through tools/screenshot.sh (Wireshark under
+# (default build/tlsneg.so), through tools/wireshark-screenshot.sh (Wireshark under
 # Xvfb; needs wireshark-qt, tshark, xvfb, xdotool, imagemagick).
-#   tools/screenshots.sh [PLUGIN.so]
+#   tools/make-doc-screenshots.sh [PLUGIN.so]
 # The README shows the first three; docs/tutorial.md shows them all, in its
 # order. About 15 s each on an idle machine.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 plugin=${1:-$root/build/tlsneg.so}
-shot=$root/tools/screenshot.sh
+shot=$root/tools/wireshark-screenshot.sh
 dir=$root/docs/screenshots
 pcaps=$root/pcaps
 grease=$root/pcaps/public/zeek/tls13draft23-chrome67.0.3368.0-canary.pcap

@@ -2,7 +2,7 @@
 # Build tlsneg and run its tests against other Wireshark versions, each in a
 # Debian root filesystem made with debootstrap:
 #
-#   tools/test-wireshark-versions.sh [VERSION ...]      (as root)
+#   tests/wireshark-versions.sh [VERSION ...]      (as root)
 #
 #   VERSION  Debian suite  Wireshark
 #   4.0      bookworm      4.0.x   (the Debian 12 host: ./run-tests.sh covers it)
@@ -40,7 +40,7 @@
 set -eu
 
 die() {
-    echo "test-wireshark-versions: $*" >&2
+    echo "wireshark-versions: $*" >&2
     exit 1
 }
 
@@ -58,7 +58,7 @@ for v in "$@"; do
     suite_of "$v" >/dev/null || die "unknown version '$v' (known: 4.0 4.4 4.6)"
 done
 if ! command -v debootstrap >/dev/null 2>&1; then
-    echo "test-wireshark-versions: installing debootstrap"
+    echo "wireshark-versions: installing debootstrap"
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends debootstrap >/dev/null ||
         { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y \
             --no-install-recommends debootstrap >/dev/null; } ||
