@@ -37,7 +37,7 @@ def is_grease(v):
 
 
 def rank(v):
-    """Version order, as in the README; None for GREASE and unknown values."""
+    """Version order, as in docs/fields.md; None for GREASE and unknown values."""
     if v == 0x0304:
         return 100
     if 0x7F00 <= v <= 0x7FFF or 0x7E01 <= v <= 0x7E03 or 0xFB00 <= v <= 0xFBFF:

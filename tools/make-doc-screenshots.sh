@@ -3,7 +3,7 @@
 # (default build/tlsneg.so), through tools/wireshark-screenshot.sh (Wireshark under
 # Xvfb; needs wireshark-qt, tshark, xvfb, xdotool, imagemagick).
 #   tools/make-doc-screenshots.sh [PLUGIN.so]
-# The README shows the first three; docs/tutorial.md shows them all, in its
+# README.md shows fallback-chain-columns.png; docs/tutorial.md shows them all, in its
 # order. About 15 s each on an idle machine.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -9,7 +9,7 @@
  * Messages are judged as one connection: a ServerHello or alert against the
  * last ClientHello before it.
  *
- * tlsneg-dump --rules prints the rule reference of README.md instead. */
+ * tlsneg-dump --rules prints the rule table of docs/rules.md instead. */
 #include "analysis/checks.h"
 #include "core/facts.h"
 #include "core/versions.h"
@@ -138,7 +138,7 @@ static void dump(const tlsneg_hello *h)
     }
 }
 
-/* print_rules writes the README's rule reference from rules.def. */
+/* print_rules writes the rule table of docs/rules.md from rules.def. */
 static void print_rules(void)
 {
     printf("| expert info = display filter | finding | group | severity | drafts | reference | "

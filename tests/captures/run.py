@@ -349,20 +349,29 @@ def check_expert_stat(box, res, label, name, blocks):
 
 
 def check_field_reference(box, res):
-    """README's field table names exactly the fields the plugin registers."""
+    """docs/fields.md lists exactly the fields the plugin registers, docs/rules.md
+    exactly its expert infos and every preference."""
     registered = {l.split("\t")[2] for l in box.run(["-G", "fields"]).stdout.splitlines()
                   if l.startswith("F\t") and l.split("\t")[4:5] == ["tlsneg"]}
-    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    experts = {f for f in registered if f.startswith("tlsneg.expert.")}
     prefs = {l.split(":")[0].lstrip("#") for l in box.run(["-G", "defaultprefs"]).stdout.splitlines()
              if l.startswith("#tlsneg.")}
-    rows = set(re.findall(r"^\| `(tlsneg\.[a-z0-9_.]+)` \|", readme, re.M))
-    documented = rows - prefs
-    res.check(prefs and prefs <= rows, "README documents every tlsneg preference",
-              f"undocumented: {sorted(prefs - rows)}")
-    res.check(registered and registered == documented,
-              "README's field reference lists every registered field and no other",
-              f"registered only: {sorted(registered - documented)}\n"
-              f"documented only: {sorted(documented - registered)}")
+
+    def rows(doc):
+        text = open(os.path.join(ROOT, "docs", doc), encoding="utf-8").read()
+        return set(re.findall(r"^\| `(tlsneg\.[a-z0-9_.]+)` \|", text, re.M))
+
+    fields, rules = rows("fields.md"), rows("rules.md")
+    res.check(prefs and prefs <= rules, "docs/rules.md documents every tlsneg preference",
+              f"undocumented: {sorted(prefs - rules)}")
+    res.check(experts and experts == rules - prefs,
+              "docs/rules.md lists every registered expert info and no other",
+              f"registered only: {sorted(experts - rules)}\n"
+              f"documented only: {sorted(rules - prefs - experts)}")
+    res.check(registered - experts and registered - experts == fields,
+              "docs/fields.md lists every registered field and no other",
+              f"registered only: {sorted(registered - experts - fields)}\n"
+              f"documented only: {sorted(fields - (registered - experts))}")
 
 
 # The fields the postdissector reads (watched_fields in packet-tlsneg.c), as

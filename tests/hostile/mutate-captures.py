@@ -24,7 +24,7 @@ exactly that passes. A failing mutant is run again without the plugin, to
 tell tlsneg's bugs from Wireshark's own, and copied to --keep-dir (a
 reproducer: keep it as a regression capture).
 
-Usage (from the checkout; see README "Reliability"):
+Usage (from the checkout; see docs/reliability.md):
   cmake -S . -B build-asan -DCMAKE_C_COMPILER=gcc -DTLSNEG_SANITIZE=ON && cmake --build build-asan
   tests/hostile/mutate-captures.py --plugin build-asan/tlsneg.so -n 3 -j 2
   tests/hostile/mutate-captures.py --plugin build-asan/tlsneg.so --mode '-q -z tlsneg,report'

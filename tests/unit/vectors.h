@@ -1,5 +1,5 @@
 /* vectors.h: real handshake messages, as tshark's own dissection gives their
- * bytes (tools/extract_hellos.py), from the captures named in each comment.
+ * bytes (tests/captures/extract_hellos.py), from the captures named in each comment.
  * Expected values in the tests are read off these bytes and tshark -V. */
 #ifndef TLSNEG_TEST_VECTORS_H
 #define TLSNEG_TEST_VECTORS_H
