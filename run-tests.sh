@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The whole test suite: installs what is missing, then builds and tests twice,
 # once as users get it (warnings as errors) and once under ASan + UBSan.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Set tlsneg up on Debian 12 and show what it sees in a capture:
 #   ./setup.sh [CAPTURE]        (default: a bundled fallback-dance capture)
 # Installs what is missing (apt), builds with warnings as errors, builds the

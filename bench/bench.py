@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """tlsneg benchmark: what tlsneg costs tshark on large captures.
 
 Builds tlsneg.so, the empty-postdissector variant and bench_core in a build

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_core: the tlsneg core alone, in hellos per second.
  *
  * Reads handshake messages in tlsneg-dump's input format, one per line:

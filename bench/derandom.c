@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* derandom: LD_PRELOADed into tshark by bench/bench.py for the callgrind runs
  * only. Wireshark seeds its wmem hash maps with g_random_int() (wsutil
  * wmem_init_hashing), so how often keys collide, and with it the instruction

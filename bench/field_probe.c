@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* field_probe: a postdissector that asks for the fields named in the
  * environment variable TLSNEG_PROBE_FIELDS (comma-separated filter names,
  * every field of each name) and does nothing else. tshark with it, minus

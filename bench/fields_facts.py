@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What a user does without tlsneg: tshark's own fields, piped into a short
 script that works out the same facts per hello (record and legacy version,
 offered versions and the highest, selected and negotiated version,

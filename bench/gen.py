@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Large benchmark captures: N TLS, DTLS and QUIC connections replayed from
 real handshakes, re-addressed.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tlsneg benchmark: bench/run.sh [--sizes 10k,100k,1M] [--slice 10k] [--reps 3] [--keep]
 # Writes a Markdown table (ratios to plain tshark) to stdout and bench/results.md.
 # Needs tshark, valgrind, time (/usr/bin/time), cmake, a C compiler and

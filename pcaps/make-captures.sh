@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make-captures.sh: regenerate the scenario captures in pcaps/ from real TLS
 # stacks talking over loopback (plus the synthetic ones that synth.py writes).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Synthetic capture writer for the scenarios no real TLS stack produces on demand.
 
 Standard library only. Writes classic libpcap files (Ethernet, IPv4, TCP or UDP,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Small TLS peers on Python's ssl module (OpenSSL), used by make-captures.sh.
 
   tlspeer.py server  PORT CERT KEY        accept one TLS connection, echo one line, close

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A small TCP proxy in front of a real TLS server, used by make-captures.sh to play
 the parts no real stack plays on demand: a man in the middle that hides the client's
 TLS 1.3 offer, and version-intolerant servers. Standard library only.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """docs/rules.md's rule table is exactly what rules.def says (tlsneg-dump --rules).
 
   rules_doc.py TLSNEG-DUMP docs/rules.md            check (the CTest rules.doc)

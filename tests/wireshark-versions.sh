@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Build tlsneg and run its tests against other Wireshark versions, each in a
 # Debian root filesystem made with debootstrap:
 #

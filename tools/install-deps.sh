@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install what tlsneg needs to build, test and make captures on Debian 12.
 # Runs apt-get only for what is missing; needs root or sudo for that.
 set -eu

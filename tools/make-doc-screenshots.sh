@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Regenerate the screenshots in docs/screenshots/ with the plugin build given
 # (default build/tlsneg.so), through tools/wireshark-screenshot.sh (Wireshark under
 # Xvfb; needs wireshark-qt, tshark, xvfb, xdotool, imagemagick).

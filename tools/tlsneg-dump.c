@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tlsneg-dump: run the core on handshake messages given as hex and print
  * what it parsed, one JSON object per line.
  *

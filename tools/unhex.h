@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unhex.h: the hex decoder of tlsneg-dump's input lines, shared with
  * bench/bench_core.c. */
 #ifndef TLSNEG_TOOLS_UNHEX_H

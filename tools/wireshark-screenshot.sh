@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Screenshot of the real Wireshark GUI showing the "TLS Version Negotiation"
 # tree of one packet, expanded, with a given build of the plugin.
 #

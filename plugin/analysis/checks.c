@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* checks.c: one function per rule of rules.def. Each looks at the hello (or
  * alert) in front of it and reports the rule, or one of its variants, with
  * a sentence about this very message. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* checks.h: judge one hello, or one alert, against the rules of rules.def.
  * Pure C: the glue feeds it the parse, the facts and what the connection has
  * shown before. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "analysis/rules.h"
 
 const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT] = {

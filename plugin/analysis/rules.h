@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rules.h: tlsneg's conformance rules (rules.def), without Wireshark types. */
 #ifndef TLSNEG_RULES_H
 #define TLSNEG_RULES_H

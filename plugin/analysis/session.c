@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session.c: the per-connection context, the tracker's input, and the links
  * back to earlier frames. */
 #include "analysis/session.h"

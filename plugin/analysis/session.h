@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session.h: a handshake message within its connection and across
  * connections. Pure C, no Wireshark or GLib types: the front end (the
  * Wireshark postdissector, or a libpcap tool) finds messages, frames them with

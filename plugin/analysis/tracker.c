@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tracker.c: attempts in a ring (oldest overwritten first), found by
  * connection, by peer key and by session through three small hash maps. */
 #include "analysis/tracker.h"

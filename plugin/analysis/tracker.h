@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tracker.h: attempts across connections, for the pattern tlsneg exists for:
  * a handshake fails and the client comes back to the same server offering
  * less. Pure C, no Wireshark types: connections are numbers, peers are bytes,

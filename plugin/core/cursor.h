@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cursor.h: a bounded reader over bytes that also knows offsets.
  *
  * Modelled on BoringSSL's CBS: every read checks the remaining length before

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* facts.h: what one hello says about version negotiation, derived from a
  * parse: the versions on each field, the highest one offered, the one put in
  * force, SNI, GREASE, TLS_FALLBACK_SCSV and the downgrade sentinel. These are

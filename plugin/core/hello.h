@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hello.h: parse ClientHello, ServerHello (and HelloRetryRequest), DTLS
  * HelloVerifyRequest and the SSLv2-compatible ClientHello into views of the
  * original bytes. The parser judges nothing: it records what the bytes say,

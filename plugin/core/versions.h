@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* versions.h: the one table of protocol version names and their order, and
  * the GREASE tests of RFC 8701. Every name tlsneg prints comes from here. */
 #ifndef TLSNEG_VERSIONS_H

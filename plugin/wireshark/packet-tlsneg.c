@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* packet-tlsneg.c: the Wireshark glue of tlsneg.
  *
  * A postdissector: on the first pass it finds every plaintext ClientHello,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* packet-tlsneg.h: what the postdissector keeps per frame, which is also
  * what it hands to the "tlsneg" tap (tlsneg-stats.c). */
 #ifndef TLSNEG_PACKET_TLSNEG_H

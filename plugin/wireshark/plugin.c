@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* plugin.c: the entry points Wireshark's plugin loader looks for
  * (ws-compat.h says which ones each version wants). */
 #include <ws_symbol_export.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tlsneg-stats.c: what tlsneg found, for a whole capture.
  *
  *   tshark -q -z tlsneg,report[,filter]   a report for people, at the end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ws-compat.h: every difference between the Wireshark versions tlsneg builds
  * against sits here, keyed on ws_version.h. Built and tested: 4.0 (Debian 12),
  * 4.4 (Debian 13) and 4.6 (Debian unstable), see

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Pull every ClientHello, ServerHello and HelloVerifyRequest out of a capture
 with tshark's own dissection (no tlsneg involved), as tshark sees them.
 

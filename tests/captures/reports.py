@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Report tests: tshark -z tlsneg,jsonl / report / csv and the stats tree,
 checked against the hand-written manifests and against facts read off the
 captures (pcaps/README.md), never against tlsneg's own output."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Capture tests: tshark with the fresh tlsneg build against the hand-written
 manifests in expect/, in every mode a user runs (README.md here)."""
 import argparse

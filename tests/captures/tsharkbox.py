@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Run tshark with a freshly built tlsneg.so and nothing else.
 
 DESIGN.md, "Loading the fresh build in tests": tshark run as root ignores

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Differential test: for every hello in every capture, the core's
 legacy_version, supported_versions and extension order (tlsneg-dump) equal
 tshark's own tls.*/dtls.* fields (tests/captures/extract_hellos.py)."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_hello: libFuzzer target over the core's hello parser and what is
  * derived from it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_tracker: libFuzzer target over the cross-connection tracker, driven
  * by event sequences.
  *

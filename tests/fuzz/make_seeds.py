@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Write the fuzz seeds for fuzz_hello: every distinct ClientHello,
 ServerHello and HelloVerifyRequest in the captures, as tshark sees them
 (tests/captures/extract_hellos.py), one binary file each.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* replay: run a libFuzzer target over every file of its corpus, without
  * libFuzzer, so that any compiler (gcc in CI, with or without sanitizers)
  * runs the corpus as an ordinary test.

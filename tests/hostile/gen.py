@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Hostile captures for tlsneg: many clients, a renegotiation storm, and
 hellos at the size limits. Generated, never committed: they are large.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Measure tshark with and without tlsneg on (hostile) captures.
 
 Usage: measure.py --plugin build/tlsneg.so [--two-pass] [--tree] [-o PREF:VALUE] CAPTURE...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Mutation campaign: broken captures through tshark with the tlsneg plugin.
 
 Every capture (pcaps/, the public ones in pcaps/public/ included, or those

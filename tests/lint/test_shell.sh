@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every shell script of the project parses (sh -n or bash -n, as its first
 # line asks) and passes shellcheck:
 #   tests/lint/test_shell.sh [SOURCE_DIR]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The Debian package, as a user gets it:
 #   tests/package/test_package.sh BUILD_DIR
 # Builds the package with cpack from BUILD_DIR (a configured and built tree),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Smoke test of tools/wireshark-screenshot.sh: the real Wireshark GUI under Xvfb with the
 # fresh plugin must produce a PNG at least 800 px wide that is not one colour.
 #   tests/screenshot/test_screenshot.sh [PLUGIN.so]   (default build/tlsneg.so)

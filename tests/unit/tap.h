@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tap.h: a tiny TAP producer for the unit tests (no framework needed).
  * ok(cond, "claim") prints one TAP line; tap_done() prints the plan and the
  * closing line and returns the exit status. */

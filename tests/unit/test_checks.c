@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_checks.c: every rule of rules.def on bytes. Real hellos (vectors.h)
  * where a real stack shows the case; otherwise hellos built here field by
  * field, so that each test changes one thing and names what it breaks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_tracker.c: the cross-connection tracker on event sequences, each the
  * skeleton of a capture in pcaps/ (frames and times as there). */
 #include "analysis/tracker.h"

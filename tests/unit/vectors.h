@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vectors.h: real handshake messages, as tshark's own dissection gives their
  * bytes (tests/captures/extract_hellos.py), from the captures named in each comment.
  * Expected values in the tests are read off these bytes and tshark -V. */

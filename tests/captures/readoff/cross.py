@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 import sys, subprocess, collections
 from analyze import load, tls_msgs, dtls_msgs, quic_msgs
 from hello import parse_hello, fields, is_grease, PSK_GREASE

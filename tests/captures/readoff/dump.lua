@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- tshark -q -X lua_script:dump.lua -r CAPTURE > dump_<name>.txt
 -- Prints raw bytes: TREC (tls.record), THS (hello at tls.handshake.type, from the
 -- field data source), DREC (dtls.record), DHS, QPKT/QCRY (QUIC packets, CRYPTO frames).

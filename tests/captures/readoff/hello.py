@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Independent hello parser (does not use tshark's field values).
 HRR_RANDOM = bytes.fromhex('cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c')
 PSK_GREASE = {0x0b,0x2a,0x49,0x68,0x87,0xa6,0xc5,0xe4}

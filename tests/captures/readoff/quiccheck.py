@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 import sys, collections
 L = [l.split() for l in open(sys.argv[1])]
 ptypes = {}

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # independent TCP reassembly + TLS record walk from tcp.payload
 import sys, subprocess, collections
 from hello import parse_hello, fields
