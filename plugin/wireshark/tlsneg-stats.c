@@ -619,16 +619,20 @@ static const char *filter_of(const char *opt_arg, const char *prefix)
     return strncmp(opt_arg, prefix, n) == 0 && opt_arg[n] == ',' ? opt_arg + n + 1 : NULL;
 }
 
-static void listen(const char *name, void *tapdata, const char *filter, tap_reset_cb reset,
-                   tap_packet_cb packet, tap_draw_cb draw, tap_finish_cb finish)
+/* listen registers the tap listener of -z name; on an error (a bad display
+ * filter) it says so and returns FALSE: the statistic does not start, and the
+ * caller frees tapdata. */
+static gboolean listen(const char *name, void *tapdata, const char *filter, tap_reset_cb reset,
+                       tap_packet_cb packet, tap_draw_cb draw, tap_finish_cb finish)
 {
     GString *err = register_tap_listener("tlsneg", tapdata, filter, TL_REQUIRES_NOTHING, reset,
                                          packet, draw, finish);
     if (err) {
         fprintf(stderr, "tshark: -z %s: %s\n", name, err->str);
         g_string_free(err, TRUE);
-        exit(1);
+        return FALSE;
     }
+    return TRUE;
 }
 
 static tlsneg_stat_init_result report_init(const char *opt_arg, void *userdata)
@@ -641,8 +645,11 @@ static tlsneg_stat_init_result report_init(const char *opt_arg, void *userdata)
     rp->pattern = g_string_new(NULL);
     rp->verdicts = g_ptr_array_new_with_free_func(g_free);
     const char *prefix = csv ? "tlsneg,csv" : "tlsneg,report";
-    listen(prefix, rp, filter_of(opt_arg, prefix), report_reset, report_packet, report_draw,
-           report_finish);
+    if (!listen(prefix, rp, filter_of(opt_arg, prefix), report_reset, report_packet, report_draw,
+                report_finish)) {
+        report_finish(rp);
+        TLSNEG_STAT_INIT_FAILED;
+    }
     TLSNEG_STAT_INIT_DONE;
 }
 
@@ -657,8 +664,12 @@ static tlsneg_stat_init_result jsonl_init(const char *opt_arg, void *userdata _U
            "\"records\":[\"hello\",\"outcome\"]}\n",
            JSONL_SCHEMA_VERSION);
     fflush(stdout);
-    listen("tlsneg,jsonl", g_string_new(NULL), filter_of(opt_arg, "tlsneg,jsonl"), NULL,
-           jsonl_packet, NULL, jsonl_finish);
+    GString *scratch = g_string_new(NULL);
+    if (!listen("tlsneg,jsonl", scratch, filter_of(opt_arg, "tlsneg,jsonl"), NULL, jsonl_packet,
+                NULL, jsonl_finish)) {
+        jsonl_finish(scratch);
+        TLSNEG_STAT_INIT_FAILED;
+    }
     TLSNEG_STAT_INIT_DONE;
 }
 

@@ -61,13 +61,16 @@ typedef gboolean tlsneg_pref_bool;
 /* tlsneg_stat_init_result is the return type of a -z init callback
  * (stat_tap_ui.tap_init_cb, register_stat_tap_ui()): void up to 4.4, bool
  * from 4.6 (false: the statistic could not start). End such a callback with
- * TLSNEG_STAT_INIT_DONE. */
+ * TLSNEG_STAT_INIT_DONE, or TLSNEG_STAT_INIT_FAILED when it could not start
+ * (a plugin never exits the program). */
 #if TLSNEG_WS_AT_LEAST(4, 6)
 typedef bool tlsneg_stat_init_result;
-#define TLSNEG_STAT_INIT_DONE return true
+#define TLSNEG_STAT_INIT_DONE   return true
+#define TLSNEG_STAT_INIT_FAILED return false
 #else
 typedef void tlsneg_stat_init_result;
-#define TLSNEG_STAT_INIT_DONE return
+#define TLSNEG_STAT_INIT_DONE   return
+#define TLSNEG_STAT_INIT_FAILED return
 #endif
 
 /* Plugin registration (plugin.c). Every version from 4.0 to 4.6 loads a
