@@ -28,7 +28,9 @@
 #                                     Information, opened with -z expert, every
 #                                     group expanded) or "stats" (Statistics >
 #                                     TLS Version Negotiation, opened from the
-#                                     menu: it is the menu's last item)
+#                                     menu: it is the menu's last item) or
+#                                     "ladder" (Statistics > TLS Negotiation
+#                                     Ladder)
 # Needs: wireshark-qt, tshark, xvfb, xdotool, imagemagick.
 # Every wait is bounded; Wireshark and Xvfb are stopped on exit. Exits non-zero
 # unless OUT.png was written and is not a single colour.
@@ -49,6 +51,7 @@ case $dialog in
     '') ;;
     expert) dialog_title="Expert Information" ;;
     stats) dialog_title="TLS Version Negotiation" ;;
+    ladder) dialog_title="TLS Negotiation Ladder" ;;
     *) usage ;;
 esac
 
@@ -212,7 +215,7 @@ if [ -z "$dialog" ]; then
     timeout 5 xdotool mousemove --sync $((width - 10)) $((height - 8))
     sleep 1
 else
-    if [ "$dialog" = stats ]; then
+    if [ "$dialog" = stats ] || [ "$dialog" = ladder ]; then
         # Statistics menu (Alt+S), Up wraps to its last item, which is the
         # plugin's stats tree in Wireshark 4.0 (plugin trees come last).
         timeout 5 xdotool mousemove --sync $((width / 2)) $((height - 50)) click 1
@@ -220,7 +223,18 @@ else
         timeout 5 xdotool windowfocus --sync "$win" 2>/dev/null || :
         timeout 5 xdotool key --clearmodifiers alt+s
         sleep 0.8
-        timeout 5 xdotool key --clearmodifiers Up
+        if [ "$dialog" = ladder ]; then
+            # The ladder's item is the twelfth of the menu in Wireshark 4.0
+            # (after ONC-RPC Programs; Down skips separators). Brittle: look
+            # at the picture.
+            n=0
+            while [ $n -lt 11 ]; do
+                timeout 5 xdotool key --clearmodifiers Down
+                n=$((n + 1))
+            done
+        else
+            timeout 5 xdotool key --clearmodifiers Up
+        fi
         sleep 0.3
         timeout 5 xdotool key --clearmodifiers Return
     fi

@@ -28,3 +28,22 @@ const char *tlsneg_severity_name(tlsneg_severity s)
     };
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
+
+bool tlsneg_rule_is_verdict(tlsneg_rule_id r)
+{
+    switch (r) {
+    case TLSNEG_RULE_VERSION_INTOLERANCE:
+    case TLSNEG_RULE_FALLBACK_RETRY:
+    case TLSNEG_RULE_FALLBACK_RETRY_SCSV:
+    case TLSNEG_RULE_FALLBACK_REJECTED:
+    case TLSNEG_RULE_INCONSISTENT_SERVER:
+    case TLSNEG_RULE_RESUMPTION_VERSION_CHANGE:
+    case TLSNEG_RULE_DOWNGRADE_SENTINEL:
+    case TLSNEG_RULE_DOWNGRADE_SENTINEL_TLS13:
+    case TLSNEG_RULE_GREASE_SELECTED:
+    case TLSNEG_RULE_VERSION_NOT_OFFERED:
+        return true;
+    default:
+        return false;
+    }
+}

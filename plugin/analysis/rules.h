@@ -41,6 +41,11 @@ typedef struct {
 
 extern const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT];
 
+/* tlsneg_rule_is_verdict: the findings that answer the questions people
+ * bring (who is intolerant, where clients fell back, where downgrades show):
+ * the report's verdicts and the ladder's notes. */
+bool tlsneg_rule_is_verdict(tlsneg_rule_id r);
+
 /* Public names of groups and severities ("protocol", "warn"). */
 const char *tlsneg_group_name(tlsneg_group g);
 const char *tlsneg_severity_name(tlsneg_severity s);

@@ -1077,6 +1077,7 @@ void proto_register_tlsneg(void)
     register_experts();
     register_preferences();
     tlsneg_tap = register_tap("tlsneg");
+    tlsneg_register_ladder_menu();
     register_init_routine(session_init);
     register_cleanup_routine(session_cleanup);
     back_notes =

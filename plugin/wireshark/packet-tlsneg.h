@@ -67,5 +67,9 @@ void proto_reg_handoff_tlsneg(void);
 
 /* tlsneg-stats.c: the -z reports and the Statistics menu. */
 void tlsneg_register_stats(void);
+/* tlsneg-ladder.c: -z tlsneg,ladder (with the taps) and Statistics > TLS
+ * Negotiation Ladder (with the protocol). */
+void tlsneg_register_ladder(void);
+void tlsneg_register_ladder_menu(void);
 
 #endif

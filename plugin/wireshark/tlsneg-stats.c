@@ -337,17 +337,6 @@ static void verdict(report *rp, char *line)
     }
 }
 
-/* The findings that answer the questions people bring: who is intolerant,
- * where clients fell back, where downgrades show. */
-static gboolean is_verdict(tlsneg_rule_id r)
-{
-    return r == TLSNEG_RULE_VERSION_INTOLERANCE || r == TLSNEG_RULE_FALLBACK_RETRY ||
-           r == TLSNEG_RULE_FALLBACK_RETRY_SCSV || r == TLSNEG_RULE_FALLBACK_REJECTED ||
-           r == TLSNEG_RULE_INCONSISTENT_SERVER || r == TLSNEG_RULE_RESUMPTION_VERSION_CHANGE ||
-           r == TLSNEG_RULE_DOWNGRADE_SENTINEL || r == TLSNEG_RULE_DOWNGRADE_SENTINEL_TLS13 ||
-           r == TLSNEG_RULE_GREASE_SELECTED || r == TLSNEG_RULE_VERSION_NOT_OFFERED;
-}
-
 static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
 {
     server_stats *s = server_of(rp, pinfo, r->from_client, r->sni);
@@ -357,7 +346,7 @@ static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
         tlsneg_rule_id id = r->findings[i].rule;
         rp->findings[id]++;
         s->findings[id]++;
-        if (is_verdict(id)) {
+        if (tlsneg_rule_is_verdict(id)) {
             verdict(rp, g_strdup_printf("frame %u  %s:%u%s%s  %s: %s", pinfo->num, s->server,
                                         s->port, r->sni ? " " : "", r->sni ? r->sni : "",
                                         tlsneg_rules[id].name, r->findings[i].detail));
@@ -741,4 +730,5 @@ void tlsneg_register_stats(void)
     register_stat_tap_ui(&jsonl_ui, NULL);
     stats_tree_register_plugin("tlsneg", "tlsneg_tree", "TLS Version Negotiation", 0, tree_packet,
                                tree_init, NULL);
+    tlsneg_register_ladder();
 }

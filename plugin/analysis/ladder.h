@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ladder.h: the negotiation at a glance. Per server (address, port, SNI) and
+ * client, every attempt as a rung: the ClientHello with its highest offer,
+ * what answered it (ServerHello and the version in force, HelloRetryRequest,
+ * an alert, a TCP reset or close), and the verdicts that concern it, in
+ * frame order, as plain text for a terminal, a slide or a GUI window.
+ *
+ * Pure C: the front end feeds steps in frame order, with the frame of the
+ * ClientHello whose attempt each step belongs to; the ladder keeps a bounded
+ * number of steps (more are counted) and writes its text line by line. */
+#ifndef TLSNEG_LADDER_H
+#define TLSNEG_LADDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    TLSNEG_STEP_CLIENT_HELLO,
+    TLSNEG_STEP_SERVER_HELLO,
+    TLSNEG_STEP_HELLO_RETRY_REQUEST,
+    TLSNEG_STEP_HELLO_VERIFY_REQUEST,
+    TLSNEG_STEP_ALERT,
+    TLSNEG_STEP_RESET,
+    TLSNEG_STEP_CLOSE,
+    TLSNEG_STEP_VERDICT, /* a finding across connections, or about a downgrade */
+} tlsneg_step_kind;
+
+typedef struct {
+    tlsneg_step_kind kind;
+    uint32_t frame;
+    uint32_t attempt; /* the frame of the first ClientHello of the step's connection
+                         (a ClientHello with frame != attempt follows a
+                         HelloRetryRequest or HelloVerifyRequest); 0: unknown */
+    bool from_client;
+    bool dtls;
+    bool has_version; /* ClientHello: the highest offer; ServerHello: in force */
+    uint16_t version;
+    bool fallback_scsv;  /* ClientHello */
+    uint8_t alert;       /* ALERT: its description */
+    const char *finding; /* VERDICT: the rule's finding name (copied) */
+    const char *detail;  /* VERDICT: its sentence (copied) */
+} tlsneg_step;
+
+typedef struct tlsneg_ladder tlsneg_ladder;
+
+/* tlsneg_ladder_new keeps at most max_steps steps; NULL when out of memory. */
+tlsneg_ladder *tlsneg_ladder_new(size_t max_steps);
+void tlsneg_ladder_free(tlsneg_ladder *l);
+
+/* tlsneg_ladder_add adds step s between server (e.g. "192.0.2.1:443") with
+ * server name sni (NULL: none) and client ("198.51.100.7"); the strings are
+ * copied. A step past the cap is counted, not kept. */
+void tlsneg_ladder_add(tlsneg_ladder *l, const char *server, const char *sni, const char *client,
+                       const tlsneg_step *s);
+
+/* tlsneg_ladder_write writes the ladders, one line per call of line (no
+ * newline), servers in the order they first appeared. */
+void tlsneg_ladder_write(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
+                         void *ctx);
+
+#endif
