@@ -27,9 +27,14 @@ check() { # check WHAT COMMAND...
     fi
 }
 
-(cd "$build" && cpack -G DEB -B "$out" >/dev/null 2>&1)
 version=$(sed -n 's/^set(CPACK_PACKAGE_VERSION "\(.*\)")$/\1/p' "$build/CPackConfig.cmake")
 deb=$out/tlsneg_${version}_$(dpkg --print-architecture).deb
+if ! (cd "$build" && cpack -G DEB -B "$out" >"$out/cpack.log" 2>&1) || [ ! -f "$deb" ]; then
+    echo "not ok - cpack builds $(basename "$deb")"
+    sed 's/^/#   /' "$out/cpack.log"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
 check "cpack builds $(basename "$deb")" test -f "$deb"
 
 # The ABI package: the one that owns the libwireshark this build linked
