@@ -382,7 +382,7 @@ static void what_failed(const tlsneg_offer *f, const tlsneg_offer *ok, char *buf
         snprintf(buf, len, "the supported_versions extension");
     } else if (offer_rank(f) > offer_rank(ok)) {
         snprintf(buf, len, "a ClientHello offering %s or more",
-                 tlsneg_version_name(f->offered_max, name, sizeof name));
+                 tlsneg_version_name_in(f->offered_max, f->dtls, name, sizeof name));
     } else {
         static const char *const names[] = {"key_share", "psk_key_exchange_modes", "early_data",
                                             "pre_shared_key"};
@@ -435,6 +435,12 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
     if (a->has_best && r && r < rank(&a->offer, a->best_version) &&
         still_offers(&a->offer, a->best_version)) {
         out->inconsistent = true;
+        out->higher_frame = a->best_frame;
+        out->higher_version = a->best_version;
+    }
+    if (a->has_best && r && a->offer.fallback_scsv && !answer->has_sentinel &&
+        rank(&a->offer, a->best_version) > offer_rank(&a->offer)) {
+        out->ignored_scsv = true;
         out->higher_frame = a->best_frame;
         out->higher_version = a->best_version;
     }
@@ -571,6 +577,13 @@ void tlsneg_cross_findings(const tlsneg_cross *c, tlsneg_findings *out)
         tlsneg_finding_add(out, TLSNEG_RULE_INCONSISTENT_SERVER,
                            "The server put %s in force in frame %u; now it negotiates lower "
                            "although the client still offers it",
+                           vname(c->higher_version, a), c->higher_frame);
+    }
+    if (c->ignored_scsv) {
+        tlsneg_finding_add(out, TLSNEG_RULE_IGNORED_FALLBACK_SCSV_EARLIER,
+                           "The ClientHello carries TLS_FALLBACK_SCSV and offers less than %s, "
+                           "which the server put in force for this client in frame %u; it "
+                           "answers instead of refusing with inappropriate_fallback",
                            vname(c->higher_version, a), c->higher_frame);
     }
     if (c->resumption_change) {

@@ -61,6 +61,7 @@ typedef struct {
     uint16_t version;    /* in force (not for a HelloRetryRequest) */
     uint64_t session_id; /* a hash of the session ID; 0 if empty */
     bool pre_shared_key; /* TLS 1.3 resumption */
+    bool has_sentinel;   /* a downgrade sentinel: the checks judge an ignored SCSV by it */
 } tlsneg_answer;
 
 typedef enum {
@@ -100,6 +101,12 @@ typedef struct {
     bool inconsistent;
     uint32_t higher_frame;
     uint16_t higher_version;
+
+    /* ServerHello answering a hello marked with TLS_FALLBACK_SCSV below the
+     * version this server put in force for this client before (in
+     * higher_frame, higher_version): RFC 7507 3 wants inappropriate_fallback.
+     * Only without a sentinel in this ServerHello (then the checks judge). */
+    bool ignored_scsv;
 
     /* ServerHello resuming a session made at another version. */
     bool resumption_change;
@@ -142,7 +149,8 @@ const char *tlsneg_chain_text(const tlsneg_cross *c, char *buf, size_t buf_len);
 
 /* tlsneg_cross_findings appends to out the findings c holds for its frame,
  * each with a sentence (rules.def: fallback_retry, version_intolerance,
- * fallback_rejected, inconsistent_server, resumption_version_change). */
+ * fallback_rejected, inconsistent_server, ignored_fallback_scsv,
+ * resumption_version_change). */
 void tlsneg_cross_findings(const tlsneg_cross *c, tlsneg_findings *out);
 
 #endif

@@ -27,6 +27,11 @@ def one(fields, key):
     return v[0] if v else None
 
 
+def findings_of(fields):
+    """The tlsneg.finding names of a manifest block's experts (rules.def)."""
+    return sorted(run.RULES[e][0] for e in fields.get("expert", []))
+
+
 def jsonl_problems(blocks, lines):
     """The JSON lines against the manifest: one hello record per message,
     one alert outcome per alert, same values."""
@@ -58,9 +63,10 @@ def jsonl_problems(blocks, lines):
         hrr = one(f, "hrr") == 1
         want = {"msg": "HelloRetryRequest" if hrr else MSG_NAMES[b.type],
                 "legacy_version": vhex(one(f, "legacy_version")),
-                "findings": sorted(f.get("expert", []))}
+                "findings": findings_of(f), "experts": sorted(f.get("expert", []))}
         have = {"msg": r["msg"].replace("SSLv2-compatible ", ""),
-                "legacy_version": r["legacy_version"], "findings": sorted(r["findings"])}
+                "legacy_version": r["legacy_version"], "findings": sorted(r["findings"]),
+                "experts": sorted(r["experts"])}
         if b.type == 1:
             want["offered_max"] = vhex(one(f, "offered_max"))
             want["offered"] = [vhex(v) for v in f["offered_version"]] if "offered_version" in f else None
@@ -81,7 +87,8 @@ def jsonl_problems(blocks, lines):
     for b in want_alerts:
         r = next((r for r in alerts if r["frame"] == int(b.frame)), None)
         if r and (r["alert"] != one(b.fields, "alert") or
-                  sorted(r["findings"]) != sorted(b.fields.get("expert", []))):
+                  sorted(r["findings"]) != findings_of(b.fields) or
+                  sorted(r["experts"]) != sorted(b.fields.get("expert", []))):
             problems.append(f"alert frame {b.frame}: {r}")
     return problems
 
