@@ -1077,6 +1077,36 @@ def scenario_resumption_version(path):
             conv.close(from_client=True)
 
 
+def scenario_ignored_scsv_earlier(path):
+    """TLS_FALLBACK_SCSV ignored by a server that put a higher version in force before.
+
+    One client (192.0.2.10), two connections to 192.0.2.20:443, two seconds apart:
+    1. OpenSSL's -tls1_2 ClientHello; a TLS 1.2 ServerHello (no sentinel) and
+       ServerHelloDone.
+    2. A TLS 1.1 ClientHello (legacy 0x0302, the -tls1_2 extensions, its suites then
+       TLS_FALLBACK_SCSV, as s_client -tls1_1 -fallback_scsv sends them); the server
+       answers TLS 1.1 with a plain random (no DOWNGRD) and ServerHelloDone, where RFC 7507
+       section 3 wants inappropriate_fallback: it did TLS 1.2 with this client in the first
+       connection. Synthetic because no stack here both ignores the SCSV and omits the
+       sentinel: OpenSSL, GnuTLS and Go refuse the hello, Java marks its random
+       (pcaps/ignored-scsv-java-tls11.pcap)."""
+    label = "ignored-scsv-1"
+    ch1 = openssl_client_hello(label, tls13=False)
+    sh1 = tls12_server_hello(label)
+    label = "ignored-scsv-2"
+    ch2 = client_hello(0x0302, fixed_bytes(label + " client random", 32), b"",
+                       OPENSSL_TLS12_SUITES + [0x5600], openssl_client_extensions(label, None))
+    sh2 = tls12_server_hello(label, version=0x0302, suite=0xC014)
+    flight2 = tls12_server_flight(sh2, record_version=0x0302)
+    with PcapWriter(path) as pcap:
+        for i, (ch, flight) in enumerate([(ch1, tls12_server_flight(sh1)), (ch2, flight2)]):
+            conv = TcpConversation(pcap, (CLIENT_IP, 49152 + i), (SERVER_IP, 443), t0=T0 + 2 * i)
+            conv.open()
+            conv.send(True, client_record(ch))
+            conv.send(False, flight)
+            conv.close(from_client=True)
+
+
 SCENARIOS = {
     "sslv2-client-hello": scenario_sslv2_client_hello,
     "synth-legacy-versions": scenario_legacy_versions,
@@ -1089,6 +1119,7 @@ SCENARIOS = {
     "synth-dtls13": scenario_dtls13,
     "synth-quic-tls12": scenario_quic_tls12,
     "synth-resumption-version": scenario_resumption_version,
+    "synth-ignored-scsv-earlier": scenario_ignored_scsv_earlier,
 }
 
 

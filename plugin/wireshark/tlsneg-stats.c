@@ -644,11 +644,15 @@ static void print_report(report *rp)
     printf("\n--- Findings per rule (tlsneg.finding; a variant by its expert info) ---\n");
     for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
         if (rp->findings[r]) {
-            printf("%8u  %-28s %-14s %-6s%s%s\n", rp->findings[r], tlsneg_rules[r].finding,
-                   tlsneg_group_name(tlsneg_rules[r].group),
-                   tlsneg_severity_name(tlsneg_rules[r].severity),
-                   is_variant((tlsneg_rule_id)r) ? " tlsneg.expert." : "",
-                   is_variant((tlsneg_rule_id)r) ? tlsneg_rules[r].name : "");
+            const tlsneg_rule *rule = &tlsneg_rules[r];
+            if (is_variant((tlsneg_rule_id)r)) {
+                printf("%8u  %-28s %-14s %-5s  tlsneg.expert.%s\n", rp->findings[r], rule->finding,
+                       tlsneg_group_name(rule->group), tlsneg_severity_name(rule->severity),
+                       rule->name);
+            } else {
+                printf("%8u  %-28s %-14s %s\n", rp->findings[r], rule->finding,
+                       tlsneg_group_name(rule->group), tlsneg_severity_name(rule->severity));
+            }
         }
     }
     printf("===\n");
