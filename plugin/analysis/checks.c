@@ -519,7 +519,12 @@ static void check_deprecated_version(const judge *j)
     if (!f) {
         return;
     }
-    if (f->wire == TLSNEG_WIRE_SSL2 && f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+    if (f->wire == TLSNEG_WIRE_SSL2 && f->msg_type == TLSNEG_HS_CLIENT_HELLO &&
+        f->legacy_version == TLSNEG_V_SSL2) {
+        report(j, TLSNEG_RULE_DEPRECATED_VERSION,
+               "An SSL 2.0 CLIENT-HELLO offering only %s, which RFC 6176 forbids",
+               name(j, f->legacy_version).s);
+    } else if (f->wire == TLSNEG_WIRE_SSL2 && f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
         report(j, TLSNEG_RULE_DEPRECATED_VERSION,
                "An SSLv2-compatible ClientHello, offering up to %s: no client may send one any "
                "more",
@@ -528,9 +533,8 @@ static void check_deprecated_version(const judge *j)
         report(j, TLSNEG_RULE_DEPRECATED_VERSION,
                "The client offers at most %s, a deprecated version", name(j, f->offered_max).s);
     } else if (is_server_hello(j) && f->has_negotiated && is_deprecated(j, f->negotiated_version)) {
-        report(j, TLSNEG_RULE_DEPRECATED_VERSION,
-               "The ServerHello puts %s in force, a deprecated version",
-               name(j, f->negotiated_version).s);
+        report(j, TLSNEG_RULE_DEPRECATED_VERSION, "The %s puts %s in force, a deprecated version",
+               tlsneg_msg_name(f), name(j, f->negotiated_version).s);
     }
 }
 

@@ -30,8 +30,17 @@ const char *tlsneg_msg_name(const tlsneg_facts *f)
 {
     switch (f->msg_type) {
     case TLSNEG_HS_CLIENT_HELLO:
-        return f->wire == TLSNEG_WIRE_SSL2 ? "SSLv2-compatible ClientHello" : "ClientHello";
+        if (f->wire != TLSNEG_WIRE_SSL2) {
+            return "ClientHello";
+        }
+        /* An SSL 2.0 client's own hello, or a later client's SSLv2-compatible
+         * one (RFC 5246 E.2): the same layout, told apart by the version. */
+        return f->legacy_version == TLSNEG_V_SSL2 ? "SSLv2 CLIENT-HELLO"
+                                                  : "SSLv2-compatible ClientHello";
     case TLSNEG_HS_SERVER_HELLO:
+        if (f->wire == TLSNEG_WIRE_SSL2) {
+            return "SSLv2 SERVER-HELLO";
+        }
         return f->is_hrr ? "HelloRetryRequest" : "ServerHello";
     case TLSNEG_HS_HELLO_VERIFY_REQUEST:
         return "HelloVerifyRequest";
@@ -509,7 +518,9 @@ const char *tlsneg_facts_summary(const tlsneg_facts *f, char *buf, size_t buf_le
     }
     switch (f->msg_type) {
     case TLSNEG_HS_CLIENT_HELLO:
-        if (f->wire == TLSNEG_WIRE_SSL2) {
+        if (f->wire == TLSNEG_WIRE_SSL2 && f->legacy_version == TLSNEG_V_SSL2) {
+            put(&t, "The client sends an SSL 2.0 CLIENT-HELLO: it offers SSL 2.0 only");
+        } else if (f->wire == TLSNEG_WIRE_SSL2) {
             put(&t,
                 "The client sends an old SSLv2-compatible ClientHello offering versions up "
                 "to %s",
@@ -522,7 +533,12 @@ const char *tlsneg_facts_summary(const tlsneg_facts *f, char *buf, size_t buf_le
         }
         break;
     case TLSNEG_HS_SERVER_HELLO:
-        summary_server(&t, f);
+        if (f->wire == TLSNEG_WIRE_SSL2) {
+            put(&t, "The server answers with an SSL 2.0 SERVER-HELLO: %s is in force",
+                vname(f, f->negotiated_version, a));
+        } else {
+            summary_server(&t, f);
+        }
         break;
     case TLSNEG_HS_HELLO_VERIFY_REQUEST:
         put(&t,

@@ -11,6 +11,12 @@
 #define TLSNEG_HS_SERVER_HELLO         2
 #define TLSNEG_HS_HELLO_VERIFY_REQUEST 3
 
+/* SSL 2.0 message types (draft-hickman-netscape-ssl-00): a CLIENT-HELLO is
+ * parsed as a ClientHello, a SERVER-HELLO as a ServerHello; the others
+ * (CLIENT-MASTER-KEY 2, the encrypted ones) are no hellos. */
+#define TLSNEG_SSL2_CLIENT_HELLO 1
+#define TLSNEG_SSL2_SERVER_HELLO 4
+
 /* Extension code points tlsneg looks at (IANA TLS ExtensionType registry). */
 enum {
     TLSNEG_EXT_SERVER_NAME = 0,
@@ -35,7 +41,8 @@ typedef enum {
     TLSNEG_WIRE_TLS,  /* TLS record layer over TCP */
     TLSNEG_WIRE_DTLS, /* DTLS over UDP: 12-byte handshake header */
     TLSNEG_WIRE_QUIC, /* QUIC CRYPTO frames: TLS handshake, no records */
-    TLSNEG_WIRE_SSL2, /* SSLv2-compatible ClientHello (RFC 5246 E.2) */
+    TLSNEG_WIRE_SSL2, /* SSL 2.0 record: SSLv2-compatible ClientHello (RFC 5246 E.2),
+                         SSL 2.0 CLIENT-HELLO and SERVER-HELLO */
 } tlsneg_wire;
 
 typedef enum {
@@ -96,7 +103,10 @@ bool tlsneg_hello_has_extension(const tlsneg_hello *h, uint16_t type);
  * its type byte: the 4-byte TLS header (TLS, QUIC), the 12-byte DTLS header,
  * or, for TLSNEG_WIRE_SSL2, the bytes from msg_type to the end of the record.
  * out is always filled as far as the bytes allow; the return value is
- * out->status. */
+ * out->status. An SSL 2.0 SERVER-HELLO comes out as msg_type
+ * TLSNEG_HS_SERVER_HELLO with its SERVER-VERSION in legacy_version and its
+ * cipher specs (3 bytes each) in cipher_suites; any other SSL 2.0 message but
+ * the CLIENT-HELLO as msg_type 0, TLSNEG_UNSUPPORTED. */
 tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire, const uint8_t *msg,
                                  size_t len);
 

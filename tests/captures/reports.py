@@ -238,7 +238,7 @@ def main():
         # A variant under its finding, by its expert filter; no bare variant name.
         name = box.add_capture(run.resolve_capture("pcaps/intolerant-rst-scsv.pcap"))
         tree = box.run(["-r", name, "-q", "-z", "tlsneg_tree,tree"]).stdout
-        counts = dict(re.findall(r"^ ?(\S.*?\S)\s{2,}(\d+)\s", tree, re.M))
+        counts = dict(re.findall(r"^ *(\S.*?\S)\s{2,}(\d+)\s", tree, re.M))
         res.check(counts.get("fallback_retry") == "1" and
                   counts.get("tlsneg.expert.fallback_retry_scsv") == "1" and
                   "fallback_retry_scsv" not in counts,

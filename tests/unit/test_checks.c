@@ -239,6 +239,14 @@ static void real_hellos(void)
     expect(judge_hex(TLSNEG_WIRE_SSL2, sslv2_client_hello_hex, 0x0002),
            "fallback_scsv deprecated_version", "SSLv2-compatible ClientHello with SCSV");
     expect(judge_hex(TLSNEG_WIRE_QUIC, quic_client_hello_hex, 0), "", "quic-go ClientHello");
+    /* RFC 6176: SSL 2.0 is forbidden; its SERVER-HELLO puts it in force. */
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_SSL2, sslv2_ssl20_client_hello_hex, 0x0002), "deprecated_version",
+           "SSL 2.0 CLIENT-HELLO");
+    expect(judge_hex(TLSNEG_WIRE_SSL2, sslv2_server_hello_hex, 0x0002), "deprecated_version",
+           "SSL 2.0 SERVER-HELLO: SSL 2.0 in force");
+    expect(judge_hex(TLSNEG_WIRE_SSL2, sslv2_client_master_key_hex, 0x0002), "",
+           "SSL 2.0 CLIENT-MASTER-KEY: nothing to judge");
     new_connection();
     expect(judge_hex(TLSNEG_WIRE_DTLS, dtls12_client_hello_hex, 0xfeff), "",
            "DTLS 1.2 ClientHello in a DTLS 1.0 record");

@@ -19,6 +19,8 @@ static const vector vectors[] = {
     {"dtls12_hello_verify_request", dtls12_hello_verify_request_hex, TLSNEG_WIRE_DTLS},
     {"dtls12_client_hello", dtls12_client_hello_hex, TLSNEG_WIRE_DTLS},
     {"sslv2_client_hello", sslv2_client_hello_hex, TLSNEG_WIRE_SSL2},
+    {"sslv2_ssl20_client_hello", sslv2_ssl20_client_hello_hex, TLSNEG_WIRE_SSL2},
+    {"sslv2_server_hello", sslv2_server_hello_hex, TLSNEG_WIRE_SSL2},
     {"quic_client_hello", quic_client_hello_hex, TLSNEG_WIRE_QUIC},
 };
 
@@ -118,6 +120,19 @@ static void other_wires(void)
     parse_hex(&h, sslv2_client_hello_hex, TLSNEG_WIRE_SSL2);
     ok(h.legacy_version == 0x0301 && h.cipher_suites.len == 15 && h.random.len == 16,
        "SSLv2 ClientHello: 5 cipher specs, 16-byte challenge");
+    /* SSL 2.0 (draft-hickman-netscape-ssl-00): the SERVER-HELLO is the
+     * server's hello; CLIENT-MASTER-KEY (type 2) is no ServerHello. */
+    ok(parse_hex(&h, sslv2_server_hello_hex, TLSNEG_WIRE_SSL2) == TLSNEG_OK &&
+           h.msg_type == TLSNEG_HS_SERVER_HELLO && h.legacy_version == 0x0002 &&
+           h.cipher_suites.len == 3 && !h.has_extensions_block,
+       "SSL 2.0 SERVER-HELLO: a ServerHello with version 0x0002, one 3-byte cipher spec");
+    ok(parse_hex(&h, sslv2_client_master_key_hex, TLSNEG_WIRE_SSL2) == TLSNEG_UNSUPPORTED &&
+           h.msg_type == 0,
+       "SSL 2.0 CLIENT-MASTER-KEY: not a hello, not a ServerHello");
+    ok(parse_hex(&h, sslv2_ssl20_client_hello_hex, TLSNEG_WIRE_SSL2) == TLSNEG_OK &&
+           h.msg_type == TLSNEG_HS_CLIENT_HELLO && h.legacy_version == 0x0002 &&
+           h.cipher_suites.len == 6,
+       "SSL 2.0 CLIENT-HELLO: version 0x0002, two cipher kinds");
     parse_hex(&h, quic_client_hello_hex, TLSNEG_WIRE_QUIC);
     ok(h.num_extensions == 11 && h.last_extension == 57, "QUIC: transport parameters last");
 }
