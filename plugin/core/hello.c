@@ -384,6 +384,27 @@ bool tlsneg_frame_message(tlsneg_message *out, tlsneg_wire wire, bool has_record
         len = avail >= 4 ? header_len + get_u24(msg + 1) : avail;
         len = len < avail ? len : avail;
     }
+    /* Only hellos: an SSL 2.0 record's CLIENT-HELLO or SERVER-HELLO (its
+     * CLIENT-MASTER-KEY and the rest are none); ClientHello and ServerHello
+     * elsewhere, and HelloVerifyRequest in DTLS. */
+    bool hello;
+    switch (out->wire) {
+    case TLSNEG_WIRE_SSL2:
+        hello =
+            out->msg_type == TLSNEG_SSL2_CLIENT_HELLO || out->msg_type == TLSNEG_SSL2_SERVER_HELLO;
+        break;
+    case TLSNEG_WIRE_DTLS:
+        hello = out->msg_type == TLSNEG_HS_CLIENT_HELLO ||
+                out->msg_type == TLSNEG_HS_SERVER_HELLO ||
+                out->msg_type == TLSNEG_HS_HELLO_VERIFY_REQUEST;
+        break;
+    default:
+        hello = out->msg_type == TLSNEG_HS_CLIENT_HELLO || out->msg_type == TLSNEG_HS_SERVER_HELLO;
+        break;
+    }
+    if (!hello) {
+        return false;
+    }
     out->bytes = msg;
     out->len = len;
     return true;

@@ -130,10 +130,13 @@ typedef struct {
  * buf[start] ends: buf holds what was captured from up to two bytes before
  * the message (the SSLv2 record header) to the end of the data. wire is
  * TLSNEG_WIRE_TLS, _DTLS or _QUIC as the front end found the message; a TLS
- * message in a record of version 0x0002 is the SSLv2-compatible ClientHello.
+ * message in a record of version 0x0002 is an SSL 2.0 message (wire SSL2).
  * For DTLS, reassembled is the body the completing record reassembled from
  * fragments (NULL if none). Returns false when the message is not complete
- * here: no bytes, or a DTLS fragment without its reassembled body. */
+ * here (no bytes, or a DTLS fragment without its reassembled body) or is no
+ * hello: in an SSL 2.0 record only the CLIENT-HELLO (1) and the SERVER-HELLO
+ * (4) are, not the client's CLIENT-MASTER-KEY (2) nor the rest; elsewhere
+ * ClientHello and ServerHello, and in DTLS HelloVerifyRequest. */
 bool tlsneg_frame_message(tlsneg_message *out, tlsneg_wire wire, bool has_record,
                           uint16_t record_version, const uint8_t *buf, size_t buf_len, size_t start,
                           const uint8_t *reassembled, size_t reassembled_len);

@@ -192,10 +192,15 @@ typedef struct {
     guint16 record_version;
 } found_msg;
 
+/* is_hello_type: the handshake types worth framing. In 4.0 an SSL 2.0
+ * message's type is a tls.handshake.type too; type 4 is its SERVER-HELLO
+ * there (a NewSessionTicket elsewhere): the core's framing keeps only the
+ * hellos of each wire (tlsneg_frame_message). */
 static gboolean is_hello_type(guint32 t, gboolean dtls)
 {
     return t == TLSNEG_HS_CLIENT_HELLO || t == TLSNEG_HS_SERVER_HELLO ||
-           (dtls && t == TLSNEG_HS_HELLO_VERIFY_REQUEST);
+           (dtls && t == TLSNEG_HS_HELLO_VERIFY_REQUEST) ||
+           (!dtls && t == TLSNEG_SSL2_SERVER_HELLO);
 }
 
 /* find_messages walks the tree in order. A record's version field comes
