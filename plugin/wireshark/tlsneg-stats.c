@@ -66,12 +66,17 @@ static gboolean is_variant(tlsneg_rule_id id)
     return strcmp(tlsneg_rules[id].name, tlsneg_rules[id].finding) != 0;
 }
 
-static void rule_label(GString *out, tlsneg_rule_id id)
+/* rule_label writes "fallback_retry (tlsneg.expert.fallback_retry_scsv)" or
+ * "fallback_retry" into buf. */
+static const char *rule_label(tlsneg_rule_id id, char *buf, size_t len)
 {
-    g_string_append(out, tlsneg_rules[id].finding);
     if (is_variant(id)) {
-        g_string_append_printf(out, " (tlsneg.expert.%s)", tlsneg_rules[id].name);
+        snprintf(buf, len, "%s (tlsneg.expert.%s)", tlsneg_rules[id].finding,
+                 tlsneg_rules[id].name);
+    } else {
+        snprintf(buf, len, "%s", tlsneg_rules[id].finding);
     }
+    return buf;
 }
 
 /* server_text writes a server as address:port, an IPv6 address in
@@ -395,7 +400,7 @@ static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
 {
     server_stats *s = server_of(rp, pinfo, r->from_client, r->sni);
     const tlsneg_facts *f = &r->facts;
-    GString *label = g_string_new(NULL);
+    char label[128];
     rp->messages[r->is_alert ? 0 : MIN(f->msg_type, 3)]++;
     if (!r->is_alert && tlsneg_facts_is_dtls(f)) {
         s->dtls = TRUE;
@@ -408,14 +413,12 @@ static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
          * retry it answers, fallback_rejected says it with the link. */
         if (is_verdict(id) && !(id == TLSNEG_RULE_INAPPROPRIATE_FALLBACK &&
                                 has_finding(r, TLSNEG_RULE_FALLBACK_REJECTED))) {
-            g_string_truncate(label, 0);
-            rule_label(label, id);
-            verdict(rp, g_strdup_printf("frame %u  %s%s%s  %s: %s", pinfo->num, s->label,
-                                        r->sni ? " " : "", r->sni ? r->sni : "", label->str,
-                                        r->findings[i].detail));
+            verdict(rp,
+                    g_strdup_printf("frame %u  %s%s%s  %s: %s", pinfo->num, s->label,
+                                    r->sni ? " " : "", r->sni ? r->sni : "",
+                                    rule_label(id, label, sizeof label), r->findings[i].detail));
         }
     }
-    g_string_free(label, TRUE);
     if (r->is_alert) {
         s->alerts += r->alert_from_server ? 1u : 0u;
         return;
@@ -628,9 +631,10 @@ static void print_report(report *rp)
         g_string_truncate(a, 0);
         for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
             if (s->findings[r]) {
-                g_string_append(a, a->len ? ", " : "");
-                rule_label(a, (tlsneg_rule_id)r);
-                g_string_append_printf(a, " x%u", s->findings[r]);
+                char label[128];
+                g_string_append_printf(a, "%s%s x%u", a->len ? ", " : "",
+                                       rule_label((tlsneg_rule_id)r, label, sizeof label),
+                                       s->findings[r]);
             }
         }
         if (a->len) {
