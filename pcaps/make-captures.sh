@@ -14,7 +14,8 @@
 # re-read every manifest value off the new bytes.
 #
 # Debian 12 packages: tshark (brings wireshark-common: dumpcap), openssl,
-# gnutls-bin, curl, python3, iproute2 (ss), coreutils (timeout).
+# gnutls-bin, curl, python3, iproute2 (ss), coreutils (timeout); for the Java,
+# Go and NSS scenarios openjdk-17-jdk-headless, golang-go and libnss3-tools.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -56,6 +57,13 @@ all_scenarios=(
     nofallback-long-gap
     resumption-tls12
     resumption-tls12-offered-tls13
+    sentinel-tls12-server
+    downgrade-sentinel-tls11-mitm
+    ignored-scsv-java
+    ignored-scsv-java-tls11
+    go-client-tls12
+    tls13-ipv6
+    dtls13draft-nss-client
 )
 
 log() { printf '[make-captures] %s\n' "$*" >&2; }
@@ -772,6 +780,136 @@ scenario_resumption-tls12-offered-tls13() {
     expect_count $n 'tls.handshake.type == 1' 2
     expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0304 && tls.handshake.session_id_length == 32' 1
     expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions.supported_version == 0x0304' 1
+}
+
+# A TLS 1.2 server (OpenSSL 3.0 -no_tls1_3) and a client offering only
+# TLS 1.1: the server negotiates TLS 1.1 and, being TLS 1.2-capable, ends its
+# random with DOWNGRD\x00 (RFC 8446 4.1.3: TLS 1.2 servers SHOULD).
+scenario_sentinel-tls12-server() {
+    local n=sentinel-tls12-server p=44349
+    cap_start $n $p
+    openssl_server $n $p -no_tls1_3 "${seclevel0[@]}"
+    client $n openssl s_client -connect "127.0.0.1:$p" -servername localhost -tls1_1 "${seclevel0[@]}"
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0302 && tls.handshake.random contains 44:4f:57:4e:47:52:44:00' 1
+}
+
+# s_client (offers TLS 1.3 to 1.0) -> tlsproxy.py cap-version 0302 on 44350
+# (legacy_version 0x0302, no supported_versions) -> s_server -no_tls1_3 on
+# 44351: the server negotiates TLS 1.1 with DOWNGRD\x00, the proxy relays it,
+# and the client, which offered more, aborts.
+scenario_downgrade-sentinel-tls11-mitm() {
+    local n=downgrade-sentinel-tls11-mitm p=44350 b=44351
+    cap_start_on $n 30 $p $b
+    openssl_server $n $b -no_tls1_3 "${seclevel0[@]}"
+    proxy_start $n 10 $p cap-version $p $b 0302
+    client_fails $n openssl s_client -connect "127.0.0.1:$p" -servername localhost "${seclevel0[@]}"
+    proxy_wait $n
+    server_kill
+    cap_stop $n
+    expect_count $n "tls.handshake.type == 1 && tcp.dstport == $p && tls.handshake.extensions.supported_version == 0x0304" 1
+    expect_count $n "tls.handshake.type == 1 && tcp.dstport == $b && tls.handshake.version == 0x0302" 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.random contains 44:4f:57:4e:47:52:44:00' 2
+}
+
+# java_server NAME PORT CONNECTIONS [PROTOCOLS]: JsseServer.java (Java 17's
+# SSLServerSocket) on 127.0.0.1:PORT with the throwaway certificate, TLS 1.1
+# allowed by jdk.tls.disabledAlgorithms (Java 17 disables it by default).
+java_server() {
+    local name=$1 port=$2
+    shift 2
+    openssl pkcs12 -export -in "$cert" -inkey "$key" -name localhost -passout pass:changeit \
+        -out "$tmp/ks.p12"
+    echo 'jdk.tls.disabledAlgorithms=SSLv3, RC4, DES, MD5withRSA, DH keySize < 1024, EC keySize < 224, 3DES_EDE_CBC, anon, NULL' \
+        >"$tmp/java.security"
+    timeout 30 java "-Djava.security.properties=$tmp/java.security" "$here/JsseServer.java" \
+        "$port" "$tmp/ks.p12" changeit "$@" >"$tmp/$name.server.log" 2>&1 &
+    server_pid=$!
+    for i in $(seq 300); do
+        ss -Hltn "sport = :$port" | grep -q . && return 0
+        kill -0 "$server_pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    cat "$tmp/$name.server.log" >&2
+    die "$name: Java server is not listening on port $port"
+}
+
+# Java 17 ignores TLS_FALLBACK_SCSV: asked for TLS 1.2 with the SCSV, it
+# answers TLS 1.2 with DOWNGRD\x01 instead of inappropriate_fallback; the
+# client aborts (alert 47).
+scenario_ignored-scsv-java() {
+    local n=ignored-scsv-java p=44347
+    cap_start $n $p
+    java_server $n $p 1
+    client_fails $n openssl s_client -connect "127.0.0.1:$p" -servername localhost -tls1_2 -fallback_scsv
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.ciphersuite == 0x5600' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.random contains 44:4f:57:4e:47:52:44:01' 1
+}
+
+# Java 17 limited to TLS 1.2 and 1.1: a first connection puts TLS 1.2 in
+# force; a second one offering TLS 1.1 with TLS_FALLBACK_SCSV gets TLS 1.1
+# and DOWNGRD\x00, and the client aborts (alert 47).
+scenario_ignored-scsv-java-tls11() {
+    local n=ignored-scsv-java-tls11 p=44348
+    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    cap_start $n $p
+    java_server $n $p 2 TLSv1.2,TLSv1.1
+    client $n "${sc[@]}"
+    client_fails $n "${sc[@]}" -tls1_1 -fallback_scsv "${seclevel0[@]}"
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0302 && tls.handshake.random contains 44:4f:57:4e:47:52:44:00' 1
+}
+
+# Go's crypto/tls client capped at TLS 1.2 (goclient.go) -> s_server: Go
+# sends supported_versions [0x0303].
+scenario_go-client-tls12() {
+    local n=go-client-tls12 p=44352
+    cap_start $n $p
+    openssl_server $n $p
+    client $n go run "$here/goclient.go" "127.0.0.1:$p" 1.2
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0303 && !tls.handshake.extensions.supported_version == 0x0304' 1
+}
+
+# Plain TLS 1.3 over IPv6 loopback (::1), for the report's [address]:port.
+scenario_tls13-ipv6() {
+    local n=tls13-ipv6 p=44353
+    cap_start $n $p
+    server_start $n openssl s_server -accept "[::1]:$p" -cert "$cert" -key "$key" -naccept 1 -quiet
+    for i in $(seq 100); do
+        ss -Hltn "sport = :$p" | grep -q . && break
+        sleep 0.05
+    done
+    client $n openssl s_client -connect "[::1]:$p" -servername localhost
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'ipv6 && tls.handshake.type == 1' 1
+}
+
+# NSS's DTLS client (tstclnt -P client, NSS 3.87) -> s_server -dtls: NSS
+# offers DTLS 1.3 draft-43 as 0x7f2b next to 0xfefd; DTLS 1.2 in force.
+scenario_dtls13draft-nss-client() {
+    local n=dtls13draft-nss-client p=44354
+    mkdir -p "$tmp/nssdb"
+    certutil -N -d "sql:$tmp/nssdb" --empty-password
+    cap_start $n $p
+    server_start $n openssl s_server -dtls -accept "127.0.0.1:$p" -cert "$cert" -key "$key" \
+        -naccept 1 -quiet
+    wait_listen $n $p u
+    # -Q: quit after the handshake; the read that follows fails once the
+    # server is gone, so the exit status is not the test: the capture is.
+    timeout 10 tstclnt -P client -h 127.0.0.1 -p $p -d "sql:$tmp/nssdb" -o -V tls1.2:tls1.3 \
+        -a localhost -Q </dev/null >"$tmp/$n.client.log" 2>&1 || true
+    server_kill
+    cap_stop $n
+    expect_count $n 'dtls.handshake.type == 1 && dtls.handshake.extensions.supported_version == 0x7f2b' 2
+    expect_count $n 'dtls.handshake.type == 2 && dtls.handshake.version == 0xfefd' 1
 }
 
 # ---------------------------------------------------------------- main

@@ -275,6 +275,31 @@ def sslv2_client_hello(version, cipher_specs, challenge, session_id=b""):
     return u16(0x8000 | len(body)) + body
 
 
+def sslv2_record(body):
+    """An SSL 2.0 record with the 2-byte header (high bit set, 15-bit length, no padding)."""
+    assert len(body) < 0x8000
+    return u16(0x8000 | len(body)) + body
+
+
+def sslv2_server_hello(certificate, cipher_specs, connection_id, version=0x0002,
+                       session_id_hit=0, certificate_type=1):
+    """SSL 2.0 SERVER-HELLO (draft-hickman-netscape-ssl-00): type 4, SESSION-ID-HIT,
+    CERTIFICATE-TYPE (1: X.509), SERVER-VERSION, the lengths of the certificate, the cipher
+    specs and the connection ID, then the three."""
+    body = (u8(4) + u8(session_id_hit) + u8(certificate_type) + u16(version)
+            + u16(len(certificate)) + u16(3 * len(cipher_specs)) + u16(len(connection_id))
+            + certificate + b"".join(u24(c) for c in cipher_specs) + connection_id)
+    return sslv2_record(body)
+
+
+def sslv2_client_master_key(cipher_kind, clear_key, encrypted_key, key_arg=b""):
+    """SSL 2.0 CLIENT-MASTER-KEY: type 2, CIPHER-KIND (3 bytes), the lengths of the clear
+    key, the encrypted key and the key argument, then the three."""
+    body = (u8(2) + u24(cipher_kind) + u16(len(clear_key)) + u16(len(encrypted_key))
+            + u16(len(key_arg)) + clear_key + encrypted_key + key_arg)
+    return sslv2_record(body)
+
+
 def dtls_record(content_type, version, seq, body, epoch=0):
     """DTLSPlaintext (RFC 6347 4.1): type, version, epoch, 48-bit sequence number, length."""
     seq48 = struct.pack("!Q", seq)[2:]
@@ -589,6 +614,49 @@ def scenario_sslv2_client_hello(path):
     with PcapWriter(path) as pcap:
         tcp_conversation(pcap, CLIENT, (SERVER_IP, 443),
                          [(True, hello), (False, tls_record(CT_HANDSHAKE, 0x0301, sh))])
+
+
+SSL_CK_RC4_128_WITH_MD5, SSL_CK_DES_192_EDE3_CBC_WITH_MD5 = 0x010080, 0x0700C0
+# A throwaway self-signed certificate for "localhost" (openssl req -x509, P-256), DER: the
+# SERVER-HELLO carries a real X.509 structure so that tshark dissects it without complaint.
+SSLV2_CERTIFICATE = bytes.fromhex(
+    "3082019330820139a003020102021403147d630d222f41c3940bb3c02d6a2f14152028300a06082a8648ce3d"
+    "04030230143112301006035504030c096c6f63616c686f7374301e170d3236313230333233333931315a170d"
+    "3236313230353233333931315a30143112301006035504030c096c6f63616c686f73743059301306072a8648"
+    "ce3d020106082a8648ce3d03010703420004feb33ff6891401f40f4f397bee707b3204c9563613536d6f6a43"
+    "d6bb430ec371491257d0e507a5471420ea5335ff724014976b7c2e630c81fbbec247336a5360a3693067301d"
+    "0603551d0e0416041499c90290ee3eefde4663cc48360fb57b765159b9301f0603551d2304183016801499c9"
+    "0290ee3eefde4663cc48360fb57b765159b9300f0603551d130101ff040530030101ff30140603551d11040d"
+    "300b82096c6f63616c686f7374300a06082a8648ce3d0403020348003045022100b9033cf43b5cf3c2115c4d"
+    "363815166ab69b68d3214bcb0683de95636fdceb5102200ee0bacea61d2368360648103c3ae84a3f7593d123"
+    "c49cecedf496b565951c9f")
+
+
+def scenario_sslv2_handshake(path):
+    """An SSL 2.0 handshake, and an SSLv2-compatible TLS 1.2 hello beside it.
+
+    Written from the SSL 2.0 specification (draft-hickman-netscape-ssl-00): no stack on
+    Debian 12 speaks SSL 2.0 (RFC 6176 forbids it). Two clients to 192.0.2.20:443 (a port
+    where Wireshark 4.0 looks for SSLv2 hellos):
+    1. 192.0.2.100: CLIENT-HELLO (version 0x0002, two SSL 2.0 cipher kinds, 16-byte
+       challenge); SERVER-HELLO (version 0x0002, a self-signed certificate, one cipher
+       kind, 16-byte connection ID); CLIENT-MASTER-KEY (RC4_128_WITH_MD5, a 128-byte
+       encrypted key); then the client closes (the encrypted messages are left out).
+    2. 192.0.2.101: an SSLv2-compatible CLIENT-HELLO offering TLS 1.2 (0x0303, TLS suites
+       in 3-byte form); a TLS 1.2 ServerHello and ServerHelloDone in a TLS record."""
+    label = "sslv2-handshake"
+    ch1 = sslv2_client_hello(0x0002, [SSL_CK_RC4_128_WITH_MD5, SSL_CK_DES_192_EDE3_CBC_WITH_MD5],
+                             fixed_bytes(label + " challenge", 16))
+    sh1 = sslv2_server_hello(SSLV2_CERTIFICATE, [SSL_CK_RC4_128_WITH_MD5],
+                             fixed_bytes(label + " connection id", 16))
+    cmk = sslv2_client_master_key(SSL_CK_RC4_128_WITH_MD5, b"",
+                                  fixed_bytes(label + " encrypted key", 128))
+    ch2 = sslv2_client_hello(0x0303, [0x00C02F, 0x00009C, 0x00002F, 0x0000FF],
+                             fixed_bytes(label + " tls challenge", 32))
+    sh2 = tls12_server_hello(label, suite=0xC02F)
+    with PcapWriter(path) as pcap:
+        tcp_connections(pcap, [([(True, ch1), (False, sh1), (True, cmk)], "client"),
+                               ([(True, ch2), (False, tls12_server_flight(sh2))], "client")])
 
 
 def client_record(message, version=0x0301):
@@ -1078,6 +1146,36 @@ def scenario_resumption_version(path):
             conv.close(from_client=True)
 
 
+def scenario_ignored_scsv_earlier(path):
+    """TLS_FALLBACK_SCSV ignored by a server that put a higher version in force before.
+
+    One client (192.0.2.10), two connections to 192.0.2.20:443, two seconds apart:
+    1. OpenSSL's -tls1_2 ClientHello; a TLS 1.2 ServerHello (no sentinel) and
+       ServerHelloDone.
+    2. A TLS 1.1 ClientHello (legacy 0x0302, the -tls1_2 extensions, its suites then
+       TLS_FALLBACK_SCSV, as s_client -tls1_1 -fallback_scsv sends them); the server
+       answers TLS 1.1 with a plain random (no DOWNGRD) and ServerHelloDone, where RFC 7507
+       section 3 wants inappropriate_fallback: it did TLS 1.2 with this client in the first
+       connection. Synthetic because no stack here both ignores the SCSV and omits the
+       sentinel: OpenSSL, GnuTLS and Go refuse the hello, Java marks its random
+       (pcaps/ignored-scsv-java-tls11.pcap)."""
+    label = "ignored-scsv-1"
+    ch1 = openssl_client_hello(label, tls13=False)
+    sh1 = tls12_server_hello(label)
+    label = "ignored-scsv-2"
+    ch2 = client_hello(0x0302, fixed_bytes(label + " client random", 32), b"",
+                       OPENSSL_TLS12_SUITES + [0x5600], openssl_client_extensions(label, None))
+    sh2 = tls12_server_hello(label, version=0x0302, suite=0xC014)
+    flight2 = tls12_server_flight(sh2, record_version=0x0302)
+    with PcapWriter(path) as pcap:
+        for i, (ch, flight) in enumerate([(ch1, tls12_server_flight(sh1)), (ch2, flight2)]):
+            conv = TcpConversation(pcap, (CLIENT_IP, 49152 + i), (SERVER_IP, 443), t0=T0 + 2 * i)
+            conv.open()
+            conv.send(True, client_record(ch))
+            conv.send(False, flight)
+            conv.close(from_client=True)
+
+
 SCENARIOS = {
     "sslv2-client-hello": scenario_sslv2_client_hello,
     "synth-legacy-versions": scenario_legacy_versions,
@@ -1090,6 +1188,8 @@ SCENARIOS = {
     "synth-dtls13": scenario_dtls13,
     "synth-quic-tls12": scenario_quic_tls12,
     "synth-resumption-version": scenario_resumption_version,
+    "synth-ignored-scsv-earlier": scenario_ignored_scsv_earlier,
+    "sslv2-handshake": scenario_sslv2_handshake,
 }
 
 

@@ -9,6 +9,12 @@ TLS 1.3 offer, and version-intolerant servers. Standard library only.
       extension (43), every length fixed (extensions block, handshake message,
       record); everything else, both ways, is relayed unchanged.
 
+  tlsproxy.py cap-version LISTEN BACKEND VER
+      One connection. The ClientHello is forwarded with legacy_version VER (hex, e.g.
+      0302) and without supported_versions: a man in the middle that makes the server
+      negotiate VER although the client offered more. Everything else is relayed
+      unchanged.
+
   tlsproxy.py intolerant LISTEN BACKEND MAXVER KIND N
       N connections, one after the other. A ClientHello that offers a version above
       MAXVER (hex, e.g. 0303) in its legacy_version or in supported_versions (GREASE
@@ -106,8 +112,10 @@ def offered_versions(msg):
     return [v for v in versions if not is_grease(v)]
 
 
-def without_supported_versions(msg, rec_version):
+def without_supported_versions(msg, rec_version, legacy_version=None):
     head, exts = split_hello(msg)
+    if legacy_version is not None:
+        head = struct.pack("!H", legacy_version) + head[2:]
     ext_bytes = b"".join(struct.pack("!HH", t, len(d)) + d for t, d in exts if t != 43)
     body = head + struct.pack("!H", len(ext_bytes)) + ext_bytes
     hs = b"\x01" + len(body).to_bytes(3, "big") + body
@@ -178,6 +186,14 @@ def main(argv):
         def handle(_, conn):
             _, rec_version, msg = read_client_hello(conn)
             relay(conn, without_supported_versions(msg, rec_version), backend)
+
+        serve(int(argv[2]), 1, handle)
+    elif mode == "cap-version" and len(argv) == 5:
+        backend, ver = int(argv[3]), int(argv[4], 16)
+
+        def handle(_, conn):
+            _, rec_version, msg = read_client_hello(conn)
+            relay(conn, without_supported_versions(msg, rec_version, ver), backend)
 
         serve(int(argv[2]), 1, handle)
     elif mode == "intolerant" and len(argv) == 7:

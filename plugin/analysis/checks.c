@@ -78,11 +78,12 @@ typedef struct {
     char s[TLSNEG_VERSION_NAME_MAX + 10];
 } vname;
 
-static vname name(uint16_t v)
+static vname name(const judge *j, uint16_t v)
 {
     vname n;
     char base[TLSNEG_VERSION_NAME_MAX];
-    snprintf(n.s, sizeof n.s, "%s (0x%04x)", tlsneg_version_name(v, base, sizeof base), v);
+    snprintf(n.s, sizeof n.s, "%s (0x%04x)", tlsneg_version_name_in(v, j->dtls, base, sizeof base),
+             v);
     return n;
 }
 
@@ -192,8 +193,8 @@ static void check_draft_version(const judge *j)
     uint16_t v = draft_version(j);
     if (v) {
         report(j, TLSNEG_RULE_DRAFT_VERSION,
-               "%s is a pre-standard TLS 1.3 version: the rules of RFC 8446 are not applied",
-               name(v).s);
+               "%s is a pre-standard %s version: the rules of %s are not applied", name(j, v).s,
+               j->dtls ? "DTLS 1.3" : "TLS 1.3", j->dtls ? "RFC 9147" : "RFC 8446");
     }
 }
 
@@ -206,11 +207,12 @@ static void check_legacy_version_mismatch(const judge *j)
     if (is_client_hello(j) && offers(f, j->v13)) {
         report(j, TLSNEG_RULE_LEGACY_VERSION_MISMATCH,
                "legacy_version is %s, but a ClientHello that offers %s must send %s",
-               name(f->legacy_version).s, name(j->v13).s, name(j->v12).s);
+               name(j, f->legacy_version).s, name(j, j->v13).s, name(j, j->v12).s);
     } else if (is_server_hello(j) && f->has_selected && f->selected_version == j->v13) {
         report(j, TLSNEG_RULE_LEGACY_VERSION_MISMATCH,
                "legacy_version is %s, but a %s that selects %s must send %s",
-               name(f->legacy_version).s, tlsneg_msg_name(f), name(j->v13).s, name(j->v12).s);
+               name(j, f->legacy_version).s, tlsneg_msg_name(f), name(j, j->v13).s,
+               name(j, j->v12).s);
     }
 }
 
@@ -226,7 +228,7 @@ static void check_legacy_version_too_high(const judge *j)
     if (high) {
         report(j, TLSNEG_RULE_LEGACY_VERSION_TOO_HIGH,
                "legacy_version is %s, above %s: version-intolerant peers break on it",
-               name(f->legacy_version).s, name(j->v12).s);
+               name(j, f->legacy_version).s, name(j, j->v12).s);
     }
 }
 
@@ -252,11 +254,11 @@ static void check_record_version_unusual(const judge *j)
             report(
                 j, TLSNEG_RULE_RECORD_VERSION_UNUSUAL,
                 "The ClientHello after a HelloRetryRequest travels in a %s record; it must be %s",
-                name(rec).s, name(j->v12).s);
+                name(j, rec).s, name(j, j->v12).s);
         } else if (j->dtls ? !dtls_client_record_ok(f)
                            : rec < TLSNEG_V_SSL3 || rec > TLSNEG_V_TLS12) {
             report(j, TLSNEG_RULE_RECORD_VERSION_UNUSUAL,
-                   "The ClientHello travels in a %s record; %s", name(rec).s,
+                   "The ClientHello travels in a %s record; %s", name(j, rec).s,
                    j->dtls ? "DTLS allows only 0xfeff or 0xfefd"
                            : "the record layer allows 0x0300 to 0x0303");
         }
@@ -273,23 +275,14 @@ static void check_record_version_unusual(const judge *j)
     }
     if (rec != want) {
         report(j, TLSNEG_RULE_RECORD_VERSION_UNUSUAL,
-               "The %s travels in a %s record; it must be %s", tlsneg_msg_name(f), name(rec).s,
-               name(want).s);
+               "The %s travels in a %s record; it must be %s", tlsneg_msg_name(f), name(j, rec).s,
+               name(j, want).s);
     }
 }
 
-static bool has_tls13_cipher_suite(const tlsneg_hello *h)
-{
-    tlsneg_cur suites = h->cipher_suites;
-    uint16_t s;
-    while (tlsneg_cur_u16(&suites, &s)) {
-        if (s >= 0x1301 && s <= 0x1305) {
-            return true;
-        }
-    }
-    return false;
-}
-
+/* Listing TLS 1.3 cipher suites is not enough: scanners and some clients
+ * enumerate every suite they know, and no rule forbids it. The extensions
+ * below exist only for TLS 1.3. */
 static void check_missing_supported_versions(const judge *j)
 {
     const tlsneg_hello *h = j->h;
@@ -307,14 +300,11 @@ static void check_missing_supported_versions(const judge *j)
     if (tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA)) {
         list_add(&l, "early_data");
     }
-    if (has_tls13_cipher_suite(h)) {
-        list_add(&l, "a TLS 1.3 cipher suite");
-    }
     if (l.items) {
         report(j, TLSNEG_RULE_MISSING_SUPPORTED_VERSIONS,
-               "No supported_versions, yet the ClientHello carries %s: a server must treat it as "
-               "%s or lower",
-               l.buf, name(j->v12).s);
+               "No supported_versions, yet the ClientHello carries %s, which only %s uses: it "
+               "cannot get %s, and a server must treat it as %s or lower",
+               l.buf, name(j, j->v13).s, name(j, j->v13).s, name(j, j->v12).s);
     }
 }
 
@@ -371,17 +361,17 @@ static void check_version_not_offered(const judge *j)
             report(j, TLSNEG_RULE_VERSION_NOT_OFFERED,
                    "The %s selects %s in supported_versions, but the ClientHello sent no "
                    "supported_versions",
-                   tlsneg_msg_name(f), name(f->selected_version).s);
+                   tlsneg_msg_name(f), name(j, f->selected_version).s);
         } else if (!offers(client, f->selected_version)) {
             report(j, TLSNEG_RULE_VERSION_NOT_OFFERED,
                    "The %s selects %s, which the ClientHello did not offer", tlsneg_msg_name(f),
-                   name(f->selected_version).s);
+                   name(j, f->selected_version).s);
         }
     } else if (f->has_negotiated && client->has_offered_max &&
                rank(j, f->negotiated_version) > rank(j, client->offered_max)) {
         report(j, TLSNEG_RULE_VERSION_NOT_OFFERED,
                "The ServerHello puts %s in force, above the client's highest offer %s",
-               name(f->negotiated_version).s, name(client->offered_max).s);
+               name(j, f->negotiated_version).s, name(j, client->offered_max).s);
     }
 }
 
@@ -393,7 +383,7 @@ static void check_old_version_via_extension(const judge *j)
         report(j, TLSNEG_RULE_OLD_VERSION_VIA_EXTENSION,
                "The %s selects %s in supported_versions; below %s the version belongs in "
                "legacy_version",
-               tlsneg_msg_name(f), name(f->selected_version).s, name(j->v13).s);
+               tlsneg_msg_name(f), name(j, f->selected_version).s, name(j, j->v13).s);
     }
 }
 
@@ -422,37 +412,77 @@ static void check_fallback_scsv(const judge *j)
     if (offers(f, j->v13)) {
         report(j, TLSNEG_RULE_FALLBACK_SCSV_HIGHEST,
                "TLS_FALLBACK_SCSV, yet the ClientHello offers %s, the highest version there is",
-               name(j->v13).s);
+               name(j, j->v13).s);
     } else {
+        /* The SCSV is the client's own word; whether a failed attempt came
+         * before is the tracker's to show (tlsneg.fallback.prev_frame). */
         report(j, TLSNEG_RULE_FALLBACK_SCSV,
-               "TLS_FALLBACK_SCSV: a retry offering up to %s after a failed attempt at a higher "
-               "version",
-               f->has_offered_max ? name(f->offered_max).s : "no known version");
+               "TLS_FALLBACK_SCSV: the client marks this hello, offering up to %s, as a retry "
+               "at a lower version",
+               f->has_offered_max ? name(j, f->offered_max).s : "no known version");
     }
 }
 
+/* RFC 7507 3: "If TLS_FALLBACK_SCSV appears in ClientHello.cipher_suites
+ * and the highest protocol version supported by the server is higher than
+ * the version indicated in ClientHello.client_version, the server MUST
+ * respond with a fatal inappropriate_fallback alert". The ServerHello's own
+ * sentinel is the proof of the server's highest version here; the tracker
+ * judges the proof from earlier connections. */
+static void check_ignored_fallback_scsv(const judge *j)
+{
+    const tlsneg_facts *f = j->f, *client = j->in->client_hello;
+    if (!is_server_hello(j) || !f->has_sentinel || !client || !client->fallback_scsv ||
+        !client->has_offered_max || tls13_in_force(j)) {
+        return;
+    }
+    uint16_t proven = tlsneg_sentinel_proves(f);
+    if (rank(j, proven) > rank(j, client->offered_max)) {
+        report(j, TLSNEG_RULE_IGNORED_FALLBACK_SCSV,
+               "The ClientHello carries TLS_FALLBACK_SCSV and offers up to %s; this ServerHello's "
+               "%s proves the server supports %s%s, yet it puts %s in force instead of refusing "
+               "with inappropriate_fallback",
+               name(j, client->offered_max).s, tlsneg_sentinel_name(f->sentinel),
+               f->sentinel == TLSNEG_SENTINEL_TLS11 ? "at least " : "", name(j, proven).s,
+               name(j, f->negotiated_version).s);
+    }
+}
+
+/* RFC 8446 4.1.3: a TLS 1.3 server sends DOWNGRD\x01 when it negotiates
+ * TLS 1.2, and TLS 1.3 servers MUST, TLS 1.2 servers SHOULD, send
+ * DOWNGRD\x00 when they negotiate TLS 1.1 or lower. A client that offered
+ * the version the sentinel proves is being downgraded (TLS 1.3 clients MUST,
+ * TLS 1.2 clients SHOULD check); one that offered less only learns what the
+ * server could do. */
 static void check_downgrade_sentinel(const judge *j)
 {
     const tlsneg_facts *f = j->f, *client = j->in->client_hello;
     if (!is_server_hello(j) || !f->has_sentinel) {
         return;
     }
-    static const char *const what[] = {"DOWNGRD\\x00", "DOWNGRD\\x01", "the JDK 11 sentinel"};
-    const char *sentinel = what[f->sentinel % 3];
+    const char *sentinel = tlsneg_sentinel_name(f->sentinel);
+    uint16_t proven = tlsneg_sentinel_proves(f);
+    const char *at_least = f->sentinel == TLSNEG_SENTINEL_TLS11 ? "at least " : "";
+    bool offered =
+        client && (proven == j->v13 ? offers(client, j->v13)
+                                    : client->has_offered_max &&
+                                          rank(j, client->offered_max) >= rank(j, proven));
     if (tls13_in_force(j)) {
         report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL_TLS13,
                "ServerHello.random ends with %s although the ServerHello puts %s in force",
-               sentinel, name(j->v13).s);
-    } else if (client && offers(client, j->v13)) {
+               sentinel, name(j, j->v13).s);
+    } else if (offered) {
         report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL,
-               "ServerHello.random ends with %s: the server can do %s, the client offered it, yet "
-               "%s is in force",
-               sentinel, name(j->v13).s, name(f->negotiated_version).s);
+               "ServerHello.random ends with %s: the server supports %s%s, the client offered up "
+               "to %s, yet %s is in force",
+               sentinel, at_least, name(j, proven).s, name(j, client->offered_max).s,
+               name(j, f->negotiated_version).s);
     } else {
-        report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL_NO_TLS13_OFFER,
-               "ServerHello.random ends with %s: the server can do %s; %s", sentinel,
-               name(j->v13).s,
-               client ? "the client did not offer it" : "the ClientHello is not in the capture");
+        report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL_NO_HIGHER_OFFER,
+               "ServerHello.random ends with %s: the server supports %s%s; %s", sentinel, at_least,
+               name(j, proven).s,
+               client ? "the client offered no more than what is in force"
+                      : "the ClientHello is not in the capture");
     }
 }
 
@@ -466,7 +496,7 @@ static void check_alert(const judge *j, uint8_t description, tlsneg_rule_id rule
     if (in->client_hello && in->client_hello->has_offered_max) {
         report(j, rule, "Alert %s (%u): %s; the ClientHello offered up to %s",
                tlsneg_alert_name(description), description, meaning,
-               name(in->client_hello->offered_max).s);
+               name(j, in->client_hello->offered_max).s);
     } else {
         report(j, rule, "Alert %s (%u): %s", tlsneg_alert_name(description), description, meaning);
     }
@@ -490,18 +520,22 @@ static void check_deprecated_version(const judge *j)
     if (!f) {
         return;
     }
-    if (f->wire == TLSNEG_WIRE_SSL2 && f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+    if (f->wire == TLSNEG_WIRE_SSL2 && f->msg_type == TLSNEG_HS_CLIENT_HELLO &&
+        f->legacy_version == TLSNEG_V_SSL2) {
+        report(j, TLSNEG_RULE_DEPRECATED_VERSION,
+               "An SSL 2.0 CLIENT-HELLO offering only %s, which RFC 6176 forbids",
+               name(j, f->legacy_version).s);
+    } else if (f->wire == TLSNEG_WIRE_SSL2 && f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
         report(j, TLSNEG_RULE_DEPRECATED_VERSION,
                "An SSLv2-compatible ClientHello, offering up to %s: no client may send one any "
                "more",
-               name(f->legacy_version).s);
+               name(j, f->legacy_version).s);
     } else if (is_client_hello(j) && f->has_offered_max && is_deprecated(j, f->offered_max)) {
         report(j, TLSNEG_RULE_DEPRECATED_VERSION,
-               "The client offers at most %s, a deprecated version", name(f->offered_max).s);
+               "The client offers at most %s, a deprecated version", name(j, f->offered_max).s);
     } else if (is_server_hello(j) && f->has_negotiated && is_deprecated(j, f->negotiated_version)) {
-        report(j, TLSNEG_RULE_DEPRECATED_VERSION,
-               "The ServerHello puts %s in force, a deprecated version",
-               name(f->negotiated_version).s);
+        report(j, TLSNEG_RULE_DEPRECATED_VERSION, "The %s puts %s in force, a deprecated version",
+               tlsneg_msg_name(f), name(j, f->negotiated_version).s);
     }
 }
 
@@ -520,8 +554,8 @@ static void check_quic_version_rule(const judge *j)
         return;
     }
     if (rank(j, v) > 0 && rank(j, v) <= rank(j, TLSNEG_V_TLS12)) {
-        report(j, TLSNEG_RULE_QUIC_VERSION_RULE, "QUIC with %s: QUIC requires %s", name(v).s,
-               name(TLSNEG_V_TLS13).s);
+        report(j, TLSNEG_RULE_QUIC_VERSION_RULE, "QUIC with %s: QUIC requires %s", name(j, v).s,
+               name(j, TLSNEG_V_TLS13).s);
     }
 }
 

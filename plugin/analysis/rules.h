@@ -42,8 +42,9 @@ typedef struct {
 extern const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT];
 
 /* tlsneg_rule_is_verdict: the findings that answer the questions people
- * bring (who is intolerant, where clients fell back, where downgrades show):
- * the report's verdicts and the ladder's notes. */
+ * bring (who is intolerant, where clients fell back, where downgrades show,
+ * where a fallback was refused or its SCSV ignored): the report's verdicts
+ * and the ladder's notes. */
 bool tlsneg_rule_is_verdict(tlsneg_rule_id r);
 
 /* Public names of groups and severities ("protocol", "warn"). */

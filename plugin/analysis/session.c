@@ -203,7 +203,8 @@ static void track_server_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tl
     tlsneg_answer answer = {.is_hrr = f->is_hrr,
                             .version = f->has_negotiated ? f->negotiated_version : 0,
                             .session_id = session_hash(h),
-                            .pre_shared_key = h->pre_shared_key.present};
+                            .pre_shared_key = h->pre_shared_key.present,
+                            .has_sentinel = f->has_sentinel};
     tlsneg_tracker_server_hello(t, c->id, ev->frame, ev->time_us, &answer, &out->verdicts);
 }
 

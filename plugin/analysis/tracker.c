@@ -515,7 +515,7 @@ static void what_failed(const tlsneg_offer *f, const tlsneg_offer *ok, char *buf
         snprintf(buf, len, "the supported_versions extension");
     } else if (offer_rank(f) > offer_rank(ok)) {
         snprintf(buf, len, "a ClientHello offering %s or more",
-                 tlsneg_version_name(f->offered_max, name, sizeof name));
+                 tlsneg_version_name_in(f->offered_max, f->dtls, name, sizeof name));
     } else {
         static const char *const names[] = {"key_share", "psk_key_exchange_modes", "early_data",
                                             "pre_shared_key"};
@@ -582,6 +582,19 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
         set_detail(v,
                    "The server put %s in force in frame %u; now it negotiates lower "
                    "although the client still offers it",
+                   vname(a->best_version, name), a->best_frame);
+    }
+    if (a->has_best && r && a->offer.fallback_scsv && !answer->has_sentinel &&
+        rank(&a->offer, a->best_version) > offer_rank(&a->offer) &&
+        (v = add_verdict(out, TLSNEG_VERDICT_IGNORED_SCSV,
+                         TLSNEG_RULE_IGNORED_FALLBACK_SCSV_EARLIER))) {
+        char name[TLSNEG_VERSION_NAME_MAX];
+        add_link(v, TLSNEG_LINK_HIGHER_VERSION_IN, a->best_frame);
+        add_version(v, TLSNEG_VERSION_HIGHER, a->best_version);
+        set_detail(v,
+                   "The ClientHello carries TLS_FALLBACK_SCSV and offers less than %s, which the "
+                   "server put in force for this client in frame %u; it answers instead of "
+                   "refusing with inappropriate_fallback",
                    vname(a->best_version, name), a->best_frame);
     }
     if (r && (!a->has_best || r > rank(&a->offer, a->best_version))) {

@@ -62,6 +62,7 @@ typedef struct {
     uint16_t version;    /* in force (not for a HelloRetryRequest) */
     uint64_t session_id; /* a hash of the session ID; 0 if empty */
     bool pre_shared_key; /* TLS 1.3 resumption */
+    bool has_sentinel;   /* a downgrade sentinel: the checks judge an ignored SCSV by it */
 } tlsneg_answer;
 
 typedef enum {
@@ -84,6 +85,10 @@ typedef enum {
     TLSNEG_VERDICT_INCONSISTENT,      /* ServerHello lower than one this server gave this
                                          client before, although the client still offers it */
     TLSNEG_VERDICT_RESUMPTION_CHANGE, /* ServerHello resuming a session made at another version */
+    TLSNEG_VERDICT_IGNORED_SCSV,      /* ServerHello answering a hello marked with
+                                         TLS_FALLBACK_SCSV below a version this server put in
+                                         force for this client before (RFC 7507 3), without a
+                                         sentinel of its own (then the checks judge) */
     TLSNEG_VERDICT_KINDS
 } tlsneg_verdict_kind;
 
@@ -204,7 +209,8 @@ const char *tlsneg_chain_text(const tlsneg_verdict *v, char *buf, size_t buf_len
 
 /* tlsneg_verdict_findings appends to out the finding of every verdict in vs,
  * in order (rules.def: fallback_retry, version_intolerance,
- * fallback_rejected, inconsistent_server, resumption_version_change). */
+ * fallback_rejected, inconsistent_server, ignored_fallback_scsv,
+ * resumption_version_change). */
 void tlsneg_verdict_findings(const tlsneg_verdicts *vs, tlsneg_findings *out);
 
 #endif

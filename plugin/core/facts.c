@@ -31,14 +31,50 @@ const char *tlsneg_msg_name(const tlsneg_facts *f)
 {
     switch (f->msg_type) {
     case TLSNEG_HS_CLIENT_HELLO:
-        return f->wire == TLSNEG_WIRE_SSL2 ? "SSLv2-compatible ClientHello" : "ClientHello";
+        if (f->wire != TLSNEG_WIRE_SSL2) {
+            return "ClientHello";
+        }
+        /* An SSL 2.0 client's own hello, or a later client's SSLv2-compatible
+         * one (RFC 5246 E.2): the same layout, told apart by the version. */
+        return f->legacy_version == TLSNEG_V_SSL2 ? "SSLv2 CLIENT-HELLO"
+                                                  : "SSLv2-compatible ClientHello";
     case TLSNEG_HS_SERVER_HELLO:
+        if (f->wire == TLSNEG_WIRE_SSL2) {
+            return "SSLv2 SERVER-HELLO";
+        }
         return f->is_hrr ? "HelloRetryRequest" : "ServerHello";
     case TLSNEG_HS_HELLO_VERIFY_REQUEST:
         return "HelloVerifyRequest";
     default:
         return "handshake message";
     }
+}
+
+const char *tlsneg_sentinel_name(uint8_t sentinel)
+{
+    switch (sentinel) {
+    case TLSNEG_SENTINEL_TLS11:
+        return "DOWNGRD\\x00";
+    case TLSNEG_SENTINEL_TLS12:
+        return "DOWNGRD\\x01";
+    default:
+        return "the JDK 11 value";
+    }
+}
+
+uint16_t tlsneg_sentinel_proves(const tlsneg_facts *f)
+{
+    bool dtls = tlsneg_facts_is_dtls(f);
+    if (!f->has_sentinel) {
+        return 0;
+    }
+    /* RFC 8446 4.1.3: TLS 1.3 servers MUST, TLS 1.2 servers SHOULD, send
+     * DOWNGRD\x00 below TLS 1.2; only a TLS 1.3 server sends DOWNGRD\x01
+     * (and JDK 11 its own value in its place). */
+    if (f->sentinel == TLSNEG_SENTINEL_TLS11) {
+        return dtls ? TLSNEG_V_DTLS12 : TLSNEG_V_TLS12;
+    }
+    return dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13;
 }
 
 static void add_grease(tlsneg_facts *out, tlsneg_facts_buf *buf, uint16_t v,
@@ -387,22 +423,31 @@ static void put(text *t, const char *fmt, ...)
     }
 }
 
-static const char *vname(uint16_t v, char *buf)
+static const char *vname(const tlsneg_facts *f, uint16_t v, char *buf)
 {
-    return tlsneg_version_name(v, buf, TLSNEG_VERSION_NAME_MAX);
+    return tlsneg_version_name_in(v, tlsneg_facts_is_dtls(f), buf, TLSNEG_VERSION_NAME_MAX);
 }
 
 /* legacy_note: next to supported_versions, legacy_version is frozen at
- * TLS 1.2 (DTLS 1.2); say so, or say that it is not. */
+ * TLS 1.2 (DTLS 1.2). Say so only where the extension goes beyond it: a
+ * client that lists nothing above TLS 1.2 (Go capped at TLS 1.2 sends
+ * [0x0303]) means its legacy_version. */
 static void legacy_note(text *t, const tlsneg_facts *f)
 {
     char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX];
-    uint16_t frozen = tlsneg_facts_is_dtls(f) ? TLSNEG_V_DTLS12 : TLSNEG_V_TLS12;
-    if (f->legacy_version == frozen) {
-        put(t, "; legacy_version says %s only for compatibility", vname(f->legacy_version, a));
+    bool dtls = tlsneg_facts_is_dtls(f);
+    uint16_t frozen = dtls ? TLSNEG_V_DTLS12 : TLSNEG_V_TLS12;
+    unsigned above = tlsneg_version_rank(frozen, dtls);
+    bool beyond = f->msg_type == TLSNEG_HS_CLIENT_HELLO
+                      ? f->has_offered_max && tlsneg_version_rank(f->offered_max, dtls) > above
+                      : f->has_selected && tlsneg_version_rank(f->selected_version, dtls) > above;
+    if (f->legacy_version != frozen) {
+        put(t, "; legacy_version says %s where %s belongs", vname(f, f->legacy_version, a),
+            vname(f, frozen, b));
+    } else if (beyond) {
+        put(t, "; legacy_version says %s only for compatibility", vname(f, f->legacy_version, a));
     } else {
-        put(t, "; legacy_version says %s where %s belongs", vname(f->legacy_version, a),
-            vname(frozen, b));
+        put(t, "; legacy_version says %s too", vname(f, f->legacy_version, a));
     }
 }
 
@@ -414,7 +459,7 @@ static void summary_client(text *t, const tlsneg_facts *f)
         size_t known = 0;
         for (size_t i = 0; i < f->num_offered; i++) {
             if (!tlsneg_is_grease(f->offered[i])) {
-                put(t, "%s%s", known++ ? ", " : "", vname(f->offered[i], a));
+                put(t, "%s%s", known++ ? ", " : "", vname(f, f->offered[i], a));
             }
         }
         if (known == 0) {
@@ -426,10 +471,10 @@ static void summary_client(text *t, const tlsneg_facts *f)
         put(t,
             "The client offers versions up to %s in legacy_version (no supported_versions "
             "extension%s)",
-            vname(f->legacy_version, a), f->status == TLSNEG_OK ? "" : " before the break");
+            vname(f, f->legacy_version, a), f->status == TLSNEG_OK ? "" : " before the break");
     }
     if (f->has_offered_max) {
-        put(t, ". Highest offered: %s", vname(f->offered_max, a));
+        put(t, ". Highest offered: %s", vname(f, f->offered_max, a));
     }
     if (f->grease_count) {
         put(t, ". It sends %u GREASE value%s to keep servers tolerant", f->grease_count,
@@ -443,20 +488,21 @@ static void summary_server(text *t, const tlsneg_facts *f)
     if (f->is_hrr) {
         put(t, "The server asks the client to send a new ClientHello (HelloRetryRequest)");
         if (f->has_selected) {
-            put(t, " and already picks %s in supported_versions", vname(f->selected_version, a));
+            put(t, " and already picks %s in supported_versions", vname(f, f->selected_version, a));
         }
     } else if (f->has_selected) {
-        put(t, "The server picks %s in supported_versions", vname(f->selected_version, a));
+        put(t, "The server picks %s in supported_versions", vname(f, f->selected_version, a));
         legacy_note(t, f);
     } else {
         put(t, "The server picks %s in legacy_version (no supported_versions extension)",
-            vname(f->legacy_version, a));
+            vname(f, f->legacy_version, a));
     }
     if (f->has_sentinel) {
-        static const char *const what[] = {"DOWNGRD\\x00 (TLS 1.1 or lower)",
-                                           "DOWNGRD\\x01 (TLS 1.2)", "the JDK 11 value"};
-        put(t, ". Its random ends with the downgrade sentinel %s: it could do TLS 1.3",
-            what[f->sentinel % 3]);
+        char b[TLSNEG_VERSION_NAME_MAX];
+        put(t, ". Its random ends with the downgrade sentinel %s: the server supports %s%s",
+            tlsneg_sentinel_name(f->sentinel),
+            f->sentinel == TLSNEG_SENTINEL_TLS11 ? "at least " : "",
+            vname(f, tlsneg_sentinel_proves(f), b));
     }
     if (f->grease_count) {
         put(t, ". It sends %u GREASE value%s, which a server must never do", f->grease_count,
@@ -473,11 +519,13 @@ const char *tlsneg_facts_summary(const tlsneg_facts *f, char *buf, size_t buf_le
     }
     switch (f->msg_type) {
     case TLSNEG_HS_CLIENT_HELLO:
-        if (f->wire == TLSNEG_WIRE_SSL2) {
+        if (f->wire == TLSNEG_WIRE_SSL2 && f->legacy_version == TLSNEG_V_SSL2) {
+            put(&t, "The client sends an SSL 2.0 CLIENT-HELLO: it offers SSL 2.0 only");
+        } else if (f->wire == TLSNEG_WIRE_SSL2) {
             put(&t,
                 "The client sends an old SSLv2-compatible ClientHello offering versions up "
                 "to %s",
-                vname(f->legacy_version, a));
+                vname(f, f->legacy_version, a));
         } else {
             summary_client(&t, f);
         }
@@ -486,13 +534,18 @@ const char *tlsneg_facts_summary(const tlsneg_facts *f, char *buf, size_t buf_le
         }
         break;
     case TLSNEG_HS_SERVER_HELLO:
-        summary_server(&t, f);
+        if (f->wire == TLSNEG_WIRE_SSL2) {
+            put(&t, "The server answers with an SSL 2.0 SERVER-HELLO: %s is in force",
+                vname(f, f->negotiated_version, a));
+        } else {
+            summary_server(&t, f);
+        }
         break;
     case TLSNEG_HS_HELLO_VERIFY_REQUEST:
         put(&t,
             "The DTLS server asks the client to repeat its ClientHello with a cookie "
             "(HelloVerifyRequest); its version field says %s",
-            vname(f->legacy_version, a));
+            vname(f, f->legacy_version, a));
         break;
     default:
         put(&t, "Not a hello");

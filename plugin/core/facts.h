@@ -37,8 +37,9 @@ typedef struct {
 
 /* Downgrade sentinels in the last 8 bytes of ServerHello.random. */
 enum {
-    TLSNEG_SENTINEL_TLS11 = 0, /* DOWNGRD\x00: TLS 1.1 or lower negotiated */
-    TLSNEG_SENTINEL_TLS12 = 1, /* DOWNGRD\x01: TLS 1.2 negotiated */
+    TLSNEG_SENTINEL_TLS11 = 0, /* DOWNGRD\x00: TLS 1.1 or lower negotiated by a server
+                                  that supports at least TLS 1.2 */
+    TLSNEG_SENTINEL_TLS12 = 1, /* DOWNGRD\x01: TLS 1.2 negotiated by a TLS 1.3 server */
     TLSNEG_SENTINEL_JDK11 = 2, /* the non-standard value JDK 11 sent */
 };
 
@@ -92,6 +93,15 @@ bool tlsneg_facts_is_dtls(const tlsneg_facts *f);
 
 /* tlsneg_msg_name names a message: "ClientHello", "HelloRetryRequest"... */
 const char *tlsneg_msg_name(const tlsneg_facts *f);
+
+/* tlsneg_sentinel_name names a downgrade sentinel ("DOWNGRD\x01"). */
+const char *tlsneg_sentinel_name(uint8_t sentinel);
+
+/* tlsneg_sentinel_proves returns the lowest version the server of f must
+ * support, by its downgrade sentinel (RFC 8446 4.1.3): TLS 1.2 for
+ * DOWNGRD\x00, which TLS 1.2 servers send too, TLS 1.3 for DOWNGRD\x01 and
+ * the JDK 11 value; DTLS alike. 0 without a sentinel. */
+uint16_t tlsneg_sentinel_proves(const tlsneg_facts *f);
 
 /* tlsneg_facts_summary writes one plain sentence about f into buf and
  * returns buf. */

@@ -224,6 +224,31 @@ static tlsneg_status parse_sslv2_client_hello(parser *ps)
     return TLSNEG_OK;
 }
 
+/* SSL 2.0 SERVER-HELLO (draft-hickman-netscape-ssl-00, 2.6): SESSION-ID-HIT,
+ * CERTIFICATE-TYPE, SERVER-VERSION, the lengths of the certificate, the
+ * cipher specs and the connection ID, then the three. */
+static tlsneg_status parse_sslv2_server_hello(parser *ps)
+{
+    tlsneg_hello *h = ps->out;
+    uint8_t session_id_hit, certificate_type;
+    uint16_t cert_len, specs_len, conn_id_len;
+    tlsneg_cur certificate, connection_id;
+    if (!tlsneg_cur_u8(&ps->c, &session_id_hit) || !tlsneg_cur_u8(&ps->c, &certificate_type) ||
+        !tlsneg_cur_u16(&ps->c, &h->legacy_version) || !tlsneg_cur_u16(&ps->c, &cert_len) ||
+        !tlsneg_cur_u16(&ps->c, &specs_len) || !tlsneg_cur_u16(&ps->c, &conn_id_len)) {
+        return fail(ps, &ps->c);
+    }
+    if (!tlsneg_cur_bytes(&ps->c, cert_len, &certificate) ||
+        !tlsneg_cur_bytes(&ps->c, specs_len, &h->cipher_suites) ||
+        !tlsneg_cur_bytes(&ps->c, conn_id_len, &connection_id)) {
+        return fail_at(ps, &ps->c, TLSNEG_BAD_LENGTH);
+    }
+    if (ps->c.len != 0) {
+        return fail_at(ps, &ps->c, TLSNEG_TRAILING);
+    }
+    return TLSNEG_OK;
+}
+
 static tlsneg_status parse(parser *ps)
 {
     tlsneg_hello *h = ps->out;
@@ -231,10 +256,7 @@ static tlsneg_status parse(parser *ps)
     case TLSNEG_HS_CLIENT_HELLO:
         return h->wire == TLSNEG_WIRE_SSL2 ? parse_sslv2_client_hello(ps) : parse_client_hello(ps);
     case TLSNEG_HS_SERVER_HELLO:
-        if (h->wire != TLSNEG_WIRE_SSL2) {
-            return parse_server_hello(ps);
-        }
-        break;
+        return h->wire == TLSNEG_WIRE_SSL2 ? parse_sslv2_server_hello(ps) : parse_server_hello(ps);
     case TLSNEG_HS_HELLO_VERIFY_REQUEST:
         if (h->wire == TLSNEG_WIRE_DTLS) {
             return parse_hello_verify_request(ps);
@@ -275,6 +297,16 @@ tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire, const uint
     }
     if (wire == TLSNEG_WIRE_SSL2) {
         ps.c = c; /* the record header, before msg, held the length */
+        switch (out->msg_type) {
+        case TLSNEG_SSL2_CLIENT_HELLO:
+            break;
+        case TLSNEG_SSL2_SERVER_HELLO:
+            out->msg_type = TLSNEG_HS_SERVER_HELLO;
+            break;
+        default:
+            out->msg_type = 0; /* CLIENT-MASTER-KEY and the rest: no hello */
+            return fail_at(&ps, &c, TLSNEG_UNSUPPORTED);
+        }
         return parse(&ps);
     }
 
@@ -352,6 +384,27 @@ bool tlsneg_frame_message(tlsneg_message *out, tlsneg_wire wire, bool has_record
         size_t header_len = wire == TLSNEG_WIRE_DTLS ? 12 : 4;
         len = avail >= 4 ? header_len + get_u24(msg + 1) : avail;
         len = len < avail ? len : avail;
+    }
+    /* Only hellos: an SSL 2.0 record's CLIENT-HELLO or SERVER-HELLO (its
+     * CLIENT-MASTER-KEY and the rest are none); ClientHello and ServerHello
+     * elsewhere, and HelloVerifyRequest in DTLS. */
+    bool hello;
+    switch (out->wire) {
+    case TLSNEG_WIRE_SSL2:
+        hello =
+            out->msg_type == TLSNEG_SSL2_CLIENT_HELLO || out->msg_type == TLSNEG_SSL2_SERVER_HELLO;
+        break;
+    case TLSNEG_WIRE_DTLS:
+        hello = out->msg_type == TLSNEG_HS_CLIENT_HELLO ||
+                out->msg_type == TLSNEG_HS_SERVER_HELLO ||
+                out->msg_type == TLSNEG_HS_HELLO_VERIFY_REQUEST;
+        break;
+    default:
+        hello = out->msg_type == TLSNEG_HS_CLIENT_HELLO || out->msg_type == TLSNEG_HS_SERVER_HELLO;
+        break;
+    }
+    if (!hello) {
+        return false;
     }
     out->bytes = msg;
     out->len = len;

@@ -12,6 +12,12 @@
 #define TLSNEG_HS_SERVER_HELLO         2
 #define TLSNEG_HS_HELLO_VERIFY_REQUEST 3
 
+/* SSL 2.0 message types (draft-hickman-netscape-ssl-00): a CLIENT-HELLO is
+ * parsed as a ClientHello, a SERVER-HELLO as a ServerHello; the others
+ * (CLIENT-MASTER-KEY 2, the encrypted ones) are no hellos. */
+#define TLSNEG_SSL2_CLIENT_HELLO 1
+#define TLSNEG_SSL2_SERVER_HELLO 4
+
 /* Extension code points tlsneg looks at (IANA TLS ExtensionType registry). */
 enum {
     TLSNEG_EXT_SERVER_NAME = 0,
@@ -36,7 +42,8 @@ typedef enum {
     TLSNEG_WIRE_TLS,  /* TLS record layer over TCP */
     TLSNEG_WIRE_DTLS, /* DTLS over UDP: 12-byte handshake header */
     TLSNEG_WIRE_QUIC, /* QUIC CRYPTO frames: TLS handshake, no records */
-    TLSNEG_WIRE_SSL2, /* SSLv2-compatible ClientHello (RFC 5246 E.2) */
+    TLSNEG_WIRE_SSL2, /* SSL 2.0 record: SSLv2-compatible ClientHello (RFC 5246 E.2),
+                         SSL 2.0 CLIENT-HELLO and SERVER-HELLO */
 } tlsneg_wire;
 
 typedef enum {
@@ -97,7 +104,10 @@ bool tlsneg_hello_has_extension(const tlsneg_hello *h, uint16_t type);
  * its type byte: the 4-byte TLS header (TLS, QUIC), the 12-byte DTLS header,
  * or, for TLSNEG_WIRE_SSL2, the bytes from msg_type to the end of the record.
  * out is always filled as far as the bytes allow; the return value is
- * out->status. */
+ * out->status. An SSL 2.0 SERVER-HELLO comes out as msg_type
+ * TLSNEG_HS_SERVER_HELLO with its SERVER-VERSION in legacy_version and its
+ * cipher specs (3 bytes each) in cipher_suites; any other SSL 2.0 message but
+ * the CLIENT-HELLO as msg_type 0, TLSNEG_UNSUPPORTED. */
 tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire, const uint8_t *msg,
                                  size_t len);
 
@@ -121,10 +131,13 @@ typedef struct {
  * buf[start] ends: buf holds what was captured from up to two bytes before
  * the message (the SSLv2 record header) to the end of the data. wire is
  * TLSNEG_WIRE_TLS, _DTLS or _QUIC as the front end found the message; a TLS
- * message in a record of version 0x0002 is the SSLv2-compatible ClientHello.
+ * message in a record of version 0x0002 is an SSL 2.0 message (wire SSL2).
  * For DTLS, reassembled is the body the completing record reassembled from
  * fragments (NULL if none). Returns false when the message is not complete
- * here: no bytes, or a DTLS fragment without its reassembled body. */
+ * here (no bytes, or a DTLS fragment without its reassembled body) or is no
+ * hello: in an SSL 2.0 record only the CLIENT-HELLO (1) and the SERVER-HELLO
+ * (4) are, not the client's CLIENT-MASTER-KEY (2) nor the rest; elsewhere
+ * ClientHello and ServerHello, and in DTLS HelloVerifyRequest. */
 bool tlsneg_frame_message(tlsneg_message *out, tlsneg_wire wire, bool has_record,
                           uint16_t record_version, const uint8_t *buf, size_t buf_len, size_t start,
                           const uint8_t *reassembled, size_t reassembled_len);

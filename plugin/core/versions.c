@@ -60,6 +60,15 @@ const char *tlsneg_version_name(uint16_t v, char *buf, size_t buf_len)
     return buf;
 }
 
+const char *tlsneg_version_name_in(uint16_t v, bool dtls, char *buf, size_t buf_len)
+{
+    if (dtls && (v >> 8) == 0x7f) {
+        snprintf(buf, buf_len, "DTLS 1.3 draft-%u", v & 0xffu);
+        return buf;
+    }
+    return tlsneg_version_name(v, buf, buf_len);
+}
+
 unsigned tlsneg_version_rank(uint16_t v, bool dtls)
 {
     if (dtls) {
@@ -71,9 +80,11 @@ unsigned tlsneg_version_rank(uint16_t v, bool dtls)
         case TLSNEG_V_DTLS12:
             return 3;
         case TLSNEG_V_DTLS13:
-            return 4;
+            return 0x1000;
         default:
-            return 0;
+            /* DTLS 1.3 drafts by number (NSS: 0x7f00 | draft), below the
+             * final DTLS 1.3 of RFC 9147. */
+            return (v >> 8) == 0x7f ? 0x100 + (v & 0xffu) : 0;
         }
     }
     switch (v) {

@@ -31,18 +31,29 @@ bool tlsneg_is_grease(uint16_t v);
 bool tlsneg_is_grease_psk_mode(uint8_t m);
 
 /* tlsneg_version_name writes v's name ("TLS 1.3", "TLS 1.3 draft-23",
- * "GREASE", "unknown") into buf and returns buf. The name never includes the
- * hex value: callers that want it append it. */
+ * "GREASE", "unknown") into buf and returns buf, naming drafts as TLS
+ * drafts. The name never includes the hex value: callers that want it append
+ * it. */
 const char *tlsneg_version_name(uint16_t v, char *buf, size_t buf_len);
+
+/* tlsneg_version_name_in is tlsneg_version_name for a message of one family:
+ * in DTLS (dtls true) 0x7f00 + n is DTLS 1.3 draft-n, the way
+ * draft-ietf-tls-dtls13 numbered its versions and NSS sends them (0x7f2b:
+ * draft-43); RFC 9147 5.3 then gave DTLS 1.3 0xfefc. Every other value has
+ * the same name in both families. */
+const char *tlsneg_version_name_in(uint16_t v, bool dtls, char *buf, size_t buf_len);
 
 /* tlsneg_version_rank orders versions of one family: higher is newer, 0 means
  * GREASE or unknown. dtls selects the DTLS family, where numbers run
  * backwards; the TLS family ranks SSL 2.0 < SSL 3.0 < TLS 1.0 < 1.1 < 1.2 <
- * drafts and experiments < TLS 1.3. */
+ * drafts and experiments < TLS 1.3, the DTLS family OpenSSL's pre-standard
+ * DTLS (0x0100) < DTLS 1.0 < DTLS 1.2 < DTLS 1.3 drafts (0x7fxx by draft
+ * number) < DTLS 1.3. */
 unsigned tlsneg_version_rank(uint16_t v, bool dtls);
 
 /* tlsneg_version_is_draft reports whether v is a pre-RFC TLS 1.3 version
- * (draft 0x7fxx, Google experiment 0x7e01-0x7e03, Facebook 0xfbxx). */
+ * (draft 0x7fxx, Google experiment 0x7e01-0x7e03, Facebook 0xfbxx); in a
+ * DTLS message 0x7fxx is a DTLS 1.3 draft. */
 bool tlsneg_version_is_draft(uint16_t v);
 
 #endif

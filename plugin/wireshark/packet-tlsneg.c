@@ -153,7 +153,8 @@ static const value_string msg_type_vals[] = {
 };
 
 static const value_string sentinel_vals[] = {
-    {TLSNEG_SENTINEL_TLS11, "DOWNGRD\\x00: server supports TLS 1.3, negotiated TLS 1.1 or lower"},
+    {TLSNEG_SENTINEL_TLS11,
+     "DOWNGRD\\x00: server supports at least TLS 1.2, negotiated TLS 1.1 or lower"},
     {TLSNEG_SENTINEL_TLS12, "DOWNGRD\\x01: server supports TLS 1.3, negotiated TLS 1.2"},
     {TLSNEG_SENTINEL_JDK11, "non-standard JDK 11 downgrade value"},
     {0, NULL},
@@ -192,10 +193,15 @@ typedef struct {
     guint16 record_version;
 } found_msg;
 
+/* is_hello_type: the handshake types worth framing. In 4.0 an SSL 2.0
+ * message's type is a tls.handshake.type too; type 4 is its SERVER-HELLO
+ * there (a NewSessionTicket elsewhere): the core's framing keeps only the
+ * hellos of each wire (tlsneg_frame_message). */
 static gboolean is_hello_type(guint32 t, gboolean dtls)
 {
     return t == TLSNEG_HS_CLIENT_HELLO || t == TLSNEG_HS_SERVER_HELLO ||
-           (dtls && t == TLSNEG_HS_HELLO_VERIFY_REQUEST);
+           (dtls && t == TLSNEG_HS_HELLO_VERIFY_REQUEST) ||
+           (!dtls && t == TLSNEG_SSL2_SERVER_HELLO);
 }
 
 /* find_messages walks the tree in order. A record's version field comes
@@ -562,6 +568,22 @@ static proto_item *add_generated_uint(proto_tree *tree, int hf, guint32 v)
     return it;
 }
 
+/* add_version adds a version field. BASE_CUSTOM names a value without its
+ * message, so a DTLS 1.3 draft (0x7fxx in a DTLS hello) gets its DTLS name
+ * here; the filter value is the wire value either way. */
+static proto_item *add_version(proto_tree *tree, int hf, guint16 v, gboolean dtls)
+{
+    char name[TLSNEG_VERSION_NAME_MAX];
+    if (!dtls || (v >> 8) != 0x7f) {
+        return add_generated_uint(tree, hf, v);
+    }
+    proto_item *it =
+        proto_tree_add_uint_format_value(tree, hf, NULL, 0, 0, v, "%s (0x%04x)",
+                                         tlsneg_version_name_in(v, TRUE, name, sizeof name), v);
+    proto_item_set_generated(it);
+    return it;
+}
+
 static proto_item *add_generated_bool(proto_tree *tree, int hf, gboolean v)
 {
     proto_item *it = proto_tree_add_boolean(tree, hf, NULL, 0, 0, v ? 1u : 0u);
@@ -718,17 +740,20 @@ static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
 static void title_hello(proto_item *ti, const msg_result *r)
 {
     const tlsneg_facts *f = &r->facts;
+    gboolean dtls = tlsneg_facts_is_dtls(f);
     char name[TLSNEG_VERSION_NAME_MAX];
     proto_item_append_text(ti, ": %s", tlsneg_msg_name(f));
     if (f->has_negotiated) {
-        proto_item_append_text(ti, ", %s in force",
-                               tlsneg_version_name(f->negotiated_version, name, sizeof name));
+        proto_item_append_text(
+            ti, ", %s in force",
+            tlsneg_version_name_in(f->negotiated_version, dtls, name, sizeof name));
     } else if (f->has_selected) {
-        proto_item_append_text(ti, ", selects %s",
-                               tlsneg_version_name(f->selected_version, name, sizeof name));
+        proto_item_append_text(
+            ti, ", selects %s",
+            tlsneg_version_name_in(f->selected_version, dtls, name, sizeof name));
     } else if (f->has_offered_max) {
         proto_item_append_text(ti, ", offers up to %s",
-                               tlsneg_version_name(f->offered_max, name, sizeof name));
+                               tlsneg_version_name_in(f->offered_max, dtls, name, sizeof name));
     }
     if (r->retransmission_of) {
         proto_item_append_text(ti, " (retransmission)");
@@ -738,6 +763,7 @@ static void title_hello(proto_item *ti, const msg_result *r)
 static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r)
 {
     const tlsneg_facts *f = &r->facts;
+    gboolean dtls = tlsneg_facts_is_dtls(f);
     char summary[512];
 
     proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
@@ -756,25 +782,25 @@ static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
         add_generated_bool(st, hf_hrr, f->is_hrr);
     }
     if (f->has_record_version) {
-        add_generated_uint(st, hf_record_version, f->record_version);
+        add_version(st, hf_record_version, f->record_version, dtls);
     }
-    add_generated_uint(st, hf_legacy_version, f->legacy_version);
+    add_version(st, hf_legacy_version, f->legacy_version, dtls);
     /* A list of up to 127 versions: the first ones, then how many more. */
     for (guint i = 0; i < MIN(f->num_offered, MAX_LISTED); i++) {
-        add_generated_uint(st, hf_offered_version, f->offered[i]);
+        add_version(st, hf_offered_version, f->offered[i], dtls);
     }
     if (f->num_offered > MAX_LISTED) {
         proto_tree_add_subtree_format(st, tvb, 0, 0, ett_tlsneg, NULL,
                                       "... %u more offered versions", f->num_offered - MAX_LISTED);
     }
     if (f->has_offered_max) {
-        add_generated_uint(st, hf_offered_max, f->offered_max);
+        add_version(st, hf_offered_max, f->offered_max, dtls);
     }
     if (f->has_selected) {
-        add_generated_uint(st, hf_selected_version, f->selected_version);
+        add_version(st, hf_selected_version, f->selected_version, dtls);
     }
     if (f->has_negotiated) {
-        add_generated_uint(st, hf_negotiated_version, f->negotiated_version);
+        add_version(st, hf_negotiated_version, f->negotiated_version, dtls);
     }
     if (f->sni) {
         add_generated_string(st, hf_sni, f->sni);
@@ -1064,7 +1090,9 @@ void proto_register_tlsneg(void)
           "What the server failed on in a higher attempt and accepted to go without", HFILL}},
         {&hf_inconsistent_with,
          {"Higher version in frame", "tlsneg.inconsistent_with", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
-          "An earlier ServerHello of this server that put a higher version in force", HFILL}},
+          "An earlier ServerHello of this server that put a higher version in force for this "
+          "client (inconsistent_server, ignored_fallback_scsv)",
+          HFILL}},
         {&hf_session_frame,
          {"Session made in frame", "tlsneg.session_frame", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
           "The ServerHello that created the session resumed here, at another version", HFILL}},

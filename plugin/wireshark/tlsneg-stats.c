@@ -58,9 +58,34 @@ static const char *vhex(guint16 v, char *buf)
     return buf;
 }
 
-static const char *vname(guint16 v, char *buf)
+/* A rule's public name is its finding, the value of tlsneg.finding; a
+ * variant (a row whose expert name differs) is shown beside it as the
+ * expert info's own filter, tlsneg.expert.<name>. Both work as filters
+ * exactly as printed. */
+static gboolean is_variant(tlsneg_rule_id id)
 {
-    return tlsneg_version_name(v, buf, TLSNEG_VERSION_NAME_MAX);
+    return strcmp(tlsneg_rules[id].name, tlsneg_rules[id].finding) != 0;
+}
+
+/* rule_label writes "fallback_retry (tlsneg.expert.fallback_retry_scsv)" or
+ * "fallback_retry" into buf. */
+static const char *rule_label(tlsneg_rule_id id, char *buf, size_t len)
+{
+    if (is_variant(id)) {
+        snprintf(buf, len, "%s (tlsneg.expert.%s)", tlsneg_rules[id].finding,
+                 tlsneg_rules[id].name);
+    } else {
+        snprintf(buf, len, "%s", tlsneg_rules[id].finding);
+    }
+    return buf;
+}
+
+/* server_text writes a server as address:port, an IPv6 address in
+ * brackets ([2001:db8::1]:443, RFC 5952 6). */
+static char *server_text(const address *addr, const char *text, guint32 port)
+{
+    return addr->type == AT_IPv6 ? g_strdup_printf("[%s]:%u", text, port)
+                                 : g_strdup_printf("%s:%u", text, port);
 }
 
 /* offer_pattern writes what a ClientHello offers, GREASE folded into one
@@ -139,9 +164,16 @@ static void json_common(GString *out, const char *record, packet_info *pinfo, co
     }
 }
 
+/* findings: the rule names (tlsneg.finding); experts: the expert info of
+ * each, in the same order (tlsneg.expert.<name>, the variant). */
 static void json_findings(GString *out, const msg_result *r)
 {
     g_string_append(out, ",\"findings\":[");
+    for (guint i = 0; i < r->num_findings; i++) {
+        g_string_append_printf(out, "%s\"%s\"", i ? "," : "",
+                               tlsneg_rules[r->findings[i].rule].finding);
+    }
+    g_string_append(out, "],\"experts\":[");
     for (guint i = 0; i < r->num_findings; i++) {
         g_string_append_printf(out, "%s\"%s\"", i ? "," : "",
                                tlsneg_rules[r->findings[i].rule].name);
@@ -238,8 +270,10 @@ static tap_packet_status jsonl_packet(void *tapdata, packet_info *pinfo, epan_di
 typedef struct {
     address addr;
     guint32 port;
-    char *sni;    /* "" without SNI */
-    char *server; /* addr as text */
+    char *sni;     /* "" without SNI */
+    char *server;  /* addr as text */
+    char *label;   /* address:port, [IPv6]:port */
+    gboolean dtls; /* names versions as DTLS */
     guint client_hellos, server_hellos, hrrs, alerts, resets, closes, fallbacks;
     GHashTable *offered;  /* highest version offered -> count */
     GHashTable *in_force; /* version -> count */
@@ -266,6 +300,7 @@ static void server_stats_free(gpointer p)
     server_stats *s = (server_stats *)p;
     free_address(&s->addr);
     g_free(s->server);
+    g_free(s->label);
     g_free(s->sni);
     g_free(s->intolerant_of);
     g_hash_table_destroy(s->offered);
@@ -315,6 +350,7 @@ static server_stats *server_of(report *rp, packet_info *pinfo, gboolean from_cli
     s->port = probe.port;
     s->sni = g_strdup(probe.sni);
     s->server = address_to_str(NULL, &s->addr);
+    s->label = server_text(&s->addr, s->server, s->port);
     s->offered = g_hash_table_new(g_direct_hash, g_direct_equal);
     s->in_force = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_hash_table_add(rp->servers, s);
@@ -337,19 +373,37 @@ static void verdict(report *rp, char *line)
     }
 }
 
+static gboolean has_finding(const msg_result *r, tlsneg_rule_id id)
+{
+    for (guint i = 0; i < r->num_findings; i++) {
+        if (r->findings[i].rule == id) {
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
 static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
 {
     server_stats *s = server_of(rp, pinfo, r->from_client, r->sni);
     const tlsneg_facts *f = &r->facts;
+    char label[128];
     rp->messages[r->is_alert ? 0 : MIN(f->msg_type, 3)]++;
+    if (!r->is_alert && tlsneg_facts_is_dtls(f)) {
+        s->dtls = TRUE;
+    }
     for (guint i = 0; i < r->num_findings; i++) {
         tlsneg_rule_id id = r->findings[i].rule;
         rp->findings[id]++;
         s->findings[id]++;
-        if (tlsneg_rule_is_verdict(id)) {
-            verdict(rp, g_strdup_printf("frame %u  %s:%u%s%s  %s: %s", pinfo->num, s->server,
-                                        s->port, r->sni ? " " : "", r->sni ? r->sni : "",
-                                        tlsneg_rules[id].name, r->findings[i].detail));
+        /* An alert 86 is a verdict by itself; when the tracker saw the
+         * retry it answers, fallback_rejected says it with the link. */
+        if (tlsneg_rule_is_verdict(id) && !(id == TLSNEG_RULE_INAPPROPRIATE_FALLBACK &&
+                                            has_finding(r, TLSNEG_RULE_FALLBACK_REJECTED))) {
+            verdict(rp,
+                    g_strdup_printf("frame %u  %s%s%s  %s: %s", pinfo->num, s->label,
+                                    r->sni ? " " : "", r->sni ? r->sni : "",
+                                    rule_label(id, label, sizeof label), r->findings[i].detail));
         }
     }
     if (r->is_alert) {
@@ -421,7 +475,7 @@ static gint by_version_rank(gconstpointer a, gconstpointer b)
 
 /* version_counts writes "TLS 1.3 x3, TLS 1.2 x1" (sep " x") or
  * "0x0304:3;0x0303:1" for the CSV. */
-static void version_counts(GHashTable *t, GString *out, gboolean csv)
+static void version_counts(GHashTable *t, GString *out, gboolean csv, gboolean dtls)
 {
     GList *keys = g_list_sort(g_hash_table_get_keys(t), by_version_rank);
     char buf[TLSNEG_VERSION_NAME_MAX];
@@ -431,8 +485,8 @@ static void version_counts(GHashTable *t, GString *out, gboolean csv)
         if (csv) {
             g_string_append_printf(out, "%s%s:%u", k == keys ? "" : ";", vhex((guint16)v, buf), n);
         } else {
-            g_string_append_printf(out, "%s%s x%u", k == keys ? "" : ", ", vname((guint16)v, buf),
-                                   n);
+            g_string_append_printf(out, "%s%s x%u", k == keys ? "" : ", ",
+                                   tlsneg_version_name_in((guint16)v, dtls, buf, sizeof buf), n);
         }
     }
     g_list_free(keys);
@@ -470,6 +524,26 @@ static GPtrArray *sorted_servers(report *rp)
     return list;
 }
 
+/* finding_counts writes "fallback_retry:2;grease_selected:1": each rule by
+ * its finding name (tlsneg.finding), its variants counted in, in rules.def
+ * order. */
+static void finding_counts(const guint *findings, GString *out)
+{
+    for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+        guint n = 0;
+        gboolean first = TRUE;
+        for (int v = 0; v < TLSNEG_RULE_COUNT; v++) {
+            if (strcmp(tlsneg_rules[v].finding, tlsneg_rules[r].finding) == 0) {
+                first = first && v >= r;
+                n += findings[v];
+            }
+        }
+        if (first && n) {
+            g_string_append_printf(out, "%s%s:%u", out->len ? ";" : "", tlsneg_rules[r].finding, n);
+        }
+    }
+}
+
 static void print_csv(report *rp)
 {
     GPtrArray *list = sorted_servers(rp);
@@ -481,14 +555,9 @@ static void print_csv(report *rp)
         g_string_truncate(a, 0);
         g_string_truncate(b, 0);
         g_string_truncate(c, 0);
-        version_counts(s->offered, a, TRUE);
-        version_counts(s->in_force, b, TRUE);
-        for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
-            if (s->findings[r]) {
-                g_string_append_printf(c, "%s%s:%u", c->len ? ";" : "", tlsneg_rules[r].name,
-                                       s->findings[r]);
-            }
-        }
+        version_counts(s->offered, a, TRUE, s->dtls);
+        version_counts(s->in_force, b, TRUE, s->dtls);
+        finding_counts(s->findings, c);
         /* SNI and intolerant_of are quoted: escaped SNI never holds a quote
          * unescaped, but may hold a comma. */
         printf("%s,%u,\"%s\",%u,%u,%u,%u,%u,%u,%u,\"%s\",%s,%s,%s\n", s->server, s->port, s->sni,
@@ -531,12 +600,12 @@ static void print_report(report *rp)
     printf("\n--- Servers (address:port SNI) ---\n");
     for (guint i = 0; i < list->len; i++) {
         const server_stats *s = (const server_stats *)g_ptr_array_index(list, i);
-        printf("%s:%u %s\n", s->server, s->port, *s->sni ? s->sni : "(no SNI)");
+        printf("%s %s\n", s->label, *s->sni ? s->sni : "(no SNI)");
         g_string_truncate(a, 0);
-        version_counts(s->offered, a, FALSE);
+        version_counts(s->offered, a, FALSE, s->dtls);
         printf("  offered (highest): %s\n", a->len ? a->str : "-");
         g_string_truncate(a, 0);
-        version_counts(s->in_force, a, FALSE);
+        version_counts(s->in_force, a, FALSE, s->dtls);
         printf("  in force:          %s\n", a->len ? a->str : "-");
         printf("  %u ClientHello, %u ServerHello, %u HelloRetryRequest; failures: %u alerts, %u "
                "resets, %u closes before any ServerHello; %u fallback retries\n",
@@ -549,7 +618,9 @@ static void print_report(report *rp)
         g_string_truncate(a, 0);
         for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
             if (s->findings[r]) {
-                g_string_append_printf(a, "%s%s x%u", a->len ? ", " : "", tlsneg_rules[r].name,
+                char label[128];
+                g_string_append_printf(a, "%s%s x%u", a->len ? ", " : "",
+                                       rule_label((tlsneg_rule_id)r, label, sizeof label),
                                        s->findings[r]);
             }
         }
@@ -566,12 +637,18 @@ static void print_report(report *rp)
     }
     g_list_free(offers);
 
-    printf("\n--- Findings per rule ---\n");
+    printf("\n--- Findings per rule (tlsneg.finding; a variant by its expert info) ---\n");
     for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
         if (rp->findings[r]) {
-            printf("%8u  %-36s %-14s %s\n", rp->findings[r], tlsneg_rules[r].name,
-                   tlsneg_group_name(tlsneg_rules[r].group),
-                   tlsneg_severity_name(tlsneg_rules[r].severity));
+            const tlsneg_rule *rule = &tlsneg_rules[r];
+            if (is_variant((tlsneg_rule_id)r)) {
+                printf("%8u  %-28s %-14s %-5s  tlsneg.expert.%s\n", rp->findings[r], rule->finding,
+                       tlsneg_group_name(rule->group), tlsneg_severity_name(rule->severity),
+                       rule->name);
+            } else {
+                printf("%8u  %-28s %-14s %s\n", rp->findings[r], rule->finding,
+                       tlsneg_group_name(rule->group), tlsneg_severity_name(rule->severity));
+            }
         }
     }
     printf("===\n");
@@ -679,27 +756,35 @@ static tap_packet_status tree_packet(stats_tree *st, packet_info *pinfo _U_,
                                      tap_flags_t flags _U_)
 {
     const frame_result *res = (const frame_result *)data;
-    char name[TLSNEG_VERSION_NAME_MAX + 16], v[TLSNEG_VERSION_NAME_MAX];
+    char name[96], v[TLSNEG_VERSION_NAME_MAX];
     for (guint i = 0; i < res->num_msgs; i++) {
         const msg_result *r = &res->msgs[i];
         const tlsneg_facts *f = &r->facts;
+        gboolean dtls = !r->is_alert && tlsneg_facts_is_dtls(f);
         tick_stat_node(st, "Messages", 0, TRUE);
         tick_stat_node(st, r->is_alert ? "Alert" : tlsneg_msg_name(f), st_messages, FALSE);
         if (!r->is_alert && !r->retransmission_of && f->msg_type == TLSNEG_HS_CLIENT_HELLO &&
             f->has_offered_max) {
-            snprintf(name, sizeof name, "%s (0x%04x)", vname(f->offered_max, v), f->offered_max);
+            snprintf(name, sizeof name, "%s (0x%04x)",
+                     tlsneg_version_name_in(f->offered_max, dtls, v, sizeof v), f->offered_max);
             tick_stat_node(st, "Highest version offered", 0, TRUE);
             tick_stat_node(st, name, st_offered, FALSE);
         }
         if (!r->is_alert && !r->retransmission_of && f->has_negotiated) {
-            snprintf(name, sizeof name, "%s (0x%04x)", vname(f->negotiated_version, v),
+            snprintf(name, sizeof name, "%s (0x%04x)",
+                     tlsneg_version_name_in(f->negotiated_version, dtls, v, sizeof v),
                      f->negotiated_version);
             tick_stat_node(st, "Version in force", 0, TRUE);
             tick_stat_node(st, name, st_in_force, FALSE);
         }
         for (guint k = 0; k < r->num_findings; k++) {
+            tlsneg_rule_id id = r->findings[k].rule;
             tick_stat_node(st, "Findings", 0, TRUE);
-            tick_stat_node(st, tlsneg_rules[r->findings[k].rule].name, st_findings, FALSE);
+            int node = tick_stat_node(st, tlsneg_rules[id].finding, st_findings, TRUE);
+            if (is_variant(id)) {
+                snprintf(name, sizeof name, "tlsneg.expert.%s", tlsneg_rules[id].name);
+                tick_stat_node(st, name, node, FALSE);
+            }
         }
     }
     return TAP_PACKET_REDRAW;

@@ -87,17 +87,21 @@ def messages(node, proto, wire, frame, found):
 
 
 def sslv2_records(node, frame, found):
-    """SSLv2-compatible ClientHellos sit directly in a record whose generated
-    version is SSL 2.0; the message starts after the 2-byte record header."""
+    """SSLv2-compatible ClientHellos and SSL 2.0 hellos sit directly in a record whose
+    generated version is SSL 2.0; the message starts after the 2-byte record header."""
     for rec, raw in zip(node["tls.record"], node["tls.record_raw"]):
         if not isinstance(rec, dict) or first(rec, "tls.record.version") != "0x0002":
             continue
         # 4.0 names the SSLv2 handshake type tls.handshake.type, 4.4 and
         # later tls.ssl2.handshake.type.
-        if (first(rec, "tls.handshake.type") or first(rec, "tls.ssl2.handshake.type")) != "1":
+        # The CLIENT-HELLO (1, also SSLv2-compatible) and the SSL 2.0 SERVER-HELLO (4), which
+        # tlsneg reads as a ServerHello; CLIENT-MASTER-KEY and the rest are no hellos.
+        ssl2_type = first(rec, "tls.handshake.type") or first(rec, "tls.ssl2.handshake.type")
+        if ssl2_type not in ("1", "4"):
             continue
         hexed = raw[0] if isinstance(raw, list) else raw
-        found.append({"frame": frame, "wire": "ssl2", "type": 1, "hex": hexed[4:],
+        found.append({"frame": frame, "wire": "ssl2", "type": 1 if ssl2_type == "1" else 2,
+                      "hex": hexed[4:],
                       "legacy_version": first(rec, "tls.handshake.version"),
                       "supported_versions": [], "extension_types": []})
 

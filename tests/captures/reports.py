@@ -17,6 +17,9 @@ import run  # noqa: E402
 from tsharkbox import TsharkBox  # noqa: E402
 
 MSG_NAMES = {1: "ClientHello", 2: "ServerHello", 3: "HelloVerifyRequest"}
+# The SSL 2.0 hellos, as the manifests' types name them.
+SSL2_NAMES = {"SSLv2-compatible ClientHello": "ClientHello", "SSLv2 CLIENT-HELLO": "ClientHello",
+              "SSLv2 SERVER-HELLO": "ServerHello"}
 
 
 def vhex(v):
@@ -26,6 +29,11 @@ def vhex(v):
 def one(fields, key):
     v = fields.get(key)
     return v[0] if v else None
+
+
+def findings_of(fields):
+    """The tlsneg.finding names of a manifest block's experts (rules.def)."""
+    return sorted(run.RULES[e][0] for e in fields.get("expert", []))
 
 
 def jsonl_problems(blocks, lines):
@@ -59,9 +67,10 @@ def jsonl_problems(blocks, lines):
         hrr = one(f, "hrr") == 1
         want = {"msg": "HelloRetryRequest" if hrr else MSG_NAMES[b.type],
                 "legacy_version": vhex(one(f, "legacy_version")),
-                "findings": sorted(f.get("expert", []))}
-        have = {"msg": r["msg"].replace("SSLv2-compatible ", ""),
-                "legacy_version": r["legacy_version"], "findings": sorted(r["findings"])}
+                "findings": findings_of(f), "experts": sorted(f.get("expert", []))}
+        have = {"msg": SSL2_NAMES.get(r["msg"], r["msg"]),
+                "legacy_version": r["legacy_version"], "findings": sorted(r["findings"]),
+                "experts": sorted(r["experts"])}
         if b.type == 1:
             want["offered_max"] = vhex(one(f, "offered_max"))
             want["offered"] = [vhex(v) for v in f["offered_version"]] if "offered_version" in f else None
@@ -82,7 +91,8 @@ def jsonl_problems(blocks, lines):
     for b in want_alerts:
         r = next((r for r in alerts if r["frame"] == int(b.frame)), None)
         if r and (r["alert"] != one(b.fields, "alert") or
-                  sorted(r["findings"]) != sorted(b.fields.get("expert", []))):
+                  sorted(r["findings"]) != findings_of(b.fields) or
+                  sorted(r["experts"]) != sorted(b.fields.get("expert", []))):
             problems.append(f"alert frame {b.frame}: {r}")
     return problems
 
@@ -101,6 +111,16 @@ REPORT_FACTS = {
         "       1  0x0304 0x0303 0x0302 0x0301",
         "       1  legacy 0x0303",
     ],
+    # SSL 2.0 (pcaps/README.md): both connections to 192.0.2.20:443, no SNI; the server's
+    # SERVER-HELLO puts SSL 2.0 in force, the other connection's ServerHello TLS 1.2; the
+    # client's CLIENT-MASTER-KEY is no hello (no server made up from the client's port).
+    "pcaps/sslv2-handshake.pcap": [
+        "2 ClientHello, 2 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
+        "1 servers; 0 fallback retries; 0 version-intolerant servers",
+        "192.0.2.20:443 (no SNI)",
+        "  in force:          TLS 1.2 x1, SSL 2.0 x1"],
+    # IPv6 loopback: the server in brackets (RFC 5952 6).
+    "pcaps/tls13-ipv6.pcap": ["[::1]:44353 localhost"],
     "pcaps/tls13-hrr.pcap": [
         "2 ClientHello, 2 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
         "1 servers; 0 fallback retries; 0 version-intolerant servers",
@@ -108,6 +128,27 @@ REPORT_FACTS = {
         "  2 ClientHello, 1 ServerHello, 1 HelloRetryRequest; failures: 0 alerts, 0 resets, "
         "0 closes before any ServerHello; 0 fallback retries",
     ],
+}
+
+# Verdict lines that must open as given (frame, server as address:port, SNI, the rule as
+# tlsneg.finding names it, its variant beside it as the expert info's filter), read off the
+# captures (pcaps/README.md): a rejected fallback without a tracked retry, ignored SCSVs
+# proven by the sentinel (Java 17) or by an earlier connection.
+VERDICT_FACTS = {
+    "pcaps/fallback-scsv-rejected.pcap": [
+        "frame 6  127.0.0.1:44312 localhost  inappropriate_fallback: "],
+    "pcaps/ignored-scsv-java.pcap": [
+        "frame 6  127.0.0.1:44347 localhost  ignored_fallback_scsv: "],
+    "pcaps/ignored-scsv-java-tls11.pcap": [
+        "frame 31  127.0.0.1:44348 localhost  ignored_fallback_scsv: "],
+    "pcaps/synth-ignored-scsv-earlier.pcap": [
+        "frame 16  192.0.2.20:443 localhost  ignored_fallback_scsv "
+        "(tlsneg.expert.ignored_fallback_scsv_earlier): "],
+    "pcaps/intolerant-rst-scsv.pcap": [
+        "frame 10  127.0.0.1:44329 localhost  fallback_retry (tlsneg.expert.fallback_retry_scsv): ",
+        "frame 12  127.0.0.1:44329 localhost  version_intolerance: "],
+    "pcaps/downgrade-sentinel-tls11-mitm.pcap": [
+        "frame 13  127.0.0.1:44350 localhost  downgrade_sentinel: "],
 }
 
 # fallback-chain.pcap: 4 ClientHellos (1.3, 1.2, 1.1, 1.0) to 127.0.0.1:44331, three answered
@@ -118,6 +159,11 @@ CSV_FACTS = {
         "server_hellos": "1", "hello_retry_requests": "0", "alerts": "3", "resets": "0",
         "closes": "0", "fallbacks": "3",
         "highest_offered": "0x0304:1;0x0303:1;0x0302:1;0x0301:1", "in_force": "0x0301:1"},
+    # intolerant-rst-scsv.pcap: the retry (frame 10) carries 0x5600 and follows a RST; the
+    # server completes it: findings by their tlsneg.finding names, variants counted in.
+    "pcaps/intolerant-rst-scsv.pcap": {
+        "server": "127.0.0.1", "port": "44329",
+        "findings": "fallback_scsv:1;fallback_retry:1;version_intolerance:1"},
 }
 
 
@@ -150,6 +196,31 @@ def main():
             missing = [f for f in facts if f not in out]
             res.check(not missing, f"{capture}: -z tlsneg,report states the capture's facts",
                       "missing:\n" + "\n".join(missing) + "\nreport:\n" + "\n".join(out))
+        for capture, prefixes in VERDICT_FACTS.items():
+            name = box.add_capture(run.resolve_capture(capture))
+            out = box.run(["-r", name, "-q", "-z", "tlsneg,report"]).stdout
+            verdicts = out.split("--- Verdicts (frame order) ---\n")[1].split("\n---")[0]
+            lines = verdicts.splitlines()
+            missing = [p for p in prefixes if not any(l.startswith(p) for l in lines)]
+            res.check(not missing, f"{capture}: the report's verdicts name the finding",
+                      "missing:\n" + "\n".join(missing) + "\nverdicts:\n" + verdicts)
+        # One name per finding: every name the report's "Findings per rule" prints works as
+        # a filter in the same form (tlsneg.finding == "X"; a variant tlsneg.expert.Y).
+        name = box.add_capture(run.resolve_capture("pcaps/intolerant-rst-scsv.pcap"))
+        out = box.run(["-r", name, "-q", "-z", "tlsneg,report"]).stdout
+        per_rule = out.split("--- Findings per rule")[1].split("===")[0].splitlines()[1:]
+        problems = []
+        for line in per_rule:
+            words = line.split()
+            filters = [f'tlsneg.finding == "{words[1]}"'] + [w for w in words[2:]
+                                                              if w.startswith("tlsneg.expert.")]
+            for flt in filters:
+                hits = box.run(["-r", name, "-Y", flt, "-T", "fields", "-e", "frame.number"]).stdout
+                if len(hits.split()) != int(words[0]):
+                    problems.append(f"{flt}: {hits.split()} for a count of {words[0]}")
+        res.check(per_rule and not problems,
+                  "every name in Findings per rule filters the frames it counts",
+                  "\n".join(problems) + "\n" + "\n".join(per_rule))
         for capture, want in CSV_FACTS.items():
             name = box.add_capture(run.resolve_capture(capture))
             rows = list(csv.DictReader(io.StringIO(
@@ -176,6 +247,15 @@ def main():
         res.check(counts.get("ClientHello") == "2" and counts.get("ServerHello") == "1" and
                   counts.get("fallback_retry") == "1",
                   "the stats tree counts 2 ClientHello, 1 ServerHello, 1 fallback_retry", tree)
+        # A variant under its finding, by its expert filter; no bare variant name.
+        name = box.add_capture(run.resolve_capture("pcaps/intolerant-rst-scsv.pcap"))
+        tree = box.run(["-r", name, "-q", "-z", "tlsneg_tree,tree"]).stdout
+        counts = dict(re.findall(r"^ *(\S.*?\S)\s{2,}(\d+)\s", tree, re.M))
+        res.check(counts.get("fallback_retry") == "1" and
+                  counts.get("tlsneg.expert.fallback_retry_scsv") == "1" and
+                  "fallback_retry_scsv" not in counts,
+                  "the stats tree shows fallback_retry, its variant as tlsneg.expert.fallback_retry_scsv",
+                  tree)
     finally:
         box.close()
     print(f"{res.passed} passed, {res.failed} failed")

@@ -98,6 +98,7 @@ static bytes client_hello(unsigned legacy, const uint16_t *suites, size_t num_su
 }
 
 static const char downgrd1[8] = {'D', 'O', 'W', 'N', 'G', 'R', 'D', 1};
+static const char downgrd0[8] = {'D', 'O', 'W', 'N', 'G', 'R', 'D', 0};
 
 static bytes server_hello(unsigned legacy, unsigned suite, const char *random_tail,
                           const bytes *exts)
@@ -239,6 +240,14 @@ static void real_hellos(void)
     expect(judge_hex(TLSNEG_WIRE_SSL2, sslv2_client_hello_hex, 0x0002),
            "fallback_scsv deprecated_version", "SSLv2-compatible ClientHello with SCSV");
     expect(judge_hex(TLSNEG_WIRE_QUIC, quic_client_hello_hex, 0), "", "quic-go ClientHello");
+    /* RFC 6176: SSL 2.0 is forbidden; its SERVER-HELLO puts it in force. */
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_SSL2, sslv2_ssl20_client_hello_hex, 0x0002), "deprecated_version",
+           "SSL 2.0 CLIENT-HELLO");
+    expect(judge_hex(TLSNEG_WIRE_SSL2, sslv2_server_hello_hex, 0x0002), "deprecated_version",
+           "SSL 2.0 SERVER-HELLO: SSL 2.0 in force");
+    expect(judge_hex(TLSNEG_WIRE_SSL2, sslv2_client_master_key_hex, 0x0002), "",
+           "SSL 2.0 CLIENT-MASTER-KEY: nothing to judge");
     new_connection();
     expect(judge_hex(TLSNEG_WIRE_DTLS, dtls12_client_hello_hex, 0xfeff), "",
            "DTLS 1.2 ClientHello in a DTLS 1.0 record");
@@ -449,11 +458,82 @@ static void downgrade_sentinel_rules(void)
 
     new_connection();
     (void)judge_bytes(TLSNEG_WIRE_TLS, &ch12, 0x0301);
-    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12, 0x0303), "downgrade_sentinel_no_tls13_offer",
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12, 0x0303), "downgrade_sentinel_no_higher_offer",
            "DOWNGRD\\x01 after a TLS 1.2 offer");
     new_connection();
-    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12, 0x0303), "downgrade_sentinel_no_tls13_offer",
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12, 0x0303), "downgrade_sentinel_no_higher_offer",
            "DOWNGRD\\x01 with no ClientHello in sight");
+
+    /* DOWNGRD\x00 proves TLS 1.2, not TLS 1.3 (RFC 8446 4.1.3: TLS 1.2
+     * servers SHOULD send it too). */
+    bytes sh11 = server_hello(0x0302, 0xc013, downgrd0, &(bytes){.n = 0});
+    bytes ch11 = client_hello(0x0302, tls12_suite, 1, &(bytes){.n = 0});
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch12, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh11, 0x0302), "downgrade_sentinel deprecated_version",
+           "DOWNGRD\\x00 and TLS 1.1 after a TLS 1.2 offer: a downgrade");
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch13, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh11, 0x0302), "downgrade_sentinel deprecated_version",
+           "DOWNGRD\\x00 and TLS 1.1 after a TLS 1.3 offer: a downgrade");
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch11, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh11, 0x0302),
+           "downgrade_sentinel_no_higher_offer deprecated_version",
+           "DOWNGRD\\x00 after a TLS 1.1 offer: the server can do at least TLS 1.2");
+
+    /* The summary says what the sentinel proves, no more. */
+    tlsneg_hello h;
+    tlsneg_facts f;
+    tlsneg_facts_buf buf;
+    char text[512];
+    (void)tlsneg_hello_parse(&h, TLSNEG_WIRE_TLS, sh11.b, sh11.n);
+    tlsneg_facts_derive(&f, &buf, &h, true, 0x0302);
+    tlsneg_facts_summary(&f, text, sizeof text);
+    ok(strstr(text, "supports at least TLS 1.2") && !strstr(text, "TLS 1.3"),
+       "DOWNGRD\\x00 summary: at least TLS 1.2, no word of TLS 1.3: %s", text);
+    ok(tlsneg_sentinel_proves(&f) == TLSNEG_V_TLS12, "DOWNGRD\\x00 proves TLS 1.2");
+    (void)tlsneg_hello_parse(&h, TLSNEG_WIRE_TLS, sh12.b, sh12.n);
+    tlsneg_facts_derive(&f, &buf, &h, true, 0x0303);
+    ok(tlsneg_sentinel_proves(&f) == TLSNEG_V_TLS13, "DOWNGRD\\x01 proves TLS 1.3");
+}
+
+/* RFC 7507 3: a server that supports more than the SCSV hello offers must
+ * refuse it; the ServerHello's own sentinel is the proof. */
+static void ignored_fallback_scsv_rules(void)
+{
+    static const uint16_t scsv12[] = {0xc02f, TLSNEG_CS_FALLBACK_SCSV};
+    bytes ch12_scsv = client_hello(0x0303, scsv12, 2, &(bytes){.n = 0});
+    bytes ch11_scsv = client_hello(0x0302, scsv12, 2, &(bytes){.n = 0});
+    bytes sh12_s1 = server_hello(0x0303, 0xc02f, downgrd1, &(bytes){.n = 0});
+    bytes sh12_plain = server_hello(0x0303, 0xc02f, NULL, &(bytes){.n = 0});
+    bytes sh11_s0 = server_hello(0x0302, 0xc02f, downgrd0, &(bytes){.n = 0});
+    bytes sh11_s1 = server_hello(0x0302, 0xc02f, downgrd1, &(bytes){.n = 0});
+
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch12_scsv, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12_s1, 0x0303),
+           "ignored_fallback_scsv downgrade_sentinel_no_higher_offer",
+           "Java 17: TLS 1.2 with DOWNGRD\\x01 to a TLS 1.2 hello with the SCSV");
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch12_scsv, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12_plain, 0x0303), "",
+           "TLS 1.2 without a sentinel to the same hello: nothing proves more");
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch11_scsv, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh11_s0, 0x0302),
+           "ignored_fallback_scsv downgrade_sentinel_no_higher_offer deprecated_version",
+           "TLS 1.1 with DOWNGRD\\x00 to a TLS 1.1 hello with the SCSV");
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch11_scsv, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh11_s1, 0x0302),
+           "ignored_fallback_scsv downgrade_sentinel_no_higher_offer deprecated_version",
+           "TLS 1.1 with DOWNGRD\\x01 to a TLS 1.1 hello with the SCSV");
+    bytes ch12 = client_hello(0x0303, tls12_suite, 1, &(bytes){.n = 0});
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch12, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12_s1, 0x0303), "downgrade_sentinel_no_higher_offer",
+           "the same ServerHello without the SCSV: no ignored SCSV");
 }
 
 static void fallback_and_alert_rules(void)
@@ -524,6 +604,60 @@ static void dtls_rules(void)
            "DTLS 1.3 offer with 0xfefc in legacy_version: the DTLS form of both rules");
 }
 
+/* A scanner lists every suite it knows: TLS 1.3 suites alone break no
+ * rule; an extension only TLS 1.3 uses without supported_versions is a
+ * note. */
+static void missing_supported_versions_rules(void)
+{
+    static const uint16_t all_suites[] = {0x1301, 0x1302, 0x1303, 0xc02f, 0x009c};
+    bytes m = client_hello(0x0303, all_suites, 5, &(bytes){.n = 0});
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "",
+           "TLS 1.2 ClientHello listing TLS 1.3 cipher suites, no TLS 1.3 extension");
+    bytes exts = {.n = 0};
+    ext(&exts, TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES, psk_modes, sizeof psk_modes);
+    m = client_hello(0x0303, all_suites, 5, &exts);
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "missing_supported_versions",
+           "psk_key_exchange_modes without supported_versions");
+    ok(tlsneg_rules[TLSNEG_RULE_MISSING_SUPPORTED_VERSIONS].severity == TLSNEG_SEVERITY_NOTE,
+       "missing_supported_versions is a note: no rule forbids the hello");
+}
+
+/* NSS's DTLS client offers DTLS 1.3 draft-43 as 0x7f2b (0x7f00 | draft). */
+static void dtls_draft_rules(void)
+{
+    static const uint16_t nss[] = {0x7f2b, TLSNEG_V_DTLS12};
+    bytes exts = {.n = 0};
+    ext_versions(&exts, nss, 2);
+    ext_tls13_basics(&exts);
+    bytes tls = client_hello(0xfefd, tls13_suite, 1, &exts);
+    bytes m = {.n = 0};
+    put8(&m, TLSNEG_HS_CLIENT_HELLO);
+    put8(&m, 0);
+    put16(&m, (unsigned)(tls.n - 4 + 1));
+    put16(&m, 0);
+    put8(&m, 0);
+    put16(&m, 0);
+    put8(&m, 0);
+    put16(&m, (unsigned)(tls.n - 4 + 1));
+    memcpy(m.b + m.n, tls.b + 4, 35);
+    m.n += 35;
+    put8(&m, 0); /* empty cookie */
+    memcpy(m.b + m.n, tls.b + 4 + 35, tls.n - 4 - 35);
+    m.n += tls.n - 4 - 35;
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_DTLS, &m, 0xfeff), "draft_version",
+           "NSS DTLS ClientHello offering 0x7f2b: a DTLS 1.3 draft");
+    ok(client_facts.has_offered_max && client_facts.offered_max == 0x7f2b,
+       "the highest DTLS offer is the draft 0x7f2b, above DTLS 1.2");
+    char text[512];
+    tlsneg_facts_summary(&client_facts, text, sizeof text);
+    ok(strstr(text, "DTLS 1.3 draft-43, DTLS 1.2") &&
+           strstr(text, "Highest offered: DTLS 1.3 draft-43") && !strstr(text, " TLS 1.3 draft"),
+       "the summary names the draft within DTLS: %s", text);
+}
+
 static void every_rule_is_named(void)
 {
     bool fine = true;
@@ -548,9 +682,12 @@ int main(void)
     supported_versions_rules();
     server_selection_rules();
     downgrade_sentinel_rules();
+    ignored_fallback_scsv_rules();
     fallback_and_alert_rules();
     malformed_rules();
     dtls_rules();
+    missing_supported_versions_rules();
+    dtls_draft_rules();
     every_rule_is_named();
     return tap_done();
 }

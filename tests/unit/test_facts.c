@@ -113,6 +113,23 @@ static void summaries_speak_plainly(void)
     f = derive(hrr_hex, TLSNEG_WIRE_TLS);
     tlsneg_facts_summary(&f, s, sizeof s);
     ok(strstr(s, "HelloRetryRequest") != NULL, "HRR summary: %s", s);
+    /* Go capped at TLS 1.2 lists only 0x0303: TLS 1.2 is its maximum, not a
+     * value kept for compatibility. */
+    f = derive(go_tls12_client_hello_hex, TLSNEG_WIRE_TLS);
+    tlsneg_facts_summary(&f, s, sizeof s);
+    ok(strstr(s, "offers TLS 1.2 in supported_versions; legacy_version says TLS 1.2 too") &&
+           !strstr(s, "compatibility"),
+       "Go's [0x0303]: no word of compatibility: %s", s);
+    f = derive(sslv2_server_hello_hex, TLSNEG_WIRE_SSL2);
+    tlsneg_facts_summary(&f, s, sizeof s);
+    ok(f.has_negotiated && f.negotiated_version == 0x0002 && !f.has_sentinel &&
+           strcmp(tlsneg_msg_name(&f), "SSLv2 SERVER-HELLO") == 0 &&
+           strstr(s, "SSL 2.0 SERVER-HELLO: SSL 2.0 is in force") != NULL,
+       "SSL 2.0 SERVER-HELLO: SSL 2.0 in force: %s", s);
+    f = derive(openssl_client_hello_hex, TLSNEG_WIRE_TLS);
+    tlsneg_facts_summary(&f, s, sizeof s);
+    ok(strstr(s, "legacy_version says TLS 1.2 only for compatibility") != NULL,
+       "OpenSSL's TLS 1.3 offer: legacy_version only for compatibility: %s", s);
     tlsneg_facts_summary(&f, s, 20);
     ok(strlen(s) == 19, "a short buffer truncates the summary safely");
 }

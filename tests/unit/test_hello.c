@@ -20,6 +20,8 @@ static const vector vectors[] = {
     {"dtls12_hello_verify_request", dtls12_hello_verify_request_hex, TLSNEG_WIRE_DTLS},
     {"dtls12_client_hello", dtls12_client_hello_hex, TLSNEG_WIRE_DTLS},
     {"sslv2_client_hello", sslv2_client_hello_hex, TLSNEG_WIRE_SSL2},
+    {"sslv2_ssl20_client_hello", sslv2_ssl20_client_hello_hex, TLSNEG_WIRE_SSL2},
+    {"sslv2_server_hello", sslv2_server_hello_hex, TLSNEG_WIRE_SSL2},
     {"quic_client_hello", quic_client_hello_hex, TLSNEG_WIRE_QUIC},
 };
 
@@ -119,8 +121,57 @@ static void other_wires(void)
     parse_hex(&h, sslv2_client_hello_hex, TLSNEG_WIRE_SSL2);
     ok(h.legacy_version == 0x0301 && h.cipher_suites.len == 15 && h.random.len == 16,
        "SSLv2 ClientHello: 5 cipher specs, 16-byte challenge");
+    /* SSL 2.0 (draft-hickman-netscape-ssl-00): the SERVER-HELLO is the
+     * server's hello; CLIENT-MASTER-KEY (type 2) is no ServerHello. */
+    ok(parse_hex(&h, sslv2_server_hello_hex, TLSNEG_WIRE_SSL2) == TLSNEG_OK &&
+           h.msg_type == TLSNEG_HS_SERVER_HELLO && h.legacy_version == 0x0002 &&
+           h.cipher_suites.len == 3 && !h.has_extensions_block,
+       "SSL 2.0 SERVER-HELLO: a ServerHello with version 0x0002, one 3-byte cipher spec");
+    ok(parse_hex(&h, sslv2_client_master_key_hex, TLSNEG_WIRE_SSL2) == TLSNEG_UNSUPPORTED &&
+           h.msg_type == 0,
+       "SSL 2.0 CLIENT-MASTER-KEY: not a hello, not a ServerHello");
+    ok(parse_hex(&h, sslv2_ssl20_client_hello_hex, TLSNEG_WIRE_SSL2) == TLSNEG_OK &&
+           h.msg_type == TLSNEG_HS_CLIENT_HELLO && h.legacy_version == 0x0002 &&
+           h.cipher_suites.len == 6,
+       "SSL 2.0 CLIENT-HELLO: version 0x0002, two cipher kinds");
     parse_hex(&h, quic_client_hello_hex, TLSNEG_WIRE_QUIC);
     ok(h.num_extensions == 11 && h.last_extension == 57, "QUIC: transport parameters last");
+}
+
+/* tlsneg_frame_message frames only hellos: in an SSL 2.0 record the
+ * CLIENT-HELLO and the SERVER-HELLO, not the client's CLIENT-MASTER-KEY. buf
+ * starts with the 2-byte SSLv2 record header, as the front end hands it. */
+static bool frame_ssl2(const char *hex, tlsneg_message *m, tlsneg_hello *h)
+{
+    size_t n;
+    uint8_t *msg = unhex(hex, &n);
+    uint8_t *buf = malloc(n + 2);
+    buf[0] = (uint8_t)(0x80 | (n >> 8));
+    buf[1] = (uint8_t)n;
+    memcpy(buf + 2, msg, n);
+    bool framed = tlsneg_frame_message(m, TLSNEG_WIRE_TLS, true, 0x0002, buf, n + 2, 2, NULL, 0);
+    bool parsed = framed && m->len == n && tlsneg_message_parse(h, m) == TLSNEG_OK;
+    free(buf);
+    free(msg);
+    return framed && parsed;
+}
+
+static void framing(void)
+{
+    tlsneg_message m;
+    tlsneg_hello h;
+    ok(frame_ssl2(sslv2_ssl20_client_hello_hex, &m, &h) && m.wire == TLSNEG_WIRE_SSL2 &&
+           h.msg_type == TLSNEG_HS_CLIENT_HELLO,
+       "framing: an SSL 2.0 CLIENT-HELLO is a hello");
+    ok(frame_ssl2(sslv2_server_hello_hex, &m, &h) && m.wire == TLSNEG_WIRE_SSL2 &&
+           h.msg_type == TLSNEG_HS_SERVER_HELLO && h.legacy_version == 0x0002,
+       "framing: an SSL 2.0 SERVER-HELLO is the server's hello, SSL 2.0");
+    ok(!frame_ssl2(sslv2_client_master_key_hex, &m, &h),
+       "framing: an SSL 2.0 CLIENT-MASTER-KEY is no hello (not a ServerHello)");
+    /* Type 4 outside SSL 2.0 is a NewSessionTicket: no hello. */
+    static const uint8_t nst[] = {0x04, 0x00, 0x00, 0x02, 0x00, 0x00};
+    ok(!tlsneg_frame_message(&m, TLSNEG_WIRE_TLS, true, 0x0303, nst, sizeof nst, 0, NULL, 0),
+       "framing: a TLS NewSessionTicket is no hello");
 }
 
 static void broken_messages(void)
@@ -168,6 +219,7 @@ static void broken_messages(void)
 int main(void)
 {
     every_vector_parses_and_every_prefix_fails();
+    framing();
     client_hello_fields();
     server_hello_fields();
     other_wires();

@@ -275,6 +275,54 @@ static void rejected_inconsistent_datagram(void)
     tlsneg_tracker_free(t);
 }
 
+/* RFC 7507 3 across connections: TLS 1.2 in force for this client before,
+ * now a TLS 1.1 hello with the SCSV answered with TLS 1.1 and no sentinel
+ * (pcaps/synth-ignored-scsv-earlier.pcap). With a sentinel the checks judge
+ * it from that ServerHello alone. */
+static void ignored_scsv(void)
+{
+    tlsneg_tracker *t = tracker(1000, true);
+    tlsneg_verdicts c;
+    tlsneg_offer o13 = offer13(), o11 = offer_max(TLSNEG_V_TLS11);
+    o11.fallback_scsv = true;
+    tlsneg_peer_key k = peer(client1, "localhost");
+    tlsneg_answer a12 = answer(TLSNEG_V_TLS12), a11 = answer(TLSNEG_V_TLS11);
+    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o13, &c);
+    tlsneg_tracker_server_hello(t, 0, 6, 0, &a12, &c);
+    ok(c.count == 0, "the first connection: nothing to compare");
+    tlsneg_tracker_client_hello(t, 1, &k, 20, S, &o11, &c);
+    tlsneg_tracker_server_hello(t, 1, 22, S, &a11, &c);
+    const tlsneg_verdict *v = tlsneg_verdict_find(&c, TLSNEG_VERDICT_IGNORED_SCSV);
+    ok(c.count == 1 && v && v->rule == TLSNEG_RULE_IGNORED_FALLBACK_SCSV_EARLIER &&
+           link_of(&c, TLSNEG_VERDICT_IGNORED_SCSV, TLSNEG_LINK_HIGHER_VERSION_IN) == 6 &&
+           version_of(&c, TLSNEG_VERDICT_IGNORED_SCSV, TLSNEG_VERSION_HIGHER) == TLSNEG_V_TLS12,
+       "TLS 1.1 to an SCSV hello after TLS 1.2 in frame 6: the SCSV was ignored, one verdict");
+    tlsneg_findings fs = {0};
+    tlsneg_verdict_findings(&c, &fs);
+    ok(fs.count == 1 && fs.item[0].rule == TLSNEG_RULE_IGNORED_FALLBACK_SCSV_EARLIER &&
+           strstr(fs.item[0].detail, "frame 6"),
+       "its finding, ignored_fallback_scsv_earlier, names frame 6: %s", fs.item[0].detail);
+
+    /* The same with a sentinel in the ServerHello: left to the checks. */
+    tlsneg_answer a11s = a11;
+    a11s.has_sentinel = true;
+    tlsneg_tracker_client_hello(t, 2, &k, 30, 2 * S, &o11, &c);
+    tlsneg_tracker_server_hello(t, 2, 32, 2 * S, &a11s, &c);
+    ok(c.count == 0, "with a sentinel in the ServerHello the tracker says nothing");
+
+    /* Without the SCSV a lower version is no breach of RFC 7507. */
+    tlsneg_offer o11plain = offer_max(TLSNEG_V_TLS11);
+    tlsneg_tracker_client_hello(t, 3, &k, 40, 3 * S, &o11plain, &c);
+    tlsneg_tracker_server_hello(t, 3, 42, 3 * S, &a11, &c);
+    ok(c.count == 0, "no SCSV: no ignored SCSV, no inconsistent server");
+    /* Another client: its own history. */
+    tlsneg_peer_key k2 = peer(client2, "localhost");
+    tlsneg_tracker_client_hello(t, 4, &k2, 50, 4 * S, &o11, &c);
+    tlsneg_tracker_server_hello(t, 4, 52, 4 * S, &a11, &c);
+    ok(c.count == 0, "another client's SCSV hello: nothing earlier for it");
+    tlsneg_tracker_free(t);
+}
+
 static void resumption(void)
 {
     tlsneg_tracker *t = tracker(1000, true);
@@ -345,6 +393,7 @@ int main(void)
     chain_to_tls10();
     no_false_alarms();
     rejected_inconsistent_datagram();
+    ignored_scsv();
     resumption();
     bounded();
     return tap_done();

@@ -54,6 +54,18 @@ int main(void)
     ok(tlsneg_version_rank(0x2a2a, false) == 0 && tlsneg_version_rank(0xfefd, false) == 0 &&
            tlsneg_version_rank(0x0303, true) == 0,
        "GREASE and other families rank 0");
+    /* DTLS 1.3 drafts: NSS sends 0x7f00 | draft in DTLS (0x7f2b, draft-43),
+     * below the final DTLS 1.3 (0xfefc, RFC 9147 5.3), above DTLS 1.2. */
+    char buf[TLSNEG_VERSION_NAME_MAX];
+    ok(strcmp(tlsneg_version_name_in(0x7f2b, true, buf, sizeof buf), "DTLS 1.3 draft-43") == 0,
+       "0x7f2b in DTLS is DTLS 1.3 draft-43");
+    ok(strcmp(tlsneg_version_name_in(0x7f2b, false, buf, sizeof buf), "TLS 1.3 draft-43") == 0 &&
+           strcmp(tlsneg_version_name_in(0xfefd, true, buf, sizeof buf), "DTLS 1.2") == 0,
+       "in TLS it stays a TLS 1.3 draft; other DTLS names unchanged");
+    ok(tlsneg_version_rank(0xfefc, true) > tlsneg_version_rank(0x7f2b, true) &&
+           tlsneg_version_rank(0x7f2b, true) > tlsneg_version_rank(0x7f1c, true) &&
+           tlsneg_version_rank(0x7f1c, true) > tlsneg_version_rank(0xfefd, true),
+       "DTLS order: 1.2 < DTLS 1.3 drafts by number < DTLS 1.3");
     ok(tlsneg_version_is_draft(0x7f14) && tlsneg_version_is_draft(0xfb1a) &&
            !tlsneg_version_is_draft(0x0304),
        "drafts are recognised");
