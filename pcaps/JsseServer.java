@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // JsseServer.java: a minimal Java (JSSE) TLS server for pcaps/make-captures.sh.
 // Accepts N connections on 127.0.0.1:PORT, one after the other, completes the
 // handshake if the client lets it, answers one line and closes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 // goclient.go: a minimal Go crypto/tls client for pcaps/make-captures.sh.
 //
 //	go run pcaps/goclient.go ADDR MAXVERSION

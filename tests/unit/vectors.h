@@ -6,7 +6,7 @@
 #define TLSNEG_TEST_VECTORS_H
 
 /* TLS 1.1 ClientHello: no supported_versions, legacy_version 0x0302.
- * shared/zeek/tls1_1.pcap, frame 4, wire tls. */
+ * pcaps/public/zeek/tls1_1.pcap, frame 4, wire tls. */
 static const char tls11_client_hello_hex[] =
     "010000bf03021e13995fae1b693f91b97315fc38b4b19f600e2aff7f24ce9b11bf538b1667e5"
     "000064c014c00a00390038003700360088008700860085c00fc00500350084c013c009003300"
@@ -16,13 +16,13 @@ static const char tls11_client_hello_hex[] =
     "000f000101";
 
 /* TLS 1.1 ServerHello.
- * shared/zeek/tls1_1.pcap, frame 6, wire tls. */
+ * pcaps/public/zeek/tls1_1.pcap, frame 6, wire tls. */
 static const char tls11_server_hello_hex[] =
     "0200003703025a20647e0bdeb3f9e87d53e65a458a89d647f40fab7658f9d4a6ac93a5a65d71"
     "00c01300000fff0100010000230000000b00020100";
 
 /* Chrome 55: GREASE, draft-14 in supported_versions, SNI.
- * shared/zeek/tls13draft16-chrome55.0.2879.0-canary-aborted.pcap, frame 4, wire tls. */
+ * pcaps/public/zeek/tls13draft16-chrome55.0.2879.0-canary-aborted.pcap, frame 4, wire tls. */
 static const char chrome55_client_hello_hex[] =
     "010001fc0303226d2f0e567232ebea11869de2a396aa6c967b427106b0a64c3271b3b856fd0e"
     "0000242a2ac02bc02fc02cc030cca9cca8cc14cc13c009c013c00ac014009c009d002f003500"
@@ -40,7 +40,7 @@ static const char chrome55_client_hello_hex[] =
     "000000000000000000000000000000000000";
 
 /* TLS 1.3 ServerHello, supported_versions 0x0304.
- * shared/wireshark/tls13-rfc8446.pcap, frame 2, wire tls. */
+ * pcaps/public/wireshark/tls13-rfc8446.pcap, frame 2, wire tls. */
 static const char rfc8446_server_hello_hex[] =
     "0200007603033f5e55c1cdb96b098828bf5d5d2cb490f35f9200ae1bf527005a24efdf974759"
     "2023c3a84ca631f3a948d15d929c972e00dded0857f2a00fbadd56175c4e362b84130100002e"
@@ -48,7 +48,7 @@ static const char rfc8446_server_hello_hex[] =
     "9645002b00020304";
 
 /* draft-20 ServerHello: version 0x7f14 in legacy_version, no session id.
- * shared/wireshark/tls13-20-chacha20poly1305.pcap, frame 2, wire tls. */
+ * pcaps/public/wireshark/tls13-20-chacha20poly1305.pcap, frame 2, wire tls. */
 static const char draft20_server_hello_hex[] =
     "0200004e7f1455c823eb5524fee16cd69e1607ee2966bc8a44ced3dd3956abdb7bdde12069f8"
     "1303002800280024001d00204b094e6bb575855801b0661ac7e588a1fdd8579e718b0fb79551"
@@ -62,7 +62,7 @@ static const char hrr_hex[] =
     "002b00020304003300020017";
 
 /* DTLS HelloVerifyRequest, server_version 0xfeff.
- * shared/zeek/dtls1_2.pcap, frame 3, wire dtls. */
+ * pcaps/public/zeek/dtls1_2.pcap, frame 3, wire dtls. */
 static const char dtls12_hello_verify_request_hex[] =
     "030000170000000000000017feff144c281da5216e0bcdc6d35770176ee12f676baa9b";
 
@@ -83,7 +83,7 @@ static const char sslv2_client_hello_hex[] =
     "e2a4";
 
 /* quic-go ClientHello from QUIC CRYPTO frames.
- * shared/zeek/quic-go-handshake.pcap, frame 5, wire quic. */
+ * pcaps/public/zeek/quic-go-handshake.pcap, frame 5, wire quic. */
 static const char quic_client_hello_hex[] =
     "010001060303cae5c8a02d1ddf56f9d3ab9df567df5235497044285956427094b6bf3840aaf5"
     "000006130113021303010000d700000010000e00000b736572766572343a3434330005000501"
