@@ -207,14 +207,14 @@ static void gui_window_closed(void *data _U_)
     gui_window = NULL;
 }
 
-static gboolean gui_filter_attempts(funnel_text_window_t *tw _U_, void *data _U_)
+static tlsneg_funnel_bool gui_filter_attempts(funnel_text_window_t *tw _U_, void *data _U_)
 {
     const funnel_ops_t *ops = funnel_get_funnel_ops();
     if (ops && ops->set_filter && ops->apply_filter) {
         ops->set_filter(ops->ops_id, "tlsneg || tcp.flags.reset == 1");
         ops->apply_filter(ops->ops_id);
     }
-    return TRUE;
+    return 1;
 }
 
 static void gui_draw(void *tapdata)

@@ -58,6 +58,14 @@ typedef bool tlsneg_pref_bool;
 typedef gboolean tlsneg_pref_bool;
 #endif
 
+/* tlsneg_funnel_bool is what a funnel button callback (funnel_bt_cb_t,
+ * epan/funnel.h) returns: gboolean in 4.0, C99 bool from 4.4 on. */
+#if TLSNEG_WS_AT_LEAST(4, 4)
+typedef bool tlsneg_funnel_bool;
+#else
+typedef gboolean tlsneg_funnel_bool;
+#endif
+
 /* tlsneg_stat_init_result is the return type of a -z init callback
  * (stat_tap_ui.tap_init_cb, register_stat_tap_ui()): void up to 4.4, bool
  * from 4.6 (false: the statistic could not start). End such a callback with
