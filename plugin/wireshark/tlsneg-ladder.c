@@ -214,7 +214,7 @@ static tlsneg_funnel_bool gui_filter_attempts(funnel_text_window_t *tw _U_, void
         ops->set_filter(ops->ops_id, "tlsneg || tcp.flags.reset == 1");
         ops->apply_filter(ops->ops_id);
     }
-    return 1;
+    return TRUE;
 }
 
 static void gui_draw(void *tapdata)
