@@ -77,15 +77,30 @@ uint16_t tlsneg_sentinel_proves(const tlsneg_facts *f)
     return dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13;
 }
 
-static void add_grease(tlsneg_facts *out, tlsneg_facts_buf *buf, uint16_t v,
-                       tlsneg_grease_family family)
+/* span_before returns where the len bytes just read from c began. */
+static tlsneg_span span_before(const tlsneg_cur *c, size_t len)
+{
+    tlsneg_span s = {(uint32_t)(tlsneg_cur_offset(c) - len), (uint32_t)len};
+    return s;
+}
+
+static void add_grease_at(tlsneg_facts *out, tlsneg_facts_buf *buf, uint16_t v,
+                          tlsneg_grease_family family, tlsneg_span at)
 {
     if (out->num_grease < TLSNEG_MAX_GREASE) {
         buf->grease[out->num_grease].value = v;
         buf->grease[out->num_grease].family = (uint8_t)family;
+        buf->grease[out->num_grease].at = at;
         out->num_grease++;
     }
     out->grease_count++;
+}
+
+/* add_grease records v, which was just read from c (len bytes). */
+static void add_grease(tlsneg_facts *out, tlsneg_facts_buf *buf, uint16_t v,
+                       tlsneg_grease_family family, const tlsneg_cur *c, size_t len)
+{
+    add_grease_at(out, buf, v, family, span_before(c, len));
 }
 
 /* grease_u16_list reports every GREASE value in a list of 2-byte code points. */
@@ -95,7 +110,7 @@ static void grease_u16_list(tlsneg_facts *out, tlsneg_facts_buf *buf, tlsneg_cur
     uint16_t v;
     while (tlsneg_cur_u16(&list, &v)) {
         if (tlsneg_is_grease(v)) {
-            add_grease(out, buf, v, family);
+            add_grease(out, buf, v, family, &list, 2);
         }
     }
 }
@@ -108,7 +123,7 @@ static void grease_key_shares(tlsneg_facts *out, tlsneg_facts_buf *buf, const tl
     if (h->msg_type == TLSNEG_HS_SERVER_HELLO) {
         /* ServerHello: one entry; HelloRetryRequest: the group alone. */
         if (tlsneg_cur_u16(&body, &group) && tlsneg_is_grease(group)) {
-            add_grease(out, buf, group, TLSNEG_GREASE_KEY_SHARE);
+            add_grease(out, buf, group, TLSNEG_GREASE_KEY_SHARE, &body, 2);
         }
         return;
     }
@@ -116,9 +131,13 @@ static void grease_key_shares(tlsneg_facts *out, tlsneg_facts_buf *buf, const tl
     if (!tlsneg_cur_u16_prefixed(&body, &shares)) {
         return;
     }
-    while (tlsneg_cur_u16(&shares, &group) && tlsneg_cur_u16_prefixed(&shares, &key)) {
+    for (;;) {
+        tlsneg_span at = {(uint32_t)tlsneg_cur_offset(&shares), 2};
+        if (!tlsneg_cur_u16(&shares, &group) || !tlsneg_cur_u16_prefixed(&shares, &key)) {
+            break;
+        }
         if (tlsneg_is_grease(group)) {
-            add_grease(out, buf, group, TLSNEG_GREASE_KEY_SHARE);
+            add_grease_at(out, buf, group, TLSNEG_GREASE_KEY_SHARE, at);
         }
     }
 }
@@ -132,7 +151,7 @@ static void grease_alpn(tlsneg_facts *out, tlsneg_facts_buf *buf, tlsneg_cur bod
     while (tlsneg_cur_u8_prefixed(&names, &name)) {
         uint16_t v;
         if (name.len == 2 && tlsneg_cur_u16(&name, &v) && tlsneg_is_grease(v)) {
-            add_grease(out, buf, v, TLSNEG_GREASE_ALPN);
+            add_grease(out, buf, v, TLSNEG_GREASE_ALPN, &name, 2);
         }
     }
 }
@@ -146,18 +165,18 @@ static void grease_psk_modes(tlsneg_facts *out, tlsneg_facts_buf *buf, tlsneg_cu
     }
     while (tlsneg_cur_u8(&modes, &m)) {
         if (tlsneg_is_grease_psk_mode(m)) {
-            add_grease(out, buf, m, TLSNEG_GREASE_PSK_MODE);
+            add_grease(out, buf, m, TLSNEG_GREASE_PSK_MODE, &modes, 1);
         }
     }
 }
 
 static void grease_extension(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_hello *h,
-                             uint16_t type, tlsneg_cur body)
+                             uint16_t type, tlsneg_span type_at, tlsneg_cur body)
 {
     tlsneg_cur list;
     uint16_t v;
     if (tlsneg_is_grease(type)) {
-        add_grease(out, buf, type, TLSNEG_GREASE_EXTENSION);
+        add_grease_at(out, buf, type, TLSNEG_GREASE_EXTENSION, type_at);
     }
     switch (type) {
     case TLSNEG_EXT_SUPPORTED_VERSIONS:
@@ -166,7 +185,7 @@ static void grease_extension(tlsneg_facts *out, tlsneg_facts_buf *buf, const tls
                 grease_u16_list(out, buf, list, TLSNEG_GREASE_VERSION);
             }
         } else if (tlsneg_cur_u16(&body, &v) && tlsneg_is_grease(v)) {
-            add_grease(out, buf, v, TLSNEG_GREASE_VERSION);
+            add_grease(out, buf, v, TLSNEG_GREASE_VERSION, &body, 2);
         }
         break;
     case TLSNEG_EXT_SUPPORTED_GROUPS:
@@ -202,18 +221,25 @@ static void find_grease(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_h
         if (h->msg_type == TLSNEG_HS_CLIENT_HELLO) {
             grease_u16_list(out, buf, h->cipher_suites, TLSNEG_GREASE_CIPHER_SUITE);
         } else if (h->msg_type == TLSNEG_HS_SERVER_HELLO && tlsneg_is_grease(h->cipher_suite)) {
-            add_grease(out, buf, h->cipher_suite, TLSNEG_GREASE_CIPHER_SUITE);
+            tlsneg_span at = {(uint32_t)h->cipher_suite_offset, 2};
+            add_grease_at(out, buf, h->cipher_suite, TLSNEG_GREASE_CIPHER_SUITE, at);
         }
     }
     tlsneg_cur exts = h->extensions;
     uint16_t type;
     tlsneg_cur body;
-    while (tlsneg_hello_next_extension(&exts, &type, &body)) {
-        grease_extension(out, buf, h, type, body);
+    for (;;) {
+        tlsneg_span type_at = {(uint32_t)tlsneg_cur_offset(&exts), 2};
+        if (!tlsneg_hello_next_extension(&exts, &type, &body)) {
+            break;
+        }
+        grease_extension(out, buf, h, type, type_at, body);
     }
 }
 
-static bool has_fallback_scsv(const tlsneg_hello *h)
+/* has_fallback_scsv finds TLS_FALLBACK_SCSV in the cipher list; *at says
+ * where the first one sits. */
+static bool has_fallback_scsv(const tlsneg_hello *h, tlsneg_span *at)
 {
     tlsneg_cur suites = h->cipher_suites;
     if (h->wire == TLSNEG_WIRE_SSL2) {
@@ -221,6 +247,7 @@ static bool has_fallback_scsv(const tlsneg_hello *h)
         uint16_t lo;
         while (tlsneg_cur_u8(&suites, &hi) && tlsneg_cur_u16(&suites, &lo)) {
             if (hi == 0 && lo == TLSNEG_CS_FALLBACK_SCSV) {
+                *at = span_before(&suites, 3);
                 return true;
             }
         }
@@ -229,6 +256,7 @@ static bool has_fallback_scsv(const tlsneg_hello *h)
     uint16_t s;
     while (tlsneg_cur_u16(&suites, &s)) {
         if (s == TLSNEG_CS_FALLBACK_SCSV) {
+            *at = span_before(&suites, 2);
             return true;
         }
     }
@@ -237,7 +265,7 @@ static bool has_fallback_scsv(const tlsneg_hello *h)
 
 /* copy_sni keeps the first host_name of server_name (RFC 6066 3), escaping
  * every byte that is not printable ASCII as \xNN. */
-static const char *copy_sni(tlsneg_facts_buf *buf, const tlsneg_hello *h)
+static const char *copy_sni(tlsneg_facts_buf *buf, const tlsneg_hello *h, tlsneg_span *at)
 {
     tlsneg_cur body = h->server_name.body, list, name;
     uint8_t name_type;
@@ -248,6 +276,8 @@ static const char *copy_sni(tlsneg_facts_buf *buf, const tlsneg_hello *h)
         if (name_type != 0) {
             continue;
         }
+        at->offset = (uint32_t)tlsneg_cur_offset(&name);
+        at->len = (uint32_t)name.len;
         size_t n = 0;
         for (size_t i = 0; i < name.len; i++) {
             uint8_t b = name.p[i];
@@ -309,6 +339,9 @@ static void derive_supported_versions(tlsneg_facts *out, tlsneg_facts_buf *buf,
     }
     if (h->msg_type == TLSNEG_HS_SERVER_HELLO) {
         out->has_selected = body.len == 2 && tlsneg_cur_u16(&body, &out->selected_version);
+        if (out->has_selected) {
+            out->selected_version_at = span_before(&body, 2);
+        }
         out->supported_versions_problem =
             out->has_selected ? NULL : "a server's extension must hold exactly one version";
     } else {
@@ -322,6 +355,9 @@ static void derive_supported_versions(tlsneg_facts *out, tlsneg_facts_buf *buf,
         tlsneg_cur walk = list;
         uint16_t v;
         while (out->num_offered < TLSNEG_MAX_OFFERED && tlsneg_cur_u16(&walk, &v)) {
+            if (out->num_offered < TLSNEG_MAX_SPANS) {
+                buf->offered_at[out->num_offered] = span_before(&walk, 2);
+            }
             buf->offered[out->num_offered++] = v;
         }
         out->supported_versions_problem = supported_versions_problem(out, body, prefix_ok, list);
@@ -363,6 +399,10 @@ static void derive_sentinel(tlsneg_facts *out, const tlsneg_hello *h)
         out->has_sentinel = true;
         out->sentinel = TLSNEG_SENTINEL_JDK11;
     }
+    if (out->has_sentinel) {
+        out->sentinel_at.offset = (uint32_t)(tlsneg_cur_offset(&h->random) + 24);
+        out->sentinel_at.len = 8;
+    }
 }
 
 void tlsneg_facts_derive(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_hello *h,
@@ -377,15 +417,20 @@ void tlsneg_facts_derive(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_
     out->has_record_version = has_record_version;
     out->record_version = has_record_version ? record_version : 0;
     out->legacy_version = h->legacy_version;
+    if (h->has_legacy_version) {
+        out->legacy_version_at.offset = (uint32_t)h->legacy_version_offset;
+        out->legacy_version_at.len = 2;
+    }
     out->offered = buf->offered;
+    out->offered_at = buf->offered_at;
     out->grease = buf->grease;
 
     switch (h->msg_type) {
     case TLSNEG_HS_CLIENT_HELLO:
         derive_supported_versions(out, buf, h);
         derive_offered_max(out);
-        out->fallback_scsv = has_fallback_scsv(h);
-        out->sni = copy_sni(buf, h);
+        out->fallback_scsv = has_fallback_scsv(h, &out->fallback_scsv_at);
+        out->sni = copy_sni(buf, h, &out->sni_at);
         break;
     case TLSNEG_HS_SERVER_HELLO:
         derive_supported_versions(out, buf, h);

@@ -30,9 +30,23 @@ typedef enum {
 /* tlsneg_grease_family_name returns the public name of f ("cipher_suite"). */
 const char *tlsneg_grease_family_name(tlsneg_grease_family f);
 
+/* Where a value read from the wire sits: its offset from the start of the
+ * framed message (its type byte; for a DTLS message reassembled from
+ * fragments, its body; for the SSLv2-compatible ClientHello, msg_type) and
+ * its length in bytes. len 0: not read from the bytes. */
+typedef struct {
+    uint32_t offset;
+    uint32_t len;
+} tlsneg_span;
+
+/* Positions kept of a repeated list (supported_versions entries): the
+ * front end lists at most this many. */
+#define TLSNEG_MAX_SPANS 32
+
 typedef struct {
     uint16_t value;
     uint8_t family; /* tlsneg_grease_family */
+    tlsneg_span at;
 } tlsneg_grease;
 
 /* Downgrade sentinels in the last 8 bytes of ServerHello.random. */
@@ -72,11 +86,20 @@ typedef struct {
     uint32_t grease_count;   /* found in all */
     const tlsneg_grease *grease;
     const char *sni; /* NUL-terminated, non-printable bytes escaped; NULL if absent */
+
+    /* Where the values above sit in the message (tlsneg_span). */
+    tlsneg_span legacy_version_at;
+    tlsneg_span selected_version_at;
+    tlsneg_span fallback_scsv_at;  /* 0x5600, or 0x005600 in an SSLv2 cipher spec */
+    tlsneg_span sentinel_at;       /* the last 8 bytes of ServerHello.random */
+    tlsneg_span sni_at;            /* the host_name bytes */
+    const tlsneg_span *offered_at; /* the first min(num_offered, TLSNEG_MAX_SPANS) */
 } tlsneg_facts;
 
 /* Storage for the lists a tlsneg_facts points into. */
 typedef struct {
     uint16_t offered[TLSNEG_MAX_OFFERED];
+    tlsneg_span offered_at[TLSNEG_MAX_SPANS];
     tlsneg_grease grease[TLSNEG_MAX_GREASE];
     char sni[TLSNEG_MAX_SNI + 1];
 } tlsneg_facts_buf;

@@ -182,8 +182,11 @@ static tlsneg_status parse_server_hello(parser *ps)
     h->is_hrr = memcmp(h->random.p, hrr_random, sizeof hrr_random) == 0;
     bool draft = draft_without_session_id(h->legacy_version);
     uint8_t compression;
-    if ((!draft && !tlsneg_cur_u8_prefixed(&ps->c, &h->session_id)) ||
-        !tlsneg_cur_u16(&ps->c, &h->cipher_suite) ||
+    if (!draft && !tlsneg_cur_u8_prefixed(&ps->c, &h->session_id)) {
+        return fail(ps, &ps->c);
+    }
+    h->cipher_suite_offset = tlsneg_cur_offset(&ps->c);
+    if (!tlsneg_cur_u16(&ps->c, &h->cipher_suite) ||
         (!draft && !tlsneg_cur_u8(&ps->c, &compression))) {
         return fail(ps, &ps->c);
     }
@@ -252,6 +255,9 @@ static tlsneg_status parse_sslv2_server_hello(parser *ps)
 static tlsneg_status parse(parser *ps)
 {
     tlsneg_hello *h = ps->out;
+    /* Every hello starts its body with its version. */
+    h->legacy_version_offset = tlsneg_cur_offset(&ps->c);
+    h->has_legacy_version = ps->c.len >= 2;
     switch (h->msg_type) {
     case TLSNEG_HS_CLIENT_HELLO:
         return h->wire == TLSNEG_WIRE_SSL2 ? parse_sslv2_client_hello(ps) : parse_client_hello(ps);

@@ -88,6 +88,11 @@ typedef struct {
     uint16_t last_extension; /* type of the last extension parsed */
     bool duplicate_extension;
     uint16_t duplicate_type; /* the first repeated type */
+
+    /* Where fields without a cursor sit (offsets count like error_offset). */
+    bool has_legacy_version; /* legacy_version was read */
+    size_t legacy_version_offset;
+    size_t cipher_suite_offset; /* ServerHello */
 } tlsneg_hello;
 
 /* tlsneg_hello_next_extension reads one Extension (type, then a 2-byte

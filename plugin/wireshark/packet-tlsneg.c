@@ -61,6 +61,7 @@ static int hf_session_frame = -1;
 static gint ett_tlsneg = -1;
 static gint ett_grease = -1;
 static gint ett_fallback = -1;
+static gint ett_finding = -1;
 
 /* Preferences of the cross-connection tracker. */
 static guint pref_window_s = 30;
@@ -191,6 +192,7 @@ typedef struct {
     gboolean dtls;
     gboolean has_record;
     guint16 record_version;
+    field_info *record; /* the record version field, NULL for QUIC */
 } found_msg;
 
 /* is_hello_type: the handshake types worth framing. In 4.0 an SSL 2.0
@@ -209,7 +211,7 @@ static gboolean is_hello_type(guint32 t, gboolean dtls)
  * belongs to the record around the message; it is passed by value so that it
  * never leaks out of that record. */
 static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_record,
-                          guint16 record_version)
+                          guint16 record_version, field_info *record)
 {
     for (proto_node *child = node->first_child; child; child = child->next) {
         field_info *fi = PNODE_FINFO(child);
@@ -220,19 +222,20 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
             case ROLE_DTLS_RECORD_VERSION:
                 has_record = TRUE;
                 record_version = (guint16)tlsneg_fi_uint(fi);
+                record = fi;
                 break;
             case ROLE_TLS_HANDSHAKE_TYPE:
             case ROLE_DTLS_HANDSHAKE_TYPE: {
                 gboolean dtls = role == ROLE_DTLS_HANDSHAKE_TYPE;
                 if (is_hello_type(tlsneg_fi_uint(fi), dtls)) {
-                    found_msg m = {fi, NULL, FALSE, dtls, has_record, record_version};
+                    found_msg m = {fi, NULL, FALSE, dtls, has_record, record_version, record};
                     wmem_array_append_one(found, m);
                 }
                 break;
             }
             case ROLE_TLS_ALERT_DESCRIPTION:
             case ROLE_DTLS_ALERT_DESCRIPTION: {
-                found_msg m = {fi, NULL, TRUE, FALSE, has_record, record_version};
+                found_msg m = {fi, NULL, TRUE, FALSE, has_record, record_version, record};
                 wmem_array_append_one(found, m);
                 break;
             }
@@ -250,7 +253,7 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
                 break;
             }
         }
-        find_messages(child, found, has_record, record_version);
+        find_messages(child, found, has_record, record_version, record);
     }
 }
 
@@ -292,6 +295,10 @@ static void keep(tlsneg_facts *dst, const tlsneg_facts *f)
     dst->grease = f->num_grease ? (const tlsneg_grease *)wmem_memdup(
                                       scope, f->grease, f->num_grease * sizeof *f->grease)
                                 : NULL;
+    guint spans = MIN(f->num_offered, TLSNEG_MAX_SPANS);
+    dst->offered_at = spans ? (const tlsneg_span *)wmem_memdup(scope, f->offered_at,
+                                                               spans * sizeof *f->offered_at)
+                            : NULL;
     dst->sni = f->sni ? wmem_strdup(scope, f->sni) : NULL;
 }
 
@@ -479,6 +486,41 @@ static void keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn *c)
     r->sni = kept_sni(c, x->has_sni, x->sni);
 }
 
+/* data_source_index returns the number of tvb's data source in pinfo's
+ * list, or -1. */
+static gint data_source_index(const packet_info *pinfo, tvbuff_t *tvb)
+{
+    gint i = 0;
+    for (GSList *l = pinfo->data_src; l; l = l->next, i++) {
+        if (get_data_source_tvb((const struct data_source *)l->data) == tvb) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* place_of says where the framed message m sits: the data source that holds
+ * its bytes (for a DTLS message reassembled from fragments, the one that
+ * holds the reassembled body) and, when the record header is in that same
+ * data source, the record version. */
+static wire_place place_of(const packet_info *pinfo, const found_msg *m, const tlsneg_message *msg)
+{
+    wire_place w = {-1, 0, 0, FALSE, 0};
+    const field_info *fi = msg->body_only ? m->fragments : m->anchor;
+    if (!fi || !fi->ds_tvb || fi->start < 0) {
+        return w;
+    }
+    w.ds = data_source_index(pinfo, fi->ds_tvb);
+    w.ds_len = tvb_captured_length(fi->ds_tvb);
+    w.start = (guint)fi->start;
+    if (m->record && m->record->ds_tvb == fi->ds_tvb && m->record->start >= 0 &&
+        m->record->length == 2) {
+        w.has_record_at = TRUE;
+        w.record_at = (guint)m->record->start;
+    }
+    return w;
+}
+
 /* analyse_message returns FALSE when the message is not complete here. */
 static gboolean analyse_message(msg_result *r, const found_msg *m, packet_info *pinfo,
                                 gboolean quic, tlsneg_result *x)
@@ -497,6 +539,7 @@ static gboolean analyse_message(msg_result *r, const found_msg *m, packet_info *
     tlsneg_conn *c = connection(pinfo);
     tlsneg_session_message(session, c, &ev, &msg, m->has_record, m->record_version, x);
     keep_result(r, x, c);
+    r->place = place_of(pinfo, m, &msg);
     return TRUE;
 }
 
@@ -541,7 +584,7 @@ static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
     guint layers = frame_layers(pinfo);
     if (has_anchor(tree, layers)) {
         wmem_array_t *found = wmem_array_new(pinfo->pool, sizeof(found_msg));
-        find_messages(tree, found, FALSE, 0);
+        find_messages(tree, found, FALSE, 0, NULL);
         guint n = wmem_array_get_count(found);
         gboolean quic = (layers & LAYER_QUIC) != 0;
         /* Large: one per frame, from the packet scope, not the stack. */
@@ -598,14 +641,132 @@ static proto_item *add_generated_string(proto_tree *tree, int hf, const char *s)
     return it;
 }
 
+static gboolean shown(proto_tree *tree, int hf);
+
+/* The bytes a hello's wire items are tied to on this pass: the data source
+ * found again by its number (wire_place), if it still has the same length. */
+typedef struct {
+    tvbuff_t *tvb; /* NULL: the items stay generated */
+    guint start;
+} wire_bytes;
+
+static wire_bytes wire_bytes_of(const packet_info *pinfo, const wire_place *w)
+{
+    wire_bytes b = {NULL, w->start};
+    GSList *l = w->ds >= 0 ? g_slist_nth(pinfo->data_src, (guint)w->ds) : NULL;
+    tvbuff_t *tvb = l ? get_data_source_tvb((const struct data_source *)l->data) : NULL;
+    if (tvb && tvb_captured_length(tvb) == w->ds_len) {
+        b.tvb = tvb;
+    }
+    return b;
+}
+
+/* wire_pos returns where at sits in b's data source, or -1 if it is not
+ * there. */
+static gint wire_pos(const wire_bytes *b, tlsneg_span at)
+{
+    guint64 pos = (guint64)b->start + at.offset;
+    if (!b->tvb || at.len == 0 || pos + at.len > tvb_captured_length(b->tvb)) {
+        return -1;
+    }
+    return (gint)pos;
+}
+
+/* wire_holds tells whether at holds v (big-endian, at.len bytes): an item
+ * is tied to bytes only when they say what the item says. */
+static gboolean wire_holds(const wire_bytes *b, tlsneg_span at, guint32 v)
+{
+    gint pos = wire_pos(b, at);
+    if (pos < 0 || at.len > 4) {
+        return FALSE;
+    }
+    guint32 got = 0;
+    for (guint i = 0; i < at.len; i++) {
+        got = got << 8 | tvb_get_guint8(b->tvb, pos + (gint)i);
+    }
+    return got == v;
+}
+
+/* add_wire_uint adds v tied to its bytes at, or generated if they are not
+ * in this pass's data source. */
+static proto_item *add_wire_uint(proto_tree *tree, int hf, const wire_bytes *b, tlsneg_span at,
+                                 guint32 v)
+{
+    if (!wire_holds(b, at, v)) {
+        return add_generated_uint(tree, hf, v);
+    }
+    return proto_tree_add_uint(tree, hf, b->tvb, wire_pos(b, at), (gint)at.len, v);
+}
+
+/* add_wire_version adds a version read from the wire as add_wire_uint
+ * does; a DTLS 1.3 draft (0x7fxx in a DTLS hello) gets its DTLS name, which
+ * the field's name function, blind to the hello, cannot give. */
+static proto_item *add_wire_version(proto_tree *tree, int hf, const wire_bytes *b, tlsneg_span at,
+                                    guint16 v, gboolean dtls)
+{
+    if (!dtls || (v >> 8) != 0x7f) {
+        return add_wire_uint(tree, hf, b, at, v);
+    }
+    char name[TLSNEG_VERSION_NAME_MAX];
+    gboolean tied = wire_holds(b, at, v);
+    proto_item *it = proto_tree_add_uint_format_value(
+        tree, hf, tied ? b->tvb : NULL, tied ? wire_pos(b, at) : 0, tied ? (gint)at.len : 0, v,
+        "%s (0x%04x)", tlsneg_version_name_in(v, TRUE, name, sizeof name), v);
+    if (!tied) {
+        proto_item_set_generated(it);
+    }
+    return it;
+}
+
+/* Width of the lines a finding's sentence is wrapped to in the tree. */
+#define WRAP_WIDTH 100
+
+/* add_wrapped adds text under tree as lines of at most WRAP_WIDTH
+ * characters, broken at spaces (a longer word gets a line of its own). */
+static void add_wrapped(proto_tree *tree, packet_info *pinfo, const char *text)
+{
+    /* Text items need a tvb even when they cover no bytes: the frame's. */
+    tvbuff_t *tvb = pinfo->data_src
+                        ? get_data_source_tvb((const struct data_source *)pinfo->data_src->data)
+                        : NULL;
+    const char *p = text;
+    if (!tvb) {
+        return;
+    }
+    while (*p) {
+        size_t left = strlen(p), n = left;
+        if (left > WRAP_WIDTH) {
+            n = WRAP_WIDTH;
+            while (n > 0 && p[n] != ' ') {
+                n--;
+            }
+            if (n == 0) { /* one long word */
+                n = strcspn(p, " ");
+            }
+        }
+        proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_finding, NULL, "%.*s", (int)n, p);
+        p += n;
+        while (*p == ' ') {
+            p++;
+        }
+    }
+}
+
 /* render_finding adds a tlsneg.finding carrying its expert info, so that a
- * click on the expert lands on the rule. */
+ * click on the expert lands on the rule. The item itself stays short (the
+ * rule name); its expert info carries the whole sentence, which the details
+ * pane cuts off at its width, so the sentence is also shown below it,
+ * wrapped. */
 static void render_finding(proto_tree *tree, packet_info *pinfo, tlsneg_rule_id id,
                            const char *detail)
 {
     const tlsneg_rule *rule = &tlsneg_rules[id];
     proto_item *it = add_generated_string(tree, hf_finding, rule->finding);
     expert_add_info_format(pinfo, it, &ei_rules[id], "%s [%s]", detail, rule->rfc);
+    if (shown(tree, hf_finding)) {
+        char *sentence = wmem_strdup_printf(pinfo->pool, "%s [%s]", detail, rule->rfc);
+        add_wrapped(proto_item_add_subtree(it, ett_finding), pinfo, sentence);
+    }
 }
 
 static void render_findings(proto_tree *tree, packet_info *pinfo, const msg_result *r)
@@ -760,11 +921,87 @@ static void title_hello(proto_item *ti, const msg_result *r)
     }
 }
 
+/* render_sentinel ties tlsneg.downgrade_sentinel to the last 8 bytes of
+ * ServerHello.random when they hold it. */
+static void render_sentinel(proto_tree *tree, const wire_bytes *b, const tlsneg_facts *f)
+{
+    static const guint8 downgrd[7] = {'D', 'O', 'W', 'N', 'G', 'R', 'D'};
+    gint pos = wire_pos(b, f->sentinel_at);
+    gboolean holds = pos >= 0 && f->sentinel_at.len == 8 &&
+                     (f->sentinel == TLSNEG_SENTINEL_JDK11
+                          ? tvb_get_guint8(b->tvb, pos) == 0xed
+                          : tvb_memeql(b->tvb, pos, downgrd, sizeof downgrd) == 0 &&
+                                tvb_get_guint8(b->tvb, pos + 7) == f->sentinel);
+    if (holds) {
+        proto_tree_add_uint(tree, hf_downgrade_sentinel, b->tvb, pos, 8, f->sentinel);
+    } else {
+        add_generated_uint(tree, hf_downgrade_sentinel, f->sentinel);
+    }
+}
+
+/* render_sni ties tlsneg.sni to the host_name bytes when they read as the
+ * shown name (not when bytes had to be escaped or the name was cut). */
+static void render_sni(proto_tree *tree, const wire_bytes *b, const tlsneg_facts *f)
+{
+    gint pos = wire_pos(b, f->sni_at);
+    if (pos >= 0 && strlen(f->sni) == f->sni_at.len &&
+        tvb_memeql(b->tvb, pos, (const guint8 *)f->sni, f->sni_at.len) == 0) {
+        proto_tree_add_string(tree, hf_sni, b->tvb, pos, (gint)f->sni_at.len, f->sni);
+    } else {
+        add_generated_string(tree, hf_sni, f->sni);
+    }
+}
+
+/* render_scsv: TLS_FALLBACK_SCSV offered is tied to the cipher suite (or
+ * SSLv2 cipher spec) that says so; its absence is derived. */
+static void render_scsv(proto_tree *tree, const wire_bytes *b, const tlsneg_facts *f)
+{
+    guint32 scsv = f->fallback_scsv_at.len == 3 ? 0x005600u : TLSNEG_CS_FALLBACK_SCSV;
+    if (f->fallback_scsv && wire_holds(b, f->fallback_scsv_at, scsv)) {
+        proto_tree_add_boolean(tree, hf_fallback_scsv, b->tvb, wire_pos(b, f->fallback_scsv_at),
+                               (gint)f->fallback_scsv_at.len, 1u);
+    } else {
+        add_generated_bool(tree, hf_fallback_scsv, f->fallback_scsv);
+    }
+}
+
+/* render_grease: one line per GREASE value, tied to its bytes, saying where
+ * it sits; tlsneg.grease_family rides along as a hidden item on the same
+ * bytes (for filters and columns). */
+static void render_grease(proto_tree *tree, tvbuff_t *tvb, const wire_bytes *b,
+                          const tlsneg_facts *f)
+{
+    proto_item *gi = add_generated_uint(tree, hf_grease_count, f->grease_count);
+    if (!f->num_grease) {
+        return;
+    }
+    proto_tree *gt = proto_item_add_subtree(gi, ett_grease);
+    for (guint i = 0; i < f->num_grease; i++) {
+        const tlsneg_grease *g = &f->grease[i];
+        const char *family = tlsneg_grease_family_name((tlsneg_grease_family)g->family);
+        proto_item *vi = add_wire_uint(gt, hf_grease_value, b, g->at, g->value);
+        proto_item_append_text(vi, " (%s)", family);
+        proto_item *fi;
+        if (wire_holds(b, g->at, g->value)) {
+            fi = proto_tree_add_string(gt, hf_grease_family, b->tvb, wire_pos(b, g->at),
+                                       (gint)g->at.len, family);
+        } else {
+            fi = add_generated_string(gt, hf_grease_family, family);
+        }
+        proto_item_set_hidden(fi);
+    }
+    if (f->grease_count > f->num_grease) {
+        proto_tree_add_subtree_format(gt, tvb, 0, 0, ett_grease, NULL, "... %u more",
+                                      f->grease_count - f->num_grease);
+    }
+}
+
 static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r)
 {
     const tlsneg_facts *f = &r->facts;
     gboolean dtls = tlsneg_facts_is_dtls(f);
     char summary[512];
+    wire_bytes b = wire_bytes_of(pinfo, &r->place);
 
     proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
     if (shown(tree, proto_tlsneg)) {
@@ -782,12 +1019,17 @@ static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
         add_generated_bool(st, hf_hrr, f->is_hrr);
     }
     if (f->has_record_version) {
-        add_version(st, hf_record_version, f->record_version, dtls);
+        /* Its record header, when it is in the message's data source. */
+        wire_bytes rb = {r->place.has_record_at ? b.tvb : NULL, 0};
+        tlsneg_span at = {r->place.record_at, 2};
+        add_wire_version(st, hf_record_version, &rb, at, f->record_version, dtls);
     }
-    add_version(st, hf_legacy_version, f->legacy_version, dtls);
+    add_wire_version(st, hf_legacy_version, &b, f->legacy_version_at, f->legacy_version, dtls);
     /* A list of up to 127 versions: the first ones, then how many more. */
     for (guint i = 0; i < MIN(f->num_offered, MAX_LISTED); i++) {
-        add_version(st, hf_offered_version, f->offered[i], dtls);
+        tlsneg_span none = {0, 0};
+        add_wire_version(st, hf_offered_version, &b, i < TLSNEG_MAX_SPANS ? f->offered_at[i] : none,
+                         f->offered[i], dtls);
     }
     if (f->num_offered > MAX_LISTED) {
         proto_tree_add_subtree_format(st, tvb, 0, 0, ett_tlsneg, NULL,
@@ -797,36 +1039,22 @@ static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
         add_version(st, hf_offered_max, f->offered_max, dtls);
     }
     if (f->has_selected) {
-        add_version(st, hf_selected_version, f->selected_version, dtls);
+        add_wire_version(st, hf_selected_version, &b, f->selected_version_at, f->selected_version,
+                         dtls);
     }
     if (f->has_negotiated) {
         add_version(st, hf_negotiated_version, f->negotiated_version, dtls);
     }
     if (f->sni) {
-        add_generated_string(st, hf_sni, f->sni);
+        render_sni(st, &b, f);
     }
     if (f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
-        add_generated_bool(st, hf_fallback_scsv, f->fallback_scsv);
+        render_scsv(st, &b, f);
     }
     if (f->has_sentinel) {
-        add_generated_uint(st, hf_downgrade_sentinel, f->sentinel);
+        render_sentinel(st, &b, f);
     }
-    proto_item *gi = add_generated_uint(st, hf_grease_count, f->grease_count);
-    if (f->num_grease) {
-        proto_tree *gt = proto_item_add_subtree(gi, ett_grease);
-        for (guint i = 0; i < f->num_grease; i++) {
-            const char *family =
-                tlsneg_grease_family_name((tlsneg_grease_family)f->grease[i].family);
-            proto_item *vi = add_generated_uint(gt, hf_grease_value, f->grease[i].value);
-            proto_item_append_text(vi, " (%s)", family);
-            /* A child, not a hidden item: -T json and -T ek drop hidden items. */
-            add_generated_string(proto_item_add_subtree(vi, ett_grease), hf_grease_family, family);
-        }
-        if (f->grease_count > f->num_grease) {
-            proto_tree_add_subtree_format(gt, tvb, 0, 0, ett_grease, NULL, "... %u more",
-                                          f->grease_count - f->num_grease);
-        }
-    }
+    render_grease(st, tvb, &b, f);
     render_verdicts(st, r);
     render_back_note(st, pinfo, r);
     render_findings(st, pinfo, r);
@@ -1097,7 +1325,7 @@ void proto_register_tlsneg(void)
          {"Session made in frame", "tlsneg.session_frame", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
           "The ServerHello that created the session resumed here, at another version", HFILL}},
     };
-    static gint *ett[] = {&ett_tlsneg, &ett_grease, &ett_fallback};
+    static gint *ett[] = {&ett_tlsneg, &ett_grease, &ett_fallback, &ett_finding};
 
     proto_tlsneg = proto_register_protocol("TLS Version Negotiation", "TLSNEG", "tlsneg");
     proto_register_field_array(proto_tlsneg, hf, array_length(hf));

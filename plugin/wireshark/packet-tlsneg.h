@@ -28,12 +28,23 @@ typedef struct {
     } text[TLSNEG_VERDICT_TEXTS];
 } kept_verdict;
 
+/* Where a hello's bytes are, so that every pass can tie its wire items to
+ * them: tvb pointers do not outlive a pass, data source numbers do. */
+typedef struct {
+    gint ds;      /* index in pinfo->data_src of the data source holding the message; -1 none */
+    guint ds_len; /* its length, checked again on every pass */
+    guint start;  /* where the framed message starts in it (offsets in facts count from here) */
+    gboolean has_record_at;
+    guint record_at; /* the record version, when its record header is in the same data source */
+} wire_place;
+
 /* One analysed hello or alert. */
 typedef struct {
     gboolean is_alert;
     guint8 alert_description;
     gboolean alert_from_server;
     tlsneg_facts facts;         /* a hello */
+    wire_place place;           /* a hello: where its bytes are */
     guint32 client_hello_frame; /* an alert: the ClientHello it answers, or 0 */
     guint32 retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
     guint num_findings;

@@ -23,9 +23,9 @@ static void chrome55_grease_in_wire_order(void)
     tlsneg_facts f = derive(chrome55_client_hello_hex, TLSNEG_WIRE_TLS);
     /* Read off tshark -V: "Reserved (GREASE)" entries, in wire order. */
     static const tlsneg_grease want[] = {
-        {0x2a2a, TLSNEG_GREASE_CIPHER_SUITE}, {0x2a2a, TLSNEG_GREASE_EXTENSION},
-        {0x6a6a, TLSNEG_GREASE_KEY_SHARE},    {0x5a5a, TLSNEG_GREASE_VERSION},
-        {0x6a6a, TLSNEG_GREASE_GROUP},        {0x0a0a, TLSNEG_GREASE_EXTENSION},
+        {0x2a2a, TLSNEG_GREASE_CIPHER_SUITE, {0, 0}}, {0x2a2a, TLSNEG_GREASE_EXTENSION, {0, 0}},
+        {0x6a6a, TLSNEG_GREASE_KEY_SHARE, {0, 0}},    {0x5a5a, TLSNEG_GREASE_VERSION, {0, 0}},
+        {0x6a6a, TLSNEG_GREASE_GROUP, {0, 0}},        {0x0a0a, TLSNEG_GREASE_EXTENSION, {0, 0}},
     };
     int same = f.num_grease == 6 && f.grease_count == 6;
     for (size_t i = 0; same && i < 6; i++) {
@@ -39,6 +39,44 @@ static void chrome55_grease_in_wire_order(void)
     ok(f.sni && strcmp(f.sni, "tls13.crypto.mozilla.org") == 0, "Chrome 55: SNI");
     ok(!f.fallback_scsv && f.has_record_version && f.record_version == 0x0301,
        "Chrome 55: no SCSV; record version passed through");
+}
+
+/* span_holds tells whether the bytes at a span read as v (big-endian). */
+static int span_holds(const uint8_t *b, size_t n, tlsneg_span at, uint32_t v)
+{
+    if (at.len == 0 || at.len > 4 || (size_t)at.offset + at.len > n) {
+        return 0;
+    }
+    uint32_t got = 0;
+    for (uint32_t i = 0; i < at.len; i++) {
+        got = got << 8 | b[at.offset + i];
+    }
+    return got == v;
+}
+
+/* Every position facts records points at bytes of the message that hold
+ * the value (offsets from the type byte). */
+static void positions_hold_their_values(void)
+{
+    size_t n;
+    uint8_t *b = unhex(chrome55_client_hello_hex, &n);
+    tlsneg_facts f = derive(chrome55_client_hello_hex, TLSNEG_WIRE_TLS);
+    ok(f.legacy_version_at.offset == 4 && span_holds(b, n, f.legacy_version_at, 0x0303),
+       "legacy_version sits after the 4-byte header");
+    int all = f.num_grease == 6;
+    for (size_t i = 0; all && i < f.num_grease; i++) {
+        all = span_holds(b, n, f.grease[i].at, f.grease[i].value) && f.grease[i].at.len == 2;
+    }
+    ok(all, "every GREASE value's position holds it");
+    all = f.num_offered == 5;
+    for (size_t i = 0; all && i < f.num_offered; i++) {
+        all = span_holds(b, n, f.offered_at[i], f.offered[i]);
+    }
+    ok(all, "every supported_versions entry's position holds it");
+    ok(f.sni_at.len == strlen(f.sni) && memcmp(b + f.sni_at.offset, f.sni, f.sni_at.len) == 0,
+       "the SNI position holds the host name");
+    ok(f.fallback_scsv_at.len == 0, "no SCSV, no position");
+    free(b);
 }
 
 static void offered_max_without_the_extension(void)
@@ -156,6 +194,7 @@ static void hostile_sni_is_escaped(void)
 int main(void)
 {
     chrome55_grease_in_wire_order();
+    positions_hold_their_values();
     offered_max_without_the_extension();
     server_side();
     dtls_and_sslv2();
