@@ -98,9 +98,13 @@ int tlsneg_ev_parse(const char *line, tlsneg_ev *ev, uint8_t *buf, size_t cap)
     return 1;
 }
 
+#define NO_FLOW UINT32_MAX
+
 typedef struct {
     bool used;
     bool udp;
+    uint32_t next; /* the next flow of the same hash bucket, or NO_FLOW */
+    uint64_t hash;
     size_t addr_len;
     uint8_t a[TLSNEG_ADDR_MAX], b[TLSNEG_ADDR_MAX]; /* the endpoints, the lower first */
     uint16_t a_port, b_port;
@@ -114,6 +118,8 @@ struct tlsneg_replay {
     flow *flows;
     size_t max, used, next;
     uint64_t next_id;
+    uint32_t *buckets; /* hash -> first flow, chained through flow.next */
+    size_t mask;
 };
 
 tlsneg_replay *tlsneg_replay_new(const tlsneg_tracker_config *cfg, size_t max_conns)
@@ -123,11 +129,23 @@ tlsneg_replay *tlsneg_replay_new(const tlsneg_tracker_config *cfg, size_t max_co
         return NULL;
     }
     r->max = max_conns ? max_conns : 1;
+    if (r->max > NO_FLOW - 1) {
+        r->max = NO_FLOW - 1;
+    }
+    size_t nb = 16;
+    while (nb < r->max) {
+        nb *= 2;
+    }
+    r->mask = nb - 1;
+    r->buckets = malloc(nb * sizeof *r->buckets);
     r->flows = calloc(r->max, sizeof *r->flows);
     r->session = tlsneg_session_new(cfg);
-    if (!r->flows || !r->session) {
+    if (!r->flows || !r->session || !r->buckets) {
         tlsneg_replay_free(r);
         return NULL;
+    }
+    for (size_t i = 0; i < nb; i++) {
+        r->buckets[i] = NO_FLOW;
     }
     return r;
 }
@@ -136,6 +154,7 @@ void tlsneg_replay_free(tlsneg_replay *r)
 {
     if (r) {
         tlsneg_session_free(r->session);
+        free(r->buckets);
         free(r->flows);
         free(r);
     }
@@ -153,6 +172,17 @@ static void endpoints(const tlsneg_ev *ev, flow *key)
     memcpy(key->b, src_first ? ev->dst : ev->src, ev->addr_len);
     key->a_port = src_first ? ev->sport : ev->dport;
     key->b_port = src_first ? ev->dport : ev->sport;
+    uint64_t h = 14695981039346656037u;
+    uint8_t tail[5] = {key->udp, (uint8_t)(key->a_port >> 8), (uint8_t)key->a_port,
+                       (uint8_t)(key->b_port >> 8), (uint8_t)key->b_port};
+    const uint8_t *parts[3] = {key->a, key->b, tail};
+    size_t lens[3] = {key->addr_len, key->addr_len, sizeof tail};
+    for (size_t k = 0; k < 3; k++) {
+        for (size_t i = 0; i < lens[k]; i++) {
+            h = (h ^ parts[k][i]) * 1099511628211u;
+        }
+    }
+    key->hash = h;
 }
 
 static bool same_flow(const flow *f, const flow *k)
@@ -162,13 +192,15 @@ static bool same_flow(const flow *f, const flow *k)
            memcmp(f->b, k->b, k->addr_len) == 0;
 }
 
-/* find returns ev's connection, made if create and not known yet. */
+/* find returns ev's connection, made if create and not known yet; a new
+ * connection takes the place of the oldest once max are held. */
 static flow *find(tlsneg_replay *r, const tlsneg_ev *ev, bool create)
 {
     flow key;
     endpoints(ev, &key);
-    for (size_t i = 0; i < r->used; i++) {
-        if (same_flow(&r->flows[i], &key)) {
+    uint32_t *bucket = &r->buckets[key.hash & r->mask];
+    for (uint32_t i = *bucket; i != NO_FLOW; i = r->flows[i].next) {
+        if (r->flows[i].hash == key.hash && same_flow(&r->flows[i], &key)) {
             return &r->flows[i];
         }
     }
@@ -180,9 +212,19 @@ static flow *find(tlsneg_replay *r, const tlsneg_ev *ev, bool create)
         r->next = (slot + 1) % r->max;
     }
     flow *f = &r->flows[slot];
+    if (f->used) {
+        /* Forget the oldest: unlink it from its bucket. */
+        uint32_t *link = &r->buckets[f->hash & r->mask];
+        while (*link != (uint32_t)slot) {
+            link = &r->flows[*link].next;
+        }
+        *link = f->next;
+    }
     *f = key;
     f->used = true;
     f->conn.id = r->next_id++;
+    f->next = *bucket;
+    *bucket = (uint32_t)slot;
     return f;
 }
 

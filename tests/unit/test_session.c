@@ -377,6 +377,28 @@ static void without_tracker(void)
        "SSLv2: the 2-byte record header gives the length (3 of 6 bytes)");
 }
 
+static void replay_table_bounded(void)
+{
+    /* A table of one connection: each new flow forgets the one before. */
+    tlsneg_tracker_config cfg = default_cfg();
+    tlsneg_replay *r = tlsneg_replay_new(&cfg, 1);
+    run rn = replay_with(ev_intolerant_rst, r);
+    ok(conn_of(&rn, 4) == 0 && conn_of(&rn, 10) == 1 && conn_of(&rn, 12) == 1,
+       "replay table of one: the second flow gets a new id and keeps it");
+    ok(closed(&rn, 6) && closed(&rn, 6)->ended_attempt_frame == 4 && closed(&rn, 16) != NULL,
+       "replay table of one: events of the flow held are still seen");
+    ok(verdict(result(&rn, 10), TLSNEG_VERDICT_FALLBACK) != NULL,
+       "replay table of one: the tracker, not the table, links the attempts");
+    done(&rn);
+    /* The forgotten flow comes back as a new connection. */
+    const char *again[] = {ev_intolerant_rst[0], ev_intolerant_rst[2], ev_intolerant_rst[1], NULL};
+    rn = replay_with(again, r);
+    ok(!closed(&rn, 6) && result(&rn, 4) && result(&rn, 10),
+       "replay table of one: a RST on a forgotten flow is not seen");
+    done(&rn);
+    tlsneg_replay_free(r);
+}
+
 int main(void)
 {
     dtls_retransmission_and_hrr();
@@ -386,5 +408,6 @@ int main(void)
     fallback_linked_and_back_noted();
     who_is_the_client();
     without_tracker();
+    replay_table_bounded();
     return tap_done();
 }
