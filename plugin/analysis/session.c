@@ -100,6 +100,13 @@ static void result_init(tlsneg_result *out)
     memset(&out->facts, 0, sizeof out->facts);
 }
 
+const char *tlsneg_note_kind_name(tlsneg_note_kind k)
+{
+    return k == TLSNEG_NOTE_RETRIED_IN   ? "retried_in"
+           : k == TLSNEG_NOTE_INTOLERANT ? "intolerant"
+                                         : "unknown";
+}
+
 static tlsneg_back_note *add_note(tlsneg_result *out, uint32_t frame, tlsneg_note_kind kind)
 {
     if (out->num_back_notes == TLSNEG_MAX_BACK_NOTES) {

@@ -70,6 +70,9 @@ typedef enum {
     TLSNEG_NOTE_KINDS
 } tlsneg_note_kind;
 
+/* tlsneg_note_kind_name: "retried_in", "intolerant". */
+const char *tlsneg_note_kind_name(tlsneg_note_kind k);
+
 typedef struct {
     uint32_t frame; /* the earlier frame the note is for */
     tlsneg_note_kind kind;

@@ -367,6 +367,34 @@ __attribute__((format(printf, 2, 3))) static void set_detail(tlsneg_verdict *v, 
     va_end(ap);
 }
 
+#define NAME_OF(table, i) ((size_t)(i) < sizeof table / sizeof table[0] ? table[i] : "unknown")
+
+const char *tlsneg_verdict_kind_name(tlsneg_verdict_kind k)
+{
+    static const char *const names[] = {"fallback", "intolerant", "fallback_rejected",
+                                        "inconsistent", "resumption_change"};
+    return NAME_OF(names, k);
+}
+
+const char *tlsneg_link_role_name(tlsneg_link_role r)
+{
+    static const char *const names[] = {"previous_attempt", "retry",           "refused_retry",
+                                        "completed_by",     "session_made_in", "higher_version_in"};
+    return NAME_OF(names, r);
+}
+
+const char *tlsneg_version_role_name(tlsneg_version_role r)
+{
+    static const char *const names[] = {"offered_before", "offered_now", "higher", "session"};
+    return NAME_OF(names, r);
+}
+
+const char *tlsneg_text_role_name(tlsneg_text_role r)
+{
+    static const char *const names[] = {"cause", "chain", "intolerant_of", "less"};
+    return NAME_OF(names, r);
+}
+
 const tlsneg_verdict *tlsneg_verdict_find(const tlsneg_verdicts *vs, tlsneg_verdict_kind k)
 {
     for (size_t i = 0; i < vs->count; i++) {

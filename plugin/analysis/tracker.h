@@ -163,6 +163,13 @@ typedef struct {
     tlsneg_verdict item[TLSNEG_MAX_VERDICTS];
 } tlsneg_verdicts;
 
+/* Names of kinds and roles, for machine-readable output ("fallback",
+ * "previous_attempt"); "unknown" out of range. */
+const char *tlsneg_verdict_kind_name(tlsneg_verdict_kind k);
+const char *tlsneg_link_role_name(tlsneg_link_role r);
+const char *tlsneg_version_role_name(tlsneg_version_role r);
+const char *tlsneg_text_role_name(tlsneg_text_role r);
+
 /* tlsneg_verdict_find returns the first verdict of kind k in vs, or NULL. */
 const tlsneg_verdict *tlsneg_verdict_find(const tlsneg_verdicts *vs, tlsneg_verdict_kind k);
 /* tlsneg_verdict_link returns the frame v links in role r, or 0. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """tlsneg's wire items sit on their bytes.
 
 Every tlsneg item read from the wire (record_version, legacy_version, each
