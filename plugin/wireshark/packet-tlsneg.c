@@ -19,6 +19,7 @@
 #include "ws-compat.h"
 
 #include "analysis/checks.h"
+#include "analysis/offer.h"
 #include "analysis/tracker.h"
 #include "core/facts.h"
 #include "core/versions.h"
@@ -56,6 +57,11 @@ static int hf_fallback_chain = -1;
 static int hf_server_intolerant = -1;
 static int hf_inconsistent_with = -1;
 static int hf_session_frame = -1;
+static int hf_retry_of = -1;
+static int hf_attempts = -1;
+static int hf_other_cause = -1;
+static int hf_aborted_after = -1;
+static int hf_probe = -1;
 
 static gint ett_tlsneg = -1;
 static gint ett_grease = -1;
@@ -65,6 +71,7 @@ static gint ett_fallback = -1;
 static guint pref_window_s = 30;
 static tlsneg_pref_bool pref_key_sni = TRUE;
 static guint pref_max_attempts = 500000;
+static tlsneg_pref_bool pref_probes = TRUE;
 
 /* Across connections: reset with every capture file. */
 static tlsneg_tracker *tracker;
@@ -85,6 +92,7 @@ typedef enum {
     ROLE_TLS_ALERT_DESCRIPTION,
     ROLE_DTLS_ALERT_DESCRIPTION,
     ROLE_TCP_FLAGS,
+    ROLE_TLS_PROGRESS, /* ChangeCipherSpec or an encrypted record */
     ROLE_COUNT
 } field_role;
 
@@ -101,6 +109,8 @@ static const struct {
     {"tls.alert_message.desc", ROLE_TLS_ALERT_DESCRIPTION},
     {"dtls.alert_message.desc", ROLE_DTLS_ALERT_DESCRIPTION},
     {"tcp.flags", ROLE_TCP_FLAGS},
+    {"tls.change_cipher_spec", ROLE_TLS_PROGRESS},
+    {"tls.app_data", ROLE_TLS_PROGRESS},
 };
 
 /* Every hfid of every watched name (several fields can share one name),
@@ -231,6 +241,7 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
                 break;
             }
             case ROLE_TCP_FLAGS:
+            case ROLE_TLS_PROGRESS:
             case ROLE_NONE:
             case ROLE_COUNT:
                 break;
@@ -397,15 +408,16 @@ static guint64 time_us(const packet_info *pinfo)
  * frames what only this frame revealed. */
 static void add_cross(msg_result *r, const tlsneg_cross *x, tlsneg_findings *fs, guint32 frame)
 {
-    if (!x->fallback && !x->intolerant && !x->fallback_rejected && !x->inconsistent &&
-        !x->resumption_change) {
+    if (!x->fallback && !x->same_retry && !x->intolerant && !x->other_cause &&
+        !x->fallback_rejected && !x->retry_refused && !x->client_abort && !x->probe &&
+        !x->inconsistent && !x->resumption_change) {
         return;
     }
     tlsneg_cross_findings(x, fs);
     cross_fields *cf = wmem_new0(wmem_file_scope(), cross_fields);
     char buf[256];
     cf->cross = *x;
-    if (x->fallback) {
+    if (x->fallback || x->same_retry || x->retry_refused) {
         cf->cause = wmem_strdup(wmem_file_scope(), tlsneg_cause_text(x, buf, sizeof buf));
         cf->chain = wmem_strdup(wmem_file_scope(), tlsneg_chain_text(x, buf, sizeof buf));
     }
@@ -454,41 +466,14 @@ static void analyse_alert(msg_result *r, const found_msg *m, packet_info *pinfo)
     keep_findings(r, &fs);
 }
 
-static guint64 session_hash(const tlsneg_hello *h)
-{
-    return h->session_id.len ? fnv1a(h->session_id.p, h->session_id.len) | 1u : 0;
-}
-
-static guint8 tls13_extensions(const tlsneg_hello *h)
-{
-    return (tlsneg_hello_has_extension(h, TLSNEG_EXT_KEY_SHARE) ? TLSNEG_OFFER_KEY_SHARE : 0) |
-           (tlsneg_hello_has_extension(h, TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES)
-                ? TLSNEG_OFFER_PSK_MODES
-                : 0) |
-           (tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA) ? TLSNEG_OFFER_EARLY_DATA : 0) |
-           (tlsneg_hello_has_extension(h, TLSNEG_EXT_PRE_SHARED_KEY) ? TLSNEG_OFFER_PRE_SHARED_KEY
-                                                                     : 0);
-}
-
 static void track_client_hello(msg_result *r, const tlsneg_hello *h, const tlsneg_facts *f,
                                packet_info *pinfo, guint32 conn_id, tlsneg_findings *fs)
 {
-    gboolean dtls = f->wire == TLSNEG_WIRE_DTLS;
     tlsneg_peer_key key = {(const guint8 *)pinfo->src.data, (size_t)pinfo->src.len,
                            (const guint8 *)pinfo->dst.data, (size_t)pinfo->dst.len,
                            (guint16)pinfo->destport,        f->sni};
-    tlsneg_offer offer = {.dtls = dtls,
-                          .datagram = dtls || f->wire == TLSNEG_WIRE_QUIC,
-                          .has_offered_max = f->has_offered_max,
-                          .offered_max = f->offered_max,
-                          .has_supported_versions = f->has_supported_versions,
-                          .tls13_extensions = tls13_extensions(h),
-                          .fallback_scsv = f->fallback_scsv,
-                          .session_id = session_hash(h)};
-    guint16 v13 = dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13;
-    for (guint i = 0; i < f->num_offered; i++) {
-        offer.offers_tls13 |= f->offered[i] == v13;
-    }
+    tlsneg_offer offer;
+    tlsneg_offer_from_hello(&offer, h, f);
     tlsneg_cross x;
     tlsneg_tracker_client_hello(tracker, conn_id, &key, pinfo->num, time_us(pinfo), &offer, &x);
     add_cross(r, &x, fs, pinfo->num);
@@ -497,10 +482,8 @@ static void track_client_hello(msg_result *r, const tlsneg_hello *h, const tlsne
 static void track_server_hello(msg_result *r, const tlsneg_hello *h, const tlsneg_facts *f,
                                packet_info *pinfo, guint32 conn_id, tlsneg_findings *fs)
 {
-    tlsneg_answer answer = {.is_hrr = f->is_hrr,
-                            .version = f->has_negotiated ? f->negotiated_version : 0,
-                            .session_id = session_hash(h),
-                            .pre_shared_key = h->pre_shared_key.present};
+    tlsneg_answer answer;
+    tlsneg_answer_from_hello(&answer, h, f);
     tlsneg_cross x;
     tlsneg_tracker_server_hello(tracker, conn_id, pinfo->num, time_us(pinfo), &answer, &x);
     add_cross(r, &x, fs, pinfo->num);
@@ -596,6 +579,22 @@ static frame_result *track_close(proto_tree *tree, packet_info *pinfo, frame_res
     return res;
 }
 
+/* track_progress tells the tracker that a side of a connection that has
+ * shown a ClientHello sent a ChangeCipherSpec or an encrypted record: a
+ * handshake whose ServerHello the capture misses is no failure. */
+static void track_progress(proto_tree *tree, packet_info *pinfo, guint layers)
+{
+    if (!tracker || !(layers & LAYER_TLS) || !watched_items(tree, ROLE_TLS_PROGRESS)) {
+        return;
+    }
+    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    const conn_state *c =
+        conv ? (const conn_state *)conversation_get_proto_data(conv, proto_tlsneg) : NULL;
+    if (c && c->client_hello) {
+        tlsneg_tracker_progress(tracker, conv->conv_index, !from_client(c, pinfo));
+    }
+}
+
 static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
 {
     frame_result *res = NULL;
@@ -621,6 +620,7 @@ static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
     if (res && !res->num_msgs) {
         res = NULL;
     }
+    track_progress(tree, pinfo, layers);
     return track_close(tree, pinfo, res);
 }
 
@@ -682,8 +682,23 @@ static void render_cross(proto_tree *tree, const msg_result *r)
         add_generated_string(ft, hf_fallback_cause, r->cross->cause);
         add_generated_string(ft, hf_fallback_chain, r->cross->chain);
     }
+    if (x->same_retry) {
+        add_generated_uint(tree, hf_retry_of, x->prev_frame);
+    }
+    if (x->same_retry || x->retry_refused) {
+        add_generated_string(tree, hf_attempts, r->cross->chain);
+    }
     if (x->intolerant) {
         add_generated_string(tree, hf_server_intolerant, x->intolerant_of);
+    }
+    if (x->other_cause) {
+        add_generated_string(tree, hf_other_cause, x->changed);
+    }
+    if (x->client_abort) {
+        add_generated_uint(tree, hf_aborted_after, x->answer_frame);
+    }
+    if (x->probe) {
+        add_generated_uint(tree, hf_probe, x->probe_info.first_frame);
     }
     if (x->inconsistent) {
         add_generated_uint(tree, hf_inconsistent_with, x->higher_frame);
@@ -971,8 +986,8 @@ static void register_experts(void)
 
 static void tracker_init(void)
 {
-    tlsneg_tracker_config cfg = {pref_max_attempts, (guint64)pref_window_s * 1000000u,
-                                 pref_key_sni};
+    tlsneg_tracker_config cfg = {pref_max_attempts, (guint64)pref_window_s * 1000000u, pref_key_sni,
+                                 !pref_probes};
     tracker = tlsneg_tracker_new(&cfg);
 }
 
@@ -998,6 +1013,12 @@ static void register_preferences(void)
         "Cap on the connection attempts remembered across connections (oldest forgotten first); "
         "each takes at most a few hundred bytes",
         10, &pref_max_attempts);
+    prefs_register_bool_preference(
+        m, "recognise_probes", "Recognise scanners",
+        "A client that makes many attempts to one server within the fallback window, changing "
+        "versions, cipher lists or TLS_FALLBACK_SCSV on purpose, is reported once as a probe and "
+        "its attempts are not judged as fallbacks or intolerance",
+        &pref_probes);
 }
 
 void proto_register_tlsneg(void)
@@ -1107,6 +1128,25 @@ void proto_register_tlsneg(void)
         {&hf_session_frame,
          {"Session made in frame", "tlsneg.session_frame", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
           "The ServerHello that created the session resumed here, at another version", HFILL}},
+        {&hf_retry_of,
+         {"Retry of frame", "tlsneg.retry_of", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+          "The ClientHello of the failed attempt this one repeats with the same offer (no "
+          "fallback)",
+          HFILL}},
+        {&hf_attempts,
+         {"Attempts", "tlsneg.attempts", FT_STRING, BASE_NONE, NULL, 0x0,
+          "The chain of attempts this retry or refusal belongs to, oldest first", HFILL}},
+        {&hf_other_cause,
+         {"Retry also changed", "tlsneg.failure_other_cause", FT_STRING, BASE_NONE, NULL, 0x0,
+          "What else than the versions the successful retry changed: the failure likely has "
+          "another cause than version intolerance",
+          HFILL}},
+        {&hf_aborted_after,
+         {"Client aborted after frame", "tlsneg.aborted_after", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+          "The ServerHello after which the client ended the handshake with this alert", HFILL}},
+        {&hf_probe,
+         {"Probe since frame", "tlsneg.probe", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+          "The first hello of the probe (a scanner) this message belongs to", HFILL}},
     };
     static gint *ett[] = {&ett_tlsneg, &ett_grease, &ett_fallback};
 

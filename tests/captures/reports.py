@@ -33,7 +33,7 @@ def jsonl_problems(blocks, lines):
     problems = []
     records = [json.loads(l) for l in lines]
     if not records or records[0] != {"record": "header", "schema": "tlsneg-jsonl", "version": 1,
-                                     "records": ["hello", "outcome"]}:
+                                     "records": ["hello", "outcome", "probe"]}:
         problems.append(f"first line is not the schema-1 header: {records[:1]}")
     hellos = [r for r in records if r["record"] == "hello"]
     alerts = [r for r in records if r["record"] == "outcome" and r["outcome"] == "alert"]

@@ -5,8 +5,10 @@
  * happens all the time), byte 1 the window in seconds; then events of 6
  * bytes each:
  *   op   bits 0-1: 0 ClientHello, 1 ServerHello, 2 alert, 3 RST/FIN
+ *        (with bit 6: CCS or encrypted data instead, bit 5 its side)
  *        bit 2: DTLS family, bit 3: datagram, bit 4: SNI in the key,
- *        bit 5: TLS_FALLBACK_SCSV / reset / HelloRetryRequest
+ *        bit 5: TLS_FALLBACK_SCSV / reset / HelloRetryRequest / sentinel,
+ *        bit 7: the hello's fingerprint (ClientHello)
  *   conn the connection (0..255: connections collide on purpose)
  *   peer client (low nibble) and SNI (high nibble): few peers, many retries
  *   v    version index into a table of real and odd versions
@@ -15,7 +17,8 @@
  *
  * The target checks the tracker's promises: attempts and bytes never pass
  * the cap's bound, every frame it reports is one it was given, chains run
- * oldest first and fit their array, texts are terminated. */
+ * oldest first and fit their array, texts are terminated. Byte 1's bit 1
+ * turns probe recognition off. */
 #include "analysis/tracker.h"
 #include "core/versions.h"
 
@@ -67,6 +70,16 @@ static void check_cross(const tlsneg_cross *c, uint32_t frame)
         require(c->less != NULL);
     }
     require(memchr(c->intolerant_of, '\0', sizeof c->intolerant_of) != NULL);
+    require(!c->other_cause || memchr(c->changed, '\0', sizeof c->changed) != NULL);
+    require(!c->other_cause || c->failed_frame < frame);
+    require(!c->probe || (c->probe_info.first_frame <= frame && c->probe_info.hellos >= 1 &&
+                          c->probe_info.scsv_refused <= c->probe_info.scsv));
+    require(!c->probe_new || c->probe);
+    require(!c->probe || (!c->fallback && !c->same_retry && !c->intolerant && !c->other_cause &&
+                          !c->fallback_rejected && !c->retry_refused));
+    require(!(c->fallback && c->same_retry));
+    require(!c->client_abort || c->answer_frame < frame);
+    require(tlsneg_probe_text(&c->probe_info, buf, 16) == buf && memchr(buf, '\0', 16));
     require(c->higher_frame < frame || !c->inconsistent);
     require(c->session_frame < frame || !c->resumption_change);
     tlsneg_findings fs = {0};
@@ -85,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     tlsneg_tracker_config cfg = {(uint32_t)(data[0] % 64) + 1, (uint64_t)data[1] * 1000000u,
-                                 (data[1] & 1) != 0};
+                                 (data[1] & 1) != 0, (data[1] & 2) != 0};
     tlsneg_tracker *t = tlsneg_tracker_new(&cfg);
     require(t != NULL);
     size_t bound = 4096 + cfg.max_attempts * tlsneg_tracker_bytes_per_attempt();
@@ -112,7 +125,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               .offers_tls13 = (x & 2) != 0,
                               .tls13_extensions = (uint8_t)(x >> 4),
                               .fallback_scsv = (op & 32) != 0,
-                              .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1};
+                              .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1,
+                              .versions = (uint8_t)(x ^ peer),
+                              .has_fingerprint = (op & 128) != 0,
+                              .fp_suites = x & 3u,
+                              .fp_suites_pre12 = x & 1u,
+                              .fp_groups = (x >> 2) & 1u,
+                              .fp_sigalgs = (x >> 3) & 1u,
+                              .fp_exts = (x >> 4) & 3u,
+                              .fp_exts_pre12 = (x >> 4) & 1u,
+                              .fp_all = x};
             tlsneg_tracker_client_hello(t, conn, &key, frame, now, &o, &c);
             check_cross(&c, frame);
             break;
@@ -121,7 +143,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tlsneg_answer a = {.is_hrr = (op & 32) != 0,
                                .version = v,
                                .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1,
-                               .pre_shared_key = (x & 2) != 0};
+                               .pre_shared_key = (x & 2) != 0,
+                               .sentinel = (op & 32) != 0};
             tlsneg_tracker_server_hello(t, conn, frame, now, &a, &c);
             check_cross(&c, frame);
             break;
@@ -131,6 +154,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_cross(&c, frame);
             break;
         default: {
+            if (op & 64) {
+                tlsneg_tracker_progress(t, conn, (op & 32) != 0);
+                break;
+            }
             uint32_t ended = tlsneg_tracker_close(t, conn, frame, now, (op & 32) != 0);
             require(ended < frame);
             break;
