@@ -28,6 +28,7 @@ typedef struct {
     uint8_t alert;
     bool has_best;
     bool same_retry;      /* prev is a failed attempt with the same offer */
+    bool changed_retry;   /* prev is a failed attempt with more than a lower version */
     bool answer_sentinel; /* its ServerHello carried a downgrade sentinel */
     uint8_t progress;     /* 1: the client, 2: the server sent CCS or encrypted data */
     tlsneg_offer offer;
@@ -509,7 +510,15 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
      * Anything else is another offer. */
     const char *less = NULL;
     bool fallback = false, same = false, changed = false;
-    if (before && failed(before) && time_us - before->time_us <= t->cfg.window_us) {
+    /* A dance starts with the client's best offer: a failed attempt that is
+     * no retry itself, but offered less than an earlier hello of the same
+     * burst to this server, is a probe's step, not the start of a dance
+     * (nmap tries TLS 1.2, then 1.1, then 1.0, each once). */
+    bool starts =
+        before &&
+        ((before->prev != NONE && !before->changed_retry) || !before->probe.hellos ||
+         offer_rank(&before->offer) >= rank_of(before->offer.dtls, before->probe.highest));
+    if (starts && failed(before) && time_us - before->time_us <= t->cfg.window_us) {
         char what[TLSNEG_INTOLERANT_MAX];
         less = offers_less(&before->offer, offer);
         bool lower =
@@ -537,6 +546,7 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
     a->prev = ks;
     a->prev_id = before->id;
     a->same_retry = same;
+    a->changed_retry = changed;
     if (changed) {
         return; /* linked for its outcome only: another offer, not a fallback */
     }
@@ -722,7 +732,10 @@ void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint
          * sees the downgrade sentinel must abort). */
         a->outcome = TLSNEG_CAUSE_CLIENT_ABORT;
         a->alert = description;
-        if (!probe) {
+        if (probe) {
+            out->probe = true;
+            out->probe_info = probe->probe;
+        } else {
             out->client_abort = true;
             out->answer_frame = a->answer_frame;
             out->caught_sentinel = a->answer_sentinel && a->offer.offers_tls13;
@@ -808,11 +821,12 @@ const char *tlsneg_probe_text(const tlsneg_probe *p, char *buf, size_t buf_len)
     }
     int w;
     if (p->lowest == p->highest) {
-        w = snprintf(buf, buf_len, "probed with %u hellos in %.1f s, all up to %s%s", p->hellos,
-                     (double)span / 1e6, vname(p->highest, hi), scsv);
+        w = snprintf(buf, buf_len, "probed with %u hellos in %.*f s, all up to %s%s", p->hellos,
+                     span < 1000000 ? 3 : 1, (double)span / 1e6, vname(p->highest, hi), scsv);
     } else {
-        w = snprintf(buf, buf_len, "probed with %u hellos in %.1f s, %s to %s%s", p->hellos,
-                     (double)span / 1e6, vname(p->lowest, lo), vname(p->highest, hi), scsv);
+        w = snprintf(buf, buf_len, "probed with %u hellos in %.*f s, %s to %s%s", p->hellos,
+                     span < 1000000 ? 3 : 1, (double)span / 1e6, vname(p->lowest, lo),
+                     vname(p->highest, hi), scsv);
     }
     (void)w;
     return buf;

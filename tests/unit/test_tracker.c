@@ -620,7 +620,7 @@ static void probes(void)
                    last.scsv_refused == 1 && last.lowest == TLSNEG_V_SSL3 &&
                    last.highest == TLSNEG_V_TLS13,
                "the probe so far: %s", tlsneg_probe_text(&last, text, sizeof text));
-            ok(strcmp(text, "probed with 10 hellos in 0.0 s, SSL 3.0 to TLS 1.3, SCSV probe "
+            ok(strcmp(text, "probed with 10 hellos in 0.009 s, SSL 3.0 to TLS 1.3, SCSV probe "
                             "answered with 86") == 0,
                "its text");
         } else {
@@ -630,6 +630,28 @@ static void probes(void)
                "more than its versions (%d verdicts)",
                verdicts);
         }
+        tlsneg_tracker_free(t);
+    }
+
+    /* nmap (scan-nmap-tls13.pcap, frames 6 to 26): TLS 1.2 with 6 suites
+     * (alert 40), TLS 1.1 with 64 suites (alert 40), then TLS 1.0 with the
+     * same 64 suites: a lower retry of the same hello, but its failed attempt
+     * was no dance start (the client offered more before): no fallback. */
+    {
+        tlsneg_tracker *t = tracker(1000, true);
+        tlsneg_peer_key k = peer(client1, NULL);
+        tlsneg_offer n12 = legacy(TLSNEG_V_TLS12, 40), n11 = legacy(TLSNEG_V_TLS11, 41),
+                     n10 = legacy(TLSNEG_V_TLS10, 41);
+        n10.fp_suites = n11.fp_suites;
+        tlsneg_cross c;
+        tlsneg_tracker_client_hello(t, 1, &k, 6, 1000, &n12, &c);
+        tlsneg_tracker_alert(t, 1, 7, 3000, 40, true, &c);
+        tlsneg_tracker_client_hello(t, 2, &k, 20, 12000, &n11, &c);
+        ok(!c.fallback, "nmap: TLS 1.1 with other suites after TLS 1.2 is no fallback");
+        tlsneg_tracker_alert(t, 2, 21, 12000, 40, true, &c);
+        tlsneg_tracker_client_hello(t, 3, &k, 23, 13000, &n10, &c);
+        ok(!c.fallback && !c.same_retry,
+           "nmap: TLS 1.0 after the failed TLS 1.1 probe is no fallback either");
         tlsneg_tracker_free(t);
     }
 
