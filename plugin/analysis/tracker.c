@@ -5,6 +5,7 @@
 #include "analysis/checks.h"
 #include "core/versions.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +42,74 @@ typedef struct {
     tlsneg_probe probe;
     uint16_t variations;
     bool recognised;
+    uint32_t seen[4]; /* the last distinct offers of the burst (fp_all, SCSV folded in) */
 } attempt;
 
 #define SUCCESS   0xff
 #define COMPLETED 0xfe /* no ServerHello seen, but both sides went encrypted */
+
+/* What the tracker found about the frame in hand, before it becomes a list
+ * of verdicts (emit). */
+/* What the tracker knows about the frame in hand. */
+typedef struct {
+    /* ClientHello: a fallback retry of the failed attempt in prev_frame
+     * (lower versions, nothing else changed), or (same_retry) a retry of
+     * the same offer: no fallback. A lower retry that changed more is
+     * neither; its success is judged as failure_other_cause. */
+    bool fallback;
+    bool same_retry;
+    uint32_t prev_frame;
+    bool has_from, has_to;
+    uint16_t from, to; /* highest versions offered before and now */
+    uint8_t cause;     /* tlsneg_cause of the previous attempt */
+    uint8_t cause_alert;
+    bool scsv;
+    const char *less; /* how the retry offers less, in words */
+    /* The chain this attempt belongs to, oldest first, this one last. */
+    uint8_t chain_len;
+    uint32_t chain_frames[TLSNEG_CHAIN_MAX];
+    uint16_t chain_versions[TLSNEG_CHAIN_MAX]; /* highest offered; 0 unknown */
+
+    /* ServerHello completing a retry: the server failed the higher offers
+     * of the chain and accepted this one. */
+    bool intolerant;
+    char intolerant_of[TLSNEG_INTOLERANT_MAX];
+    /* ServerHello completing a fallback retry whose failed attempt (in
+     * failed_frame) differed in more than versions: not intolerance. */
+    bool other_cause;
+    uint32_t failed_frame;
+    char changed[TLSNEG_INTOLERANT_MAX]; /* what else changed, in words */
+
+    /* Alert from the server: a retry of the chain was refused with
+     * protocol_version too: no common version. */
+    bool retry_refused;
+
+    /* Alert from the client after the ServerHello in answer_frame. */
+    bool client_abort;
+    uint32_t answer_frame;
+    bool caught_sentinel; /* the ServerHello had a sentinel and the client offered TLS 1.3 */
+
+    /* ClientHello or alert within a recognised probe (probe_new: the hello
+     * that made it recognised). Fallbacks and intolerance are not judged in
+     * a probe. */
+    bool probe;
+    bool probe_new;
+    tlsneg_probe probe_info;
+
+    /* Alert inappropriate_fallback answering a fallback retry. */
+    bool fallback_rejected;
+
+    /* ServerHello lower than one this server gave this client before,
+     * although the client still offers the higher version. */
+    bool inconsistent;
+    uint32_t higher_frame;
+    uint16_t higher_version;
+
+    /* ServerHello resuming a session made at another version. */
+    bool resumption_change;
+    uint32_t session_frame;
+    uint16_t session_version;
+} cross;
 
 /* A map from 64-bit keys to ring slots: linear probing, deletion by
  * backward shift, so that it never fills with tombstones. */
@@ -395,7 +460,143 @@ static const char *offers_less(const tlsneg_offer *a, const tlsneg_offer *b)
     return NULL;
 }
 
-static void fill_chain(tlsneg_tracker *t, const attempt *a, tlsneg_cross *out)
+/* add_verdict appends a verdict of kind k making finding rule to out, or
+ * counts it in dropped when the list is full. */
+static tlsneg_verdict *add_verdict(tlsneg_verdicts *out, tlsneg_verdict_kind k, tlsneg_rule_id rule)
+{
+    if (out->count == TLSNEG_MAX_VERDICTS) {
+        out->dropped++;
+        return NULL;
+    }
+    tlsneg_verdict *v = &out->item[out->count++];
+    memset(v, 0, sizeof *v);
+    v->kind = k;
+    v->rule = rule;
+    v->detail[0] = '\0';
+    v->num_links = v->num_versions = v->num_texts = 0;
+    v->chain_len = 0;
+    return v;
+}
+
+static void add_link(tlsneg_verdict *v, tlsneg_link_role r, uint32_t frame)
+{
+    if (v->num_links < TLSNEG_VERDICT_LINKS) {
+        v->link[v->num_links].role = (uint8_t)r;
+        v->link[v->num_links++].frame = frame;
+    }
+}
+
+static void add_version(tlsneg_verdict *v, tlsneg_version_role r, uint16_t version)
+{
+    if (v->num_versions < TLSNEG_VERDICT_VERSIONS) {
+        v->version[v->num_versions].role = (uint8_t)r;
+        v->version[v->num_versions++].version = version;
+    }
+}
+
+/* add_text returns the buffer of a new text of role r (empty), or NULL. */
+static char *add_text(tlsneg_verdict *v, tlsneg_text_role r)
+{
+    if (v->num_texts == TLSNEG_VERDICT_TEXTS) {
+        return NULL;
+    }
+    tlsneg_text *t = &v->text[v->num_texts++];
+    t->role = (uint8_t)r;
+    t->text[0] = '\0';
+    return t->text;
+}
+
+static void set_text(tlsneg_verdict *v, tlsneg_text_role r, const char *text)
+{
+    char *buf = add_text(v, r);
+    if (buf) {
+        snprintf(buf, TLSNEG_VERDICT_TEXT_MAX, "%s", text);
+    }
+}
+
+__attribute__((format(printf, 2, 3))) static void set_detail(tlsneg_verdict *v, const char *fmt,
+                                                             ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->detail, sizeof v->detail, fmt, ap);
+    va_end(ap);
+}
+
+#define NAME_OF(table, i) ((size_t)(i) < sizeof table / sizeof table[0] ? table[i] : "unknown")
+
+const char *tlsneg_verdict_kind_name(tlsneg_verdict_kind k)
+{
+    static const char *const names[] = {
+        "fallback",   "intolerant",  "fallback_rejected", "inconsistent", "resumption_change",
+        "same_retry", "other_cause", "no_common_version", "client_abort", "probe"};
+    return NAME_OF(names, k);
+}
+
+const char *tlsneg_link_role_name(tlsneg_link_role r)
+{
+    static const char *const names[] = {"previous_attempt", "retry",           "refused_retry",
+                                        "completed_by",     "session_made_in", "higher_version_in",
+                                        "same_offer_as",    "aborted_after",   "probe_start"};
+    return NAME_OF(names, r);
+}
+
+const char *tlsneg_version_role_name(tlsneg_version_role r)
+{
+    static const char *const names[] = {"offered_before", "offered_now", "higher",
+                                        "session",        "lowest",      "highest"};
+    return NAME_OF(names, r);
+}
+
+const char *tlsneg_text_role_name(tlsneg_text_role r)
+{
+    static const char *const names[] = {"cause",   "chain",    "intolerant_of", "less",
+                                        "changed", "attempts", "probe"};
+    return NAME_OF(names, r);
+}
+
+const tlsneg_verdict *tlsneg_verdict_find(const tlsneg_verdicts *vs, tlsneg_verdict_kind k)
+{
+    for (size_t i = 0; i < vs->count; i++) {
+        if (vs->item[i].kind == k) {
+            return &vs->item[i];
+        }
+    }
+    return NULL;
+}
+
+uint32_t tlsneg_verdict_link(const tlsneg_verdict *v, tlsneg_link_role r)
+{
+    for (size_t i = 0; i < v->num_links; i++) {
+        if (v->link[i].role == r) {
+            return v->link[i].frame;
+        }
+    }
+    return 0;
+}
+
+bool tlsneg_verdict_version(const tlsneg_verdict *v, tlsneg_version_role r, uint16_t *out)
+{
+    for (size_t i = 0; i < v->num_versions; i++) {
+        if (v->version[i].role == r) {
+            *out = v->version[i].version;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *tlsneg_verdict_text(const tlsneg_verdict *v, tlsneg_text_role r)
+{
+    for (size_t i = 0; i < v->num_texts; i++) {
+        if (v->text[i].role == r) {
+            return v->text[i].text;
+        }
+    }
+    return NULL;
+}
+
+static void fill_chain(tlsneg_tracker *t, const attempt *a, cross *out)
 {
     const attempt *steps[TLSNEG_CHAIN_MAX];
     size_t n = 0;
@@ -423,6 +624,8 @@ static void probe_step(const tlsneg_tracker *t, attempt *a, const attempt *p, bo
 {
     const tlsneg_offer *o = &a->offer;
     uint16_t top = o->has_offered_max ? o->offered_max : 0;
+    uint32_t id =
+        (o->fp_all ^ (o->fallback_scsv ? 0x5600u : 0u) ^ (uint32_t)o->versions << 24 ^ top) | 1u;
     if (!p || a->time_us - p->probe.last_us > t->cfg.window_us || p->offer.dtls != o->dtls) {
         memset(&a->probe, 0, sizeof a->probe);
         a->probe.first_frame = a->frame;
@@ -431,12 +634,24 @@ static void probe_step(const tlsneg_tracker *t, attempt *a, const attempt *p, bo
         a->probe.dtls = o->dtls;
         a->variations = 0;
         a->recognised = false;
+        memset(a->seen, 0, sizeof a->seen);
+        a->seen[0] = id;
     } else {
         a->probe = p->probe;
         a->variations = p->variations;
         a->recognised = p->recognised;
-        bool repeat = same_offer(&p->offer, o) && p->offer.fallback_scsv == o->fallback_scsv;
-        if (!repeat && !dance) {
+        memcpy(a->seen, p->seen, sizeof a->seen);
+        /* A variation is an offer not among the last distinct ones: a
+         * client that alternates two configurations is no probe. */
+        bool known = false;
+        for (size_t i = 0; i < 4; i++) {
+            known |= a->seen[i] == id;
+        }
+        if (!known) {
+            memmove(a->seen + 1, a->seen, 3 * sizeof a->seen[0]);
+            a->seen[0] = id;
+        }
+        if (!known && !dance) {
             a->variations =
                 (uint16_t)(a->variations < UINT16_MAX ? a->variations + 1 : a->variations);
         }
@@ -465,9 +680,8 @@ static attempt *in_probe(tlsneg_tracker *t, const attempt *a)
     return head && head->recognised && head->probe.first_frame <= a->frame ? head : NULL;
 }
 
-void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
-                                 uint32_t frame, uint64_t time_us, const tlsneg_offer *offer,
-                                 tlsneg_cross *out)
+static void client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
+                         uint32_t frame, uint64_t time_us, const tlsneg_offer *offer, cross *out)
 {
     memset(out, 0, sizeof *out);
     if (by_conn(t, conn)) {
@@ -525,7 +739,9 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
             less && offer->has_offered_max && offered_by(&before->offer, offer->offered_max);
         changed = lower && changed_more(&before->offer, offer, what, sizeof what);
         fallback = lower && !changed;
-        same = !less && same_offer(&before->offer, offer);
+        /* A datagram attempt that got no answer may have been answered
+         * out of sight: only a seen failure makes a same-offer retry. */
+        same = !less && before->outcome != TLSNEG_CAUSE_NONE && same_offer(&before->offer, offer);
     }
     if (!t->cfg.no_probes) {
         probe_step(t, a, pbefore, fallback || same);
@@ -624,7 +840,7 @@ static attempt *key_head(tlsneg_tracker *t, const attempt *a)
  * inappropriate fallback, the server has not completed an offer as high
  * from this client before, and nothing but the version signals changed. */
 static void judge_retry(const attempt *a, const attempt *prev, uint16_t v, unsigned best_offer,
-                        tlsneg_cross *out)
+                        cross *out)
 {
     if (prev->outcome == TLSNEG_CAUSE_ALERT && prev->alert == 86) {
         return; /* RFC 7507 3: the protection working */
@@ -647,8 +863,8 @@ static void judge_retry(const attempt *a, const attempt *prev, uint16_t v, unsig
     what_failed(&prev->offer, &a->offer, out->intolerant_of, sizeof out->intolerant_of);
 }
 
-void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                                 const tlsneg_answer *answer, tlsneg_cross *out)
+static void server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
+                         const tlsneg_answer *answer, cross *out)
 {
     memset(out, 0, sizeof *out);
     attempt *a = by_conn(t, conn);
@@ -716,8 +932,8 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
     map_put(&t->by_session, session_key(a, answer->session_id), (uint32_t)(a - t->ring));
 }
 
-void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                          uint8_t description, bool from_server, tlsneg_cross *out)
+static void alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
+                  uint8_t description, bool from_server, cross *out)
 {
     memset(out, 0, sizeof *out);
     (void)frame;
@@ -832,13 +1048,14 @@ const char *tlsneg_probe_text(const tlsneg_probe *p, char *buf, size_t buf_len)
     return buf;
 }
 
-const char *tlsneg_cause_text(const tlsneg_cross *c, char *buf, size_t buf_len)
+const char *tlsneg_cause_text(uint8_t cause, uint8_t alert, char *buf, size_t buf_len)
 {
     const char *name;
-    switch ((tlsneg_cause)c->cause) {
+    snprintf(buf, buf_len, "unknown");
+    switch ((tlsneg_cause)cause) {
     case TLSNEG_CAUSE_ALERT:
-        name = tlsneg_alert_name(c->cause_alert);
-        snprintf(buf, buf_len, "alert %s (%u)", name ? name : "unknown", c->cause_alert);
+        name = tlsneg_alert_name(alert);
+        snprintf(buf, buf_len, "alert %s (%u)", name ? name : "unknown", alert);
         break;
     case TLSNEG_CAUSE_RESET:
         snprintf(buf, buf_len, "TCP reset before any ServerHello");
@@ -850,9 +1067,9 @@ const char *tlsneg_cause_text(const tlsneg_cross *c, char *buf, size_t buf_len)
         snprintf(buf, buf_len, "no answer");
         break;
     case TLSNEG_CAUSE_CLIENT_ABORT:
-        name = tlsneg_alert_name(c->cause_alert);
+        name = tlsneg_alert_name(alert);
         snprintf(buf, buf_len, "the client aborted after the ServerHello: alert %s (%u)",
-                 name ? name : "unknown", c->cause_alert);
+                 name ? name : "unknown", alert);
         break;
     case TLSNEG_CAUSE_NONE:
         snprintf(buf, buf_len, "unknown");
@@ -861,7 +1078,7 @@ const char *tlsneg_cause_text(const tlsneg_cross *c, char *buf, size_t buf_len)
     return buf;
 }
 
-const char *tlsneg_chain_text(const tlsneg_cross *c, char *buf, size_t buf_len)
+static const char *chain_text(const cross *c, char *buf, size_t buf_len)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -874,78 +1091,177 @@ const char *tlsneg_chain_text(const tlsneg_cross *c, char *buf, size_t buf_len)
     return buf;
 }
 
-void tlsneg_cross_findings(const tlsneg_cross *c, tlsneg_findings *out)
+static void copy_chain(const cross *c, tlsneg_verdict *v)
+{
+    v->chain_len = c->chain_len;
+    memcpy(v->chain_frames, c->chain_frames, sizeof v->chain_frames);
+    memcpy(v->chain_versions, c->chain_versions, sizeof v->chain_versions);
+}
+
+/* emit turns what an event found into its list of verdicts, each with its
+ * finding's sentence and its evidence by role. */
+static void emit(const cross *c, tlsneg_verdicts *out)
 {
     char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX], cause[96];
-    if (c->fallback) {
-        tlsneg_finding_add(
-            out, c->scsv ? TLSNEG_RULE_FALLBACK_RETRY_SCSV : TLSNEG_RULE_FALLBACK_RETRY,
-            "A retry of the attempt in frame %u (up to %s, failed: %s) offering %s, up to %s, "
-            "%s",
-            c->prev_frame, vname(c->has_from ? c->from : 0, a),
-            tlsneg_cause_text(c, cause, sizeof cause), c->less, vname(c->has_to ? c->to : 0, b),
-            c->scsv ? "with TLS_FALLBACK_SCSV"
-                    : "without TLS_FALLBACK_SCSV: open to a downgrade attack");
+    char chain[TLSNEG_VERDICT_TEXT_MAX];
+    tlsneg_verdict *v;
+    out->count = 0;
+    out->dropped = 0;
+    chain_text(c, chain, sizeof chain);
+    tlsneg_cause_text(c->cause, c->cause_alert, cause, sizeof cause);
+    if (c->fallback &&
+        (v = add_verdict(out, TLSNEG_VERDICT_FALLBACK,
+                         c->scsv ? TLSNEG_RULE_FALLBACK_RETRY_SCSV : TLSNEG_RULE_FALLBACK_RETRY))) {
+        add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, c->prev_frame);
+        if (c->has_from) {
+            add_version(v, TLSNEG_VERSION_OFFERED_BEFORE, c->from);
+        }
+        if (c->has_to) {
+            add_version(v, TLSNEG_VERSION_OFFERED_NOW, c->to);
+        }
+        copy_chain(c, v);
+        set_text(v, TLSNEG_TEXT_CAUSE, cause);
+        set_text(v, TLSNEG_TEXT_CHAIN, chain);
+        set_text(v, TLSNEG_TEXT_LESS, c->less);
+        set_detail(v,
+                   "A retry of the attempt in frame %u (up to %s, failed: %s) offering %s, up to "
+                   "%s, %s",
+                   c->prev_frame, vname(c->has_from ? c->from : 0, a), cause, c->less,
+                   vname(c->has_to ? c->to : 0, b),
+                   c->scsv ? "with TLS_FALLBACK_SCSV"
+                           : "without TLS_FALLBACK_SCSV: open to a downgrade attack");
     }
-    if (c->same_retry) {
-        tlsneg_finding_add(out, TLSNEG_RULE_RETRY_SAME_VERSION,
-                           "A retry of the attempt in frame %u (failed: %s) with the same offer, "
-                           "up to %s: no fallback happened",
-                           c->prev_frame, tlsneg_cause_text(c, cause, sizeof cause),
-                           vname(c->has_to ? c->to : 0, b));
+    if (c->same_retry &&
+        (v = add_verdict(out, TLSNEG_VERDICT_SAME_RETRY, TLSNEG_RULE_RETRY_SAME_VERSION))) {
+        add_link(v, TLSNEG_LINK_SAME_OFFER_AS, c->prev_frame);
+        copy_chain(c, v);
+        set_text(v, TLSNEG_TEXT_ATTEMPTS, chain);
+        set_detail(v,
+                   "A retry of the attempt in frame %u (failed: %s) with the same offer, up to %s: "
+                   "no fallback happened",
+                   c->prev_frame, cause, vname(c->has_to ? c->to : 0, b));
     }
-    if (c->intolerant) {
-        tlsneg_finding_add(out, TLSNEG_RULE_VERSION_INTOLERANCE,
-                           "The server failed the attempt in frame %u and completes this one, "
-                           "whose hello differs only in its versions: it does not tolerate %s",
-                           c->chain_len > 1 ? c->chain_frames[c->chain_len - 2] : 0,
-                           c->intolerant_of);
+    if (c->intolerant &&
+        (v = add_verdict(out, TLSNEG_VERDICT_INTOLERANT, TLSNEG_RULE_VERSION_INTOLERANCE))) {
+        copy_chain(c, v);
+        set_text(v, TLSNEG_TEXT_INTOLERANT_OF, c->intolerant_of);
+        set_detail(v,
+                   "The server failed the attempt in frame %u and completes this one, whose hello "
+                   "differs only in its versions: it does not tolerate %s",
+                   c->chain_len > 1 ? c->chain_frames[c->chain_len - 2] : 0, c->intolerant_of);
     }
-    if (c->other_cause) {
-        tlsneg_finding_add(out, TLSNEG_RULE_FAILURE_OTHER_CAUSE,
-                           "The server failed the attempt in frame %u and completes this one, but "
-                           "the retry also changed its %s: the failure likely has another cause "
-                           "than the version, so no intolerance is concluded",
-                           c->failed_frame, c->changed);
+    if (c->other_cause &&
+        (v = add_verdict(out, TLSNEG_VERDICT_OTHER_CAUSE, TLSNEG_RULE_FAILURE_OTHER_CAUSE))) {
+        copy_chain(c, v);
+        set_text(v, TLSNEG_TEXT_CHANGED, c->changed);
+        set_detail(v,
+                   "The server failed the attempt in frame %u and completes this one, but the "
+                   "retry also changed its %s: the failure likely has another cause than the "
+                   "version, so no intolerance is concluded",
+                   c->failed_frame, c->changed);
     }
-    if (c->fallback_rejected) {
-        tlsneg_finding_add(out, TLSNEG_RULE_FALLBACK_REJECTED,
-                           "The server refuses the fallback retry in frame %u: the downgrade "
-                           "protection worked",
-                           c->prev_frame);
+    if (c->fallback_rejected &&
+        (v = add_verdict(out, TLSNEG_VERDICT_FALLBACK_REJECTED, TLSNEG_RULE_FALLBACK_REJECTED))) {
+        add_link(v, TLSNEG_LINK_REFUSED_RETRY, c->prev_frame);
+        set_detail(v,
+                   "The server refuses the fallback retry in frame %u: the downgrade protection "
+                   "worked",
+                   c->prev_frame);
     }
-    if (c->retry_refused) {
-        char chain[TLSNEG_DETAIL_MAX / 2];
-        tlsneg_finding_add(out, TLSNEG_RULE_NO_COMMON_VERSION,
-                           "The server refuses the retry in frame %u too (%s): no attempt of the "
-                           "chain %s offered a version it supports",
-                           c->prev_frame, tlsneg_cause_text(c, cause, sizeof cause),
-                           tlsneg_chain_text(c, chain, sizeof chain));
+    if (c->retry_refused &&
+        (v = add_verdict(out, TLSNEG_VERDICT_NO_COMMON_VERSION, TLSNEG_RULE_NO_COMMON_VERSION))) {
+        add_link(v, TLSNEG_LINK_REFUSED_RETRY, c->prev_frame);
+        copy_chain(c, v);
+        set_text(v, TLSNEG_TEXT_ATTEMPTS, chain);
+        set_detail(v,
+                   "The server refuses the retry in frame %u too (%s): no attempt of the chain %s "
+                   "offered a version it supports",
+                   c->prev_frame, cause, chain);
     }
-    if (c->client_abort) {
-        tlsneg_finding_add(
-            out, TLSNEG_RULE_CLIENT_ABORTED,
-            "The client ends the handshake after the ServerHello in frame %u%s", c->answer_frame,
-            c->caught_sentinel ? ", which carries a downgrade sentinel although the client "
-                                 "offered TLS 1.3: the downgrade protection worked"
-                               : ": it did not accept what the server chose");
+    if (c->client_abort &&
+        (v = add_verdict(out, TLSNEG_VERDICT_CLIENT_ABORT, TLSNEG_RULE_CLIENT_ABORTED))) {
+        add_link(v, TLSNEG_LINK_ABORTED_AFTER, c->answer_frame);
+        set_detail(v, "The client ends the handshake after the ServerHello in frame %u%s",
+                   c->answer_frame,
+                   c->caught_sentinel ? ", which carries a downgrade sentinel although the client "
+                                        "offered TLS 1.3: the downgrade protection worked"
+                                      : ": it did not accept what the server chose");
     }
-    if (c->probe_new) {
-        char text[TLSNEG_DETAIL_MAX / 2];
-        tlsneg_finding_add(out, TLSNEG_RULE_PROBE,
-                           "This client %s so far, changing its offer on purpose: a scanner or a "
-                           "test; its attempts are not judged as fallbacks or intolerance",
-                           tlsneg_probe_text(&c->probe_info, text, sizeof text));
+    if (c->probe && (v = add_verdict(out, TLSNEG_VERDICT_PROBE, TLSNEG_RULE_PROBE))) {
+        char text[TLSNEG_VERDICT_TEXT_MAX];
+        tlsneg_probe_text(&c->probe_info, text, sizeof text);
+        v->silent = !c->probe_new;
+        v->probe = c->probe_info;
+        add_link(v, TLSNEG_LINK_PROBE_START, c->probe_info.first_frame);
+        add_version(v, TLSNEG_VERSION_LOWEST, c->probe_info.lowest);
+        add_version(v, TLSNEG_VERSION_HIGHEST, c->probe_info.highest);
+        set_text(v, TLSNEG_TEXT_PROBE, text);
+        set_detail(v,
+                   "This client %s so far, changing its offer on purpose: a scanner or a test; its "
+                   "attempts are not judged as fallbacks or intolerance",
+                   text);
     }
-    if (c->inconsistent) {
-        tlsneg_finding_add(out, TLSNEG_RULE_INCONSISTENT_SERVER,
-                           "The server put %s in force in frame %u; now it negotiates lower "
-                           "although the client still offers it",
-                           vname(c->higher_version, a), c->higher_frame);
+    if (c->inconsistent &&
+        (v = add_verdict(out, TLSNEG_VERDICT_INCONSISTENT, TLSNEG_RULE_INCONSISTENT_SERVER))) {
+        add_link(v, TLSNEG_LINK_HIGHER_VERSION_IN, c->higher_frame);
+        add_version(v, TLSNEG_VERSION_HIGHER, c->higher_version);
+        set_detail(v,
+                   "The server put %s in force in frame %u; now it negotiates lower although the "
+                   "client still offers it",
+                   vname(c->higher_version, a), c->higher_frame);
     }
-    if (c->resumption_change) {
-        tlsneg_finding_add(out, TLSNEG_RULE_RESUMPTION_VERSION_CHANGE,
-                           "The session resumed here was made at %s in frame %u",
-                           vname(c->session_version, a), c->session_frame);
+    if (c->resumption_change && (v = add_verdict(out, TLSNEG_VERDICT_RESUMPTION_CHANGE,
+                                                 TLSNEG_RULE_RESUMPTION_VERSION_CHANGE))) {
+        add_link(v, TLSNEG_LINK_SESSION_MADE_IN, c->session_frame);
+        add_version(v, TLSNEG_VERSION_SESSION, c->session_version);
+        set_detail(v, "The session resumed here was made at %s in frame %u",
+                   vname(c->session_version, a), c->session_frame);
+    }
+}
+
+void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
+                                 uint32_t frame, uint64_t time_us, const tlsneg_offer *offer,
+                                 tlsneg_verdicts *out)
+{
+    cross c;
+    client_hello(t, conn, key, frame, time_us, offer, &c);
+    emit(&c, out);
+}
+
+void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
+                                 const tlsneg_answer *answer, tlsneg_verdicts *out)
+{
+    cross c;
+    server_hello(t, conn, frame, time_us, answer, &c);
+    emit(&c, out);
+}
+
+void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
+                          uint8_t description, bool from_server, tlsneg_verdicts *out)
+{
+    cross c;
+    alert(t, conn, frame, time_us, description, from_server, &c);
+    emit(&c, out);
+}
+
+const char *tlsneg_chain_text(const tlsneg_verdict *c, char *buf, size_t buf_len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < c->chain_len && used < buf_len; i++) {
+        char name[TLSNEG_VERSION_NAME_MAX];
+        int n = snprintf(buf + used, buf_len - used, "%s%s (frame %u)", i ? " -> " : "",
+                         vname(c->chain_versions[i], name), c->chain_frames[i]);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return buf;
+}
+
+void tlsneg_verdict_findings(const tlsneg_verdicts *vs, tlsneg_findings *out)
+{
+    for (size_t i = 0; i < vs->count; i++) {
+        if (!vs->item[i].silent) {
+            tlsneg_finding_add(out, vs->item[i].rule, "%s", vs->item[i].detail);
+        }
     }
 }

@@ -178,14 +178,19 @@ static void jsonl_hello(GString *out, packet_info *pinfo, const msg_result *r)
     if (r->retransmission_of) {
         g_string_append_printf(out, ",\"retransmission_of\":%u", r->retransmission_of);
     }
-    if (r->cross && r->cross->cross.fallback) {
-        g_string_append_printf(out, ",\"fallback_of\":%u", r->cross->cross.prev_frame);
+    const kept_verdict *fallback = kept_verdict_find(r, TLSNEG_VERDICT_FALLBACK);
+    if (fallback) {
+        g_string_append_printf(out, ",\"fallback_of\":%u",
+                               kept_verdict_link(fallback, TLSNEG_LINK_PREVIOUS_ATTEMPT));
     }
-    if (r->cross && r->cross->cross.same_retry) {
-        g_string_append_printf(out, ",\"retry_of\":%u", r->cross->cross.prev_frame);
+    const kept_verdict *same = kept_verdict_find(r, TLSNEG_VERDICT_SAME_RETRY);
+    if (same) {
+        g_string_append_printf(out, ",\"retry_of\":%u",
+                               kept_verdict_link(same, TLSNEG_LINK_SAME_OFFER_AS));
     }
-    if (r->cross && r->cross->cross.probe) {
-        g_string_append_printf(out, ",\"probe\":%u", r->cross->cross.probe_info.first_frame);
+    const kept_verdict *probe = kept_verdict_find(r, TLSNEG_VERDICT_PROBE);
+    if (probe) {
+        g_string_append_printf(out, ",\"probe\":%u", probe->probe.first_frame);
     }
     json_findings(out, r);
     g_string_append(out, "}\n");
@@ -215,10 +220,11 @@ static GHashTable *probes_new(void)
 /* probes_update keeps the newest state of every probe a message belongs to. */
 static void probes_update(GHashTable *probes, packet_info *pinfo, const msg_result *r)
 {
-    if (!r->cross || !r->cross->cross.probe) {
+    const kept_verdict *v = kept_verdict_find(r, TLSNEG_VERDICT_PROBE);
+    if (!v) {
         return;
     }
-    const tlsneg_probe *p = &r->cross->cross.probe_info;
+    const tlsneg_probe *p = &v->probe;
     gpointer k = GUINT_TO_POINTER(p->first_frame);
     probe_seen *ps = (probe_seen *)g_hash_table_lookup(probes, k);
     if (!ps) {
@@ -467,7 +473,7 @@ static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
             g_hash_table_insert(rp->offers, g_strdup(rp->pattern->str), n);
         }
         (*n)++;
-        s->fallbacks += r->cross && r->cross->cross.fallback ? 1u : 0u;
+        s->fallbacks += kept_verdict_find(r, TLSNEG_VERDICT_FALLBACK) ? 1u : 0u;
     } else if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
         if (f->is_hrr) {
             s->hrrs++;
@@ -475,9 +481,12 @@ static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
             s->server_hellos++;
             count(s->in_force, f->negotiated_version);
         }
-        if (r->cross && r->cross->cross.intolerant) {
+        const kept_verdict *intolerant = kept_verdict_find(r, TLSNEG_VERDICT_INTOLERANT);
+        const char *what =
+            intolerant ? kept_verdict_text(intolerant, TLSNEG_TEXT_INTOLERANT_OF) : NULL;
+        if (what) {
             g_free(s->intolerant_of);
-            s->intolerant_of = g_strdup(r->cross->cross.intolerant_of);
+            s->intolerant_of = g_strdup(what);
             s->intolerant_frame = pinfo->num;
         }
     }

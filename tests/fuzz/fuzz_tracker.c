@@ -5,10 +5,11 @@
  * happens all the time), byte 1 the window in seconds; then events of 6
  * bytes each:
  *   op   bits 0-1: 0 ClientHello, 1 ServerHello, 2 alert, 3 RST/FIN
- *        (with bit 6: CCS or encrypted data instead, bit 5 its side)
+ *        (with bit 6: CCS or encrypted data instead, bit 5 its side);
+ *        bit 7: the ClientHello carries a fingerprint; byte 1's bit 1 turns
+ *        probe recognition off
  *        bit 2: DTLS family, bit 3: datagram, bit 4: SNI in the key,
- *        bit 5: TLS_FALLBACK_SCSV / reset / HelloRetryRequest / sentinel,
- *        bit 7: the hello's fingerprint (ClientHello)
+ *        bit 5: TLS_FALLBACK_SCSV / reset / HelloRetryRequest
  *   conn the connection (0..255: connections collide on purpose)
  *   peer client (low nibble) and SNI (high nibble): few peers, many retries
  *   v    version index into a table of real and odd versions
@@ -17,8 +18,7 @@
  *
  * The target checks the tracker's promises: attempts and bytes never pass
  * the cap's bound, every frame it reports is one it was given, chains run
- * oldest first and fit their array, texts are terminated. Byte 1's bit 1
- * turns probe recognition off. */
+ * oldest first and fit their array, texts are terminated. */
 #include "analysis/tracker.h"
 #include "core/versions.h"
 
@@ -56,40 +56,64 @@ static const uint16_t versions[16] = {
     0,
 };
 
-static void check_cross(const tlsneg_cross *c, uint32_t frame)
+static void check_verdicts(const tlsneg_verdicts *vs, uint32_t frame)
 {
     char buf[512];
-    require(c->chain_len <= TLSNEG_CHAIN_MAX);
-    for (size_t i = 0; i < c->chain_len; i++) {
-        require(c->chain_frames[i] <= frame);
-        require(i == 0 || c->chain_frames[i - 1] < c->chain_frames[i]);
+    require(vs->count <= TLSNEG_MAX_VERDICTS);
+    for (size_t k = 0; k < vs->count; k++) {
+        const tlsneg_verdict *c = &vs->item[k];
+        require(c->kind < TLSNEG_VERDICT_KINDS && c->rule < TLSNEG_RULE_COUNT);
+        require(memchr(c->detail, '\0', sizeof c->detail) != NULL);
+        require(c->chain_len <= TLSNEG_CHAIN_MAX);
+        require(c->num_links <= TLSNEG_VERDICT_LINKS &&
+                c->num_versions <= TLSNEG_VERDICT_VERSIONS && c->num_texts <= TLSNEG_VERDICT_TEXTS);
+        for (size_t i = 0; i < c->chain_len; i++) {
+            require(c->chain_frames[i] <= frame);
+            require(i == 0 || c->chain_frames[i - 1] < c->chain_frames[i]);
+        }
+        for (size_t i = 0; i < c->num_links; i++) {
+            require(c->link[i].role < TLSNEG_LINK_ROLES && c->link[i].frame <= frame);
+        }
+        for (size_t i = 0; i < c->num_texts; i++) {
+            require(c->text[i].role < TLSNEG_TEXT_ROLES);
+            require(memchr(c->text[i].text, '\0', sizeof c->text[i].text) != NULL);
+        }
+        if (c->kind == TLSNEG_VERDICT_FALLBACK) {
+            require(tlsneg_verdict_link(c, TLSNEG_LINK_PREVIOUS_ATTEMPT) < frame &&
+                    c->chain_len >= 2);
+            require(c->chain_frames[c->chain_len - 1] == frame);
+            require(tlsneg_verdict_text(c, TLSNEG_TEXT_LESS) != NULL);
+        }
+        if (c->kind == TLSNEG_VERDICT_PROBE) {
+            require(c->probe.first_frame <= frame && c->probe.hellos >= 1 &&
+                    c->probe.scsv_refused <= c->probe.scsv);
+            require(tlsneg_probe_text(&c->probe, buf, 16) == buf && memchr(buf, '\0', 16));
+            /* a probe's attempts are not judged */
+            require(!tlsneg_verdict_find(vs, TLSNEG_VERDICT_FALLBACK) &&
+                    !tlsneg_verdict_find(vs, TLSNEG_VERDICT_SAME_RETRY) &&
+                    !tlsneg_verdict_find(vs, TLSNEG_VERDICT_INTOLERANT) &&
+                    !tlsneg_verdict_find(vs, TLSNEG_VERDICT_OTHER_CAUSE) &&
+                    !tlsneg_verdict_find(vs, TLSNEG_VERDICT_NO_COMMON_VERSION));
+        }
+        if (c->kind == TLSNEG_VERDICT_CLIENT_ABORT) {
+            require(tlsneg_verdict_link(c, TLSNEG_LINK_ABORTED_AFTER) < frame);
+        }
+        if (c->kind == TLSNEG_VERDICT_INCONSISTENT) {
+            require(tlsneg_verdict_link(c, TLSNEG_LINK_HIGHER_VERSION_IN) < frame);
+        }
+        if (c->kind == TLSNEG_VERDICT_RESUMPTION_CHANGE) {
+            require(tlsneg_verdict_link(c, TLSNEG_LINK_SESSION_MADE_IN) < frame);
+        }
+        require(tlsneg_chain_text(c, buf, sizeof buf) == buf && memchr(buf, '\0', sizeof buf));
     }
-    if (c->fallback) {
-        require(c->prev_frame < frame && c->chain_len >= 2);
-        require(c->chain_frames[c->chain_len - 1] == frame);
-        require(c->less != NULL);
-    }
-    require(memchr(c->intolerant_of, '\0', sizeof c->intolerant_of) != NULL);
-    require(!c->other_cause || memchr(c->changed, '\0', sizeof c->changed) != NULL);
-    require(!c->other_cause || c->failed_frame < frame);
-    require(!c->probe || (c->probe_info.first_frame <= frame && c->probe_info.hellos >= 1 &&
-                          c->probe_info.scsv_refused <= c->probe_info.scsv));
-    require(!c->probe_new || c->probe);
-    require(!c->probe || (!c->fallback && !c->same_retry && !c->intolerant && !c->other_cause &&
-                          !c->fallback_rejected && !c->retry_refused));
-    require(!(c->fallback && c->same_retry));
-    require(!c->client_abort || c->answer_frame < frame);
-    require(tlsneg_probe_text(&c->probe_info, buf, 16) == buf && memchr(buf, '\0', 16));
-    require(c->higher_frame < frame || !c->inconsistent);
-    require(c->session_frame < frame || !c->resumption_change);
     tlsneg_findings fs = {0};
-    tlsneg_cross_findings(c, &fs);
+    tlsneg_verdict_findings(vs, &fs);
     require(fs.count <= TLSNEG_MAX_FINDINGS);
     for (size_t i = 0; i < fs.count; i++) {
         require(memchr(fs.item[i].detail, '\0', sizeof fs.item[i].detail) != NULL);
     }
-    require(tlsneg_chain_text(c, buf, sizeof buf) == buf && memchr(buf, '\0', sizeof buf));
-    require(tlsneg_cause_text(c, buf, 8) == buf && memchr(buf, '\0', 8));
+    require(tlsneg_cause_text((uint8_t)frame, (uint8_t)frame, buf, 8) == buf &&
+            memchr(buf, '\0', 8));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -114,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         frame++;
         uint8_t client[4] = {10, 0, 0, (uint8_t)(peer & 15)}, server[4] = {10, 0, 1, 1};
         tlsneg_peer_key key = {client, 4, server, 4, 443, snis[(peer >> 4) & 3]};
-        tlsneg_cross c;
+        tlsneg_verdicts c;
         switch (op & 3) {
         case 0: {
             tlsneg_offer o = {.dtls = (op & 4) != 0,
@@ -127,6 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               .fallback_scsv = (op & 32) != 0,
                               .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1,
                               .versions = (uint8_t)(x ^ peer),
+                              .drafts = (uint32_t)(x & 0x30) << 20,
                               .has_fingerprint = (op & 128) != 0,
                               .fp_suites = x & 3u,
                               .fp_suites_pre12 = x & 1u,
@@ -136,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               .fp_exts_pre12 = (x >> 4) & 1u,
                               .fp_all = x};
             tlsneg_tracker_client_hello(t, conn, &key, frame, now, &o, &c);
-            check_cross(&c, frame);
+            check_verdicts(&c, frame);
             break;
         }
         case 1: {
@@ -146,12 +171,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                .pre_shared_key = (x & 2) != 0,
                                .sentinel = (op & 32) != 0};
             tlsneg_tracker_server_hello(t, conn, frame, now, &a, &c);
-            check_cross(&c, frame);
+            check_verdicts(&c, frame);
             break;
         }
         case 2:
             tlsneg_tracker_alert(t, conn, frame, now, x, (op & 32) != 0, &c);
-            check_cross(&c, frame);
+            check_verdicts(&c, frame);
             break;
         default: {
             if (op & 64) {

@@ -50,6 +50,35 @@ static tlsneg_answer answer(uint16_t v)
 
 static const uint64_t S = 1000000; /* one second */
 
+/* The verdict list, read by kind and role: 0, "" or NULL when absent. */
+static const tlsneg_verdict *find(const tlsneg_verdicts *vs, tlsneg_verdict_kind k)
+{
+    return tlsneg_verdict_find(vs, k);
+}
+
+static uint32_t link_of(const tlsneg_verdicts *vs, tlsneg_verdict_kind k, tlsneg_link_role r)
+{
+    const tlsneg_verdict *v = find(vs, k);
+    return v ? tlsneg_verdict_link(v, r) : 0;
+}
+
+static uint16_t version_of(const tlsneg_verdicts *vs, tlsneg_verdict_kind k, tlsneg_version_role r)
+{
+    const tlsneg_verdict *v = find(vs, k);
+    uint16_t out = 0;
+    return v && tlsneg_verdict_version(v, r, &out) ? out : 0;
+}
+
+static const char *text_of(const tlsneg_verdicts *vs, tlsneg_verdict_kind k, tlsneg_text_role r)
+{
+    const tlsneg_verdict *v = find(vs, k);
+    const char *t = v ? tlsneg_verdict_text(v, r) : NULL;
+    return t ? t : "";
+}
+
+#define FALLBACK   TLSNEG_VERDICT_FALLBACK
+#define INTOLERANT TLSNEG_VERDICT_INTOLERANT
+
 static tlsneg_tracker *tracker(uint32_t cap, bool sni)
 {
     tlsneg_tracker_config cfg = {cap, 30 * S, sni, false};
@@ -112,28 +141,37 @@ static void retry_after_reset(void)
     /* pcaps/intolerant-rst.pcap: CH 4, RST 6; CH 10, SH 12. */
     tlsneg_tracker *t = tracker(1000, true);
     tlsneg_peer_key k = peer(client1, "localhost");
-    tlsneg_cross c;
+    tlsneg_verdicts c;
     tlsneg_offer o13 = offer13(), o12 = offer_max(TLSNEG_V_TLS12);
     tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o13, &c);
-    ok(!c.fallback, "a first attempt is no fallback");
+    ok(!find(&c, FALLBACK), "a first attempt is no fallback");
     ok(tlsneg_tracker_close(t, 0, 6, S / 100, true) == 4,
        "the reset ends the attempt of frame 4 before any ServerHello");
     ok(tlsneg_tracker_close(t, 0, 7, S / 100, false) == 0, "a later FIN ends nothing more");
     tlsneg_tracker_client_hello(t, 1, &k, 10, S / 10, &o12, &c);
-    ok(c.fallback && c.prev_frame == 4 && c.from == TLSNEG_V_TLS13 && c.to == TLSNEG_V_TLS12 &&
-           c.cause == TLSNEG_CAUSE_RESET && !c.scsv,
+    ok(link_of(&c, FALLBACK, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 4 &&
+           version_of(&c, FALLBACK, TLSNEG_VERSION_OFFERED_BEFORE) == TLSNEG_V_TLS13 &&
+           version_of(&c, FALLBACK, TLSNEG_VERSION_OFFERED_NOW) == TLSNEG_V_TLS12 &&
+           strcmp(text_of(&c, FALLBACK, TLSNEG_TEXT_CAUSE), "TCP reset before any ServerHello") ==
+               0 &&
+           find(&c, FALLBACK)->rule == TLSNEG_RULE_FALLBACK_RETRY,
        "retry after a reset: fallback from frame 4, 1.3 -> 1.2, cause reset, no SCSV");
-    ok(c.chain_len == 2 && c.chain_frames[0] == 4 && c.chain_frames[1] == 10,
+    ok(find(&c, FALLBACK)->chain_len == 2 && find(&c, FALLBACK)->chain_frames[0] == 4 &&
+           find(&c, FALLBACK)->chain_frames[1] == 10 &&
+           strcmp(text_of(&c, FALLBACK, TLSNEG_TEXT_CHAIN),
+                  "TLS 1.3 (frame 4) -> TLS 1.2 (frame 10)") == 0,
        "the chain is frames 4, 10");
     tlsneg_answer a = answer(TLSNEG_V_TLS12);
     tlsneg_tracker_server_hello(t, 1, 12, S / 5, &a, &c);
-    ok(c.intolerant && strcmp(c.intolerant_of, "TLS 1.3 in supported_versions") == 0 &&
-           c.chain_len == 2 && c.chain_frames[0] == 4,
+    ok(find(&c, INTOLERANT) &&
+           strcmp(text_of(&c, INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF),
+                  "TLS 1.3 in supported_versions") == 0 &&
+           find(&c, INTOLERANT)->chain_len == 2 && find(&c, INTOLERANT)->chain_frames[0] == 4,
        "the ServerHello of the retry: intolerant of TLS 1.3 in supported_versions (%s)",
-       c.intolerant_of);
+       text_of(&c, INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF));
     char buf[64];
-    tlsneg_cross cause = {.cause = TLSNEG_CAUSE_ALERT, .cause_alert = 40};
-    ok(strcmp(tlsneg_cause_text(&cause, buf, sizeof buf), "alert handshake_failure (40)") == 0,
+    ok(strcmp(tlsneg_cause_text(TLSNEG_CAUSE_ALERT, 40, buf, sizeof buf),
+              "alert handshake_failure (40)") == 0,
        "cause text names the alert");
     tlsneg_tracker_free(t);
 }
@@ -143,7 +181,7 @@ static void chain_to_tls10(void)
     /* pcaps/fallback-chain.pcap: alerts on 1.3, 1.2, 1.1; 1.0 succeeds. */
     tlsneg_tracker *t = tracker(1000, true);
     tlsneg_peer_key k = peer(client1, "localhost");
-    tlsneg_cross c;
+    tlsneg_verdicts c;
     tlsneg_offer offers[4] = {offer13(), offer_max(TLSNEG_V_TLS12), offer_max(TLSNEG_V_TLS11),
                               offer_max(TLSNEG_V_TLS10)};
     uint32_t frames[4] = {4, 14, 24, 34};
@@ -153,23 +191,28 @@ static void chain_to_tls10(void)
             tlsneg_tracker_alert(t, i, frames[i] + 2, i * S + 1, 40, true, &c);
         }
     }
-    ok(c.fallback && c.prev_frame == 24 && c.cause == TLSNEG_CAUSE_ALERT && c.cause_alert == 40,
+    ok(link_of(&c, FALLBACK, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 24 &&
+           strcmp(text_of(&c, FALLBACK, TLSNEG_TEXT_CAUSE), "alert handshake_failure (40)") == 0,
        "the last retry follows frame 24, failed by alert 40");
-    ok(c.chain_len == 4 && c.chain_versions[0] == TLSNEG_V_TLS13 &&
-           c.chain_versions[3] == TLSNEG_V_TLS10 && c.chain_frames[1] == 14,
+    ok(find(&c, FALLBACK)->chain_len == 4 &&
+           find(&c, FALLBACK)->chain_versions[0] == TLSNEG_V_TLS13 &&
+           find(&c, FALLBACK)->chain_versions[3] == TLSNEG_V_TLS10 &&
+           find(&c, FALLBACK)->chain_frames[1] == 14,
        "one chain: 1.3 -> 1.2 -> 1.1 -> 1.0, each step linked");
     tlsneg_answer a = answer(TLSNEG_V_TLS10);
     tlsneg_tracker_server_hello(t, 3, 36, 4 * S, &a, &c);
-    ok(c.intolerant && strcmp(c.intolerant_of, "a ClientHello offering TLS 1.1 or more") == 0 &&
-           c.chain_len == 4,
-       "the TLS 1.0 ServerHello: intolerant of %s", c.intolerant_of);
+    ok(strcmp(text_of(&c, INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF),
+              "a ClientHello offering TLS 1.1 or more") == 0 &&
+           find(&c, INTOLERANT)->chain_len == 4,
+       "the TLS 1.0 ServerHello: intolerant of %s",
+       text_of(&c, INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF));
     tlsneg_tracker_free(t);
 }
 
 static void no_false_alarms(void)
 {
     tlsneg_tracker *t = tracker(1000, true);
-    tlsneg_cross c;
+    tlsneg_verdicts c;
     tlsneg_offer o13 = offer13(), o12 = offer_max(TLSNEG_V_TLS12);
     tlsneg_peer_key k = peer(client1, "localhost");
     tlsneg_answer a13 = answer(TLSNEG_V_TLS13), a12 = answer(TLSNEG_V_TLS12);
@@ -177,37 +220,36 @@ static void no_false_alarms(void)
     /* Parallel: the first attempt is still open when the second starts. */
     tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o13, &c);
     tlsneg_tracker_client_hello(t, 1, &k, 15, S, &o12, &c);
-    ok(!c.fallback, "parallel connections are not a fallback");
+    ok(!find(&c, FALLBACK), "parallel connections are not a fallback");
     tlsneg_tracker_server_hello(t, 0, 6, S, &a13, &c);
     tlsneg_tracker_server_hello(t, 1, 22, S, &a12, &c);
-    ok(!c.intolerant && !c.inconsistent,
-       "a 1.2 answer to a 1.2-only offer after 1.3 elsewhere is consistent");
+    ok(c.count == 0, "a 1.2 answer to a 1.2-only offer after 1.3 elsewhere is consistent");
 
     /* A retry at the same version. */
     tlsneg_peer_key k2 = peer_n(50, "same");
     tlsneg_tracker_client_hello(t, 2, &k2, 40, 10 * S, &o13, &c);
     tlsneg_tracker_close(t, 2, 42, 10 * S, true);
     tlsneg_tracker_client_hello(t, 3, &k2, 46, 11 * S, &o13, &c);
-    ok(!c.fallback, "a retry at the same version is not a fallback");
+    ok(!find(&c, FALLBACK), "a retry at the same version is not a fallback");
 
     /* A lower offer after a success. */
     tlsneg_peer_key k3 = peer_n(51, "after-success");
     tlsneg_tracker_client_hello(t, 4, &k3, 50, 20 * S, &o13, &c);
     tlsneg_tracker_server_hello(t, 4, 52, 20 * S, &a13, &c);
     tlsneg_tracker_client_hello(t, 5, &k3, 60, 21 * S, &o12, &c);
-    ok(!c.fallback, "a lower offer after a success is not a fallback");
+    ok(!find(&c, FALLBACK), "a lower offer after a success is not a fallback");
 
     /* A different SNI, a different client. */
     tlsneg_peer_key ka = peer(client1, "a.localhost"), kb = peer(client1, "b.localhost");
     tlsneg_tracker_client_hello(t, 6, &ka, 70, 30 * S, &o13, &c);
     tlsneg_tracker_close(t, 6, 72, 30 * S, true);
     tlsneg_tracker_client_hello(t, 7, &kb, 76, 31 * S, &o12, &c);
-    ok(!c.fallback, "a retry to another SNI is not a fallback");
+    ok(!find(&c, FALLBACK), "a retry to another SNI is not a fallback");
     tlsneg_peer_key kc1 = peer(client1, "x"), kc2 = peer(client2, "x");
     tlsneg_tracker_client_hello(t, 8, &kc1, 80, 40 * S, &o13, &c);
     tlsneg_tracker_close(t, 8, 82, 40 * S, true);
     tlsneg_tracker_client_hello(t, 9, &kc2, 86, 41 * S, &o12, &c);
-    ok(!c.fallback, "a lower offer from another client is not a fallback");
+    ok(!find(&c, FALLBACK), "a lower offer from another client is not a fallback");
 
     /* Dropping an extension that has nothing to do with the version. */
     tlsneg_peer_key kx = peer_n(52, "ext");
@@ -215,23 +257,24 @@ static void no_false_alarms(void)
     tlsneg_tracker_client_hello(t, 12, &kx, 100, 60 * S, &o13, &c);
     tlsneg_tracker_close(t, 12, 102, 60 * S, true);
     tlsneg_tracker_client_hello(t, 13, &kx, 106, 61 * S, &fewer, &c);
-    ok(!c.fallback, "the same version offer without some other extension is not a fallback");
+    ok(!find(&c, FALLBACK),
+       "the same version offer without some other extension is not a fallback");
     fewer.tls13_extensions = TLSNEG_OFFER_PSK_MODES;
     tlsneg_tracker_close(t, 13, 108, 61 * S, true);
     tlsneg_tracker_client_hello(t, 14, &kx, 110, 62 * S, &fewer, &c);
-    ok(c.fallback && strcmp(c.less, "fewer TLS 1.3 extensions") == 0,
+    ok(strcmp(text_of(&c, FALLBACK, TLSNEG_TEXT_LESS), "fewer TLS 1.3 extensions") == 0,
        "the same versions without key_share after a failure: a fallback");
     tlsneg_answer a13x = answer(TLSNEG_V_TLS13);
     tlsneg_tracker_server_hello(t, 14, 112, 62 * S, &a13x, &c);
-    ok(c.intolerant && strcmp(c.intolerant_of, "key_share") == 0, "intolerant of %s",
-       c.intolerant_of);
+    ok(strcmp(text_of(&c, INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF), "key_share") == 0,
+       "intolerant of %s", text_of(&c, INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF));
 
     /* A long gap. */
     tlsneg_peer_key kg = peer_n(53, "gap");
     tlsneg_tracker_client_hello(t, 10, &kg, 90, 50 * S, &o13, &c);
     tlsneg_tracker_close(t, 10, 92, 50 * S, true);
     tlsneg_tracker_client_hello(t, 11, &kg, 96, 81 * S, &o12, &c);
-    ok(!c.fallback, "a retry 31 s after the failure (window 30 s) is not a fallback");
+    ok(!find(&c, FALLBACK), "a retry 31 s after the failure (window 30 s) is not a fallback");
     tlsneg_tracker_free(t);
 
     /* Without SNI in the key, the SNI change is a fallback again. */
@@ -239,14 +282,15 @@ static void no_false_alarms(void)
     tlsneg_tracker_client_hello(t, 0, &ka, 70, 0, &o13, &c);
     tlsneg_tracker_close(t, 0, 72, 0, true);
     tlsneg_tracker_client_hello(t, 1, &kb, 76, S, &o12, &c);
-    ok(c.fallback, "with SNI left out of the key, a lower retry to another SNI is a fallback");
+    ok(find(&c, FALLBACK) != NULL,
+       "with SNI left out of the key, a lower retry to another SNI is a fallback");
     tlsneg_tracker_free(t);
 }
 
 static void rejected_inconsistent_datagram(void)
 {
     tlsneg_tracker *t = tracker(1000, true);
-    tlsneg_cross c;
+    tlsneg_verdicts c;
     tlsneg_offer o13 = offer13(), o12 = offer_max(TLSNEG_V_TLS12);
     o12.fallback_scsv = true;
     tlsneg_peer_key k = peer(client1, "localhost");
@@ -254,9 +298,10 @@ static void rejected_inconsistent_datagram(void)
     tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o13, &c);
     tlsneg_tracker_close(t, 0, 6, 1, true);
     tlsneg_tracker_client_hello(t, 1, &k, 10, S, &o12, &c);
-    ok(c.fallback && c.scsv, "the retry carries TLS_FALLBACK_SCSV");
+    ok(find(&c, FALLBACK) && find(&c, FALLBACK)->rule == TLSNEG_RULE_FALLBACK_RETRY_SCSV,
+       "the retry carries TLS_FALLBACK_SCSV");
     tlsneg_tracker_alert(t, 1, 12, S, 86, true, &c);
-    ok(c.fallback_rejected && c.prev_frame == 10,
+    ok(link_of(&c, TLSNEG_VERDICT_FALLBACK_REJECTED, TLSNEG_LINK_REFUSED_RETRY) == 10,
        "alert 86 on the retry: the fallback was rejected");
 
     /* A server that gave TLS 1.3 before gives 1.2 to the same full offer. */
@@ -266,7 +311,8 @@ static void rejected_inconsistent_datagram(void)
     tlsneg_tracker_server_hello(t, 2, 22, 2 * S, &a13, &c);
     tlsneg_tracker_client_hello(t, 3, &k2, 30, 3 * S, &o13, &c);
     tlsneg_tracker_server_hello(t, 3, 32, 3 * S, &a12, &c);
-    ok(c.inconsistent && c.higher_frame == 22 && c.higher_version == TLSNEG_V_TLS13,
+    ok(link_of(&c, TLSNEG_VERDICT_INCONSISTENT, TLSNEG_LINK_HIGHER_VERSION_IN) == 22 &&
+           version_of(&c, TLSNEG_VERDICT_INCONSISTENT, TLSNEG_VERSION_HIGHER) == TLSNEG_V_TLS13,
        "TLS 1.2 after TLS 1.3 for the same offer: inconsistent, linked to frame 22");
 
     /* DTLS: silence is the failure. */
@@ -283,7 +329,8 @@ static void rejected_inconsistent_datagram(void)
     tlsneg_peer_key k3 = peer_n(61, "dtls");
     tlsneg_tracker_client_hello(t, 4, &k3, 40, 4 * S, &d13, &c);
     tlsneg_tracker_client_hello(t, 5, &k3, 50, 6 * S, &d12, &c);
-    ok(c.fallback && c.cause == TLSNEG_CAUSE_NO_ANSWER && c.from == TLSNEG_V_DTLS13,
+    ok(strcmp(text_of(&c, FALLBACK, TLSNEG_TEXT_CAUSE), "no answer") == 0 &&
+           version_of(&c, FALLBACK, TLSNEG_VERSION_OFFERED_BEFORE) == TLSNEG_V_DTLS13,
        "DTLS: an unanswered DTLS 1.3 flow, then DTLS 1.2: a fallback, cause no answer");
     tlsneg_tracker_free(t);
 }
@@ -291,7 +338,7 @@ static void rejected_inconsistent_datagram(void)
 static void resumption(void)
 {
     tlsneg_tracker *t = tracker(1000, true);
-    tlsneg_cross c;
+    tlsneg_verdicts c;
     tlsneg_peer_key k = peer(client1, "localhost");
     tlsneg_offer o12 = offer_max(TLSNEG_V_TLS12), o11 = offer_max(TLSNEG_V_TLS11);
     tlsneg_answer a12 = answer(TLSNEG_V_TLS12), a11 = answer(TLSNEG_V_TLS11);
@@ -301,12 +348,15 @@ static void resumption(void)
     o12.session_id = 0xabc;
     tlsneg_tracker_client_hello(t, 1, &k, 18, S, &o12, &c);
     tlsneg_tracker_server_hello(t, 1, 20, S, &a12, &c);
-    ok(!c.resumption_change, "TLS 1.2 session resumed at TLS 1.2: no finding");
+    ok(!find(&c, TLSNEG_VERDICT_RESUMPTION_CHANGE),
+       "TLS 1.2 session resumed at TLS 1.2: no finding");
     o11.session_id = 0xabc;
     a11.session_id = 0xabc;
     tlsneg_tracker_client_hello(t, 2, &k, 30, 2 * S, &o11, &c);
     tlsneg_tracker_server_hello(t, 2, 32, 2 * S, &a11, &c);
-    ok(c.resumption_change && c.session_frame == 6 && c.session_version == TLSNEG_V_TLS12,
+    ok(link_of(&c, TLSNEG_VERDICT_RESUMPTION_CHANGE, TLSNEG_LINK_SESSION_MADE_IN) == 6 &&
+           version_of(&c, TLSNEG_VERDICT_RESUMPTION_CHANGE, TLSNEG_VERSION_SESSION) ==
+               TLSNEG_V_TLS12,
        "a TLS 1.2 session resumed at TLS 1.1: linked to frame 6");
     /* pcaps/resumption-tls12-offered-tls13.pcap: a TLS 1.3 server echoes
      * the old ID for compatibility: no resumption. */
@@ -316,15 +366,14 @@ static void resumption(void)
     a13.session_id = 0xabc;
     tlsneg_tracker_client_hello(t, 3, &k, 40, 3 * S, &o13, &c);
     tlsneg_tracker_server_hello(t, 3, 42, 3 * S, &a13, &c);
-    ok(!c.resumption_change && !c.inconsistent,
-       "TLS 1.3 echoing the client's session ID is not resumption");
+    ok(c.count == 0, "TLS 1.3 echoing the client's session ID is not resumption");
     tlsneg_tracker_free(t);
 }
 
 static void bounded(void)
 {
     tlsneg_tracker *t = tracker(100, true);
-    tlsneg_cross c;
+    tlsneg_verdicts c;
     tlsneg_offer o13 = offer13(), o12 = offer_max(TLSNEG_V_TLS12);
     uint8_t client[4] = {10, 0, 0, 0};
     size_t most = 0;
@@ -338,7 +387,8 @@ static void bounded(void)
         tlsneg_tracker_client_hello(t, conn, &k, 3 * i, i * S / 1000, &o13, &c);
         tlsneg_tracker_close(t, conn, 3 * i + 1, i * S / 1000, true);
         tlsneg_tracker_client_hello(t, conn + 1, &k, 3 * i + 2, i * S / 1000 + 1, &o12, &c);
-        fallbacks += c.fallback && c.prev_frame == 3 * i;
+        fallbacks +=
+            find(&c, FALLBACK) && link_of(&c, FALLBACK, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 3 * i;
         most = tlsneg_tracker_bytes(t) > most ? tlsneg_tracker_bytes(t) : most;
     }
     ok(tlsneg_tracker_attempts(t) == 100, "200,000 attempts, cap 100: 100 tracked");
@@ -347,6 +397,105 @@ static void bounded(void)
     ok(fallbacks == 100000, "every fallback is still found right after its failure (%d)",
        fallbacks);
     tlsneg_tracker_free(t);
+}
+
+/* The tests of issue 13 read the verdicts through this view: one flag or
+ * value per verdict kind and evidence role (analysis/tracker.h). */
+typedef struct {
+    bool fallback, same_retry, intolerant, other_cause, fallback_rejected, retry_refused,
+        client_abort, caught_sentinel, probe, probe_new, inconsistent;
+    uint32_t prev_frame, failed_frame, answer_frame;
+    uint16_t from, to;
+    const char *intolerant_of, *changed;
+    uint8_t chain_len;
+    uint32_t chain_frames[TLSNEG_CHAIN_MAX];
+    tlsneg_probe probe_info;
+    tlsneg_verdicts vs;
+} tlsneg_cross;
+
+static void view(tlsneg_cross *c)
+{
+    tlsneg_verdicts vs = c->vs;
+    memset(c, 0, sizeof *c);
+    c->vs = vs;
+    c->intolerant_of = c->changed = "";
+    for (size_t i = 0; i < c->vs.count; i++) {
+        const tlsneg_verdict *v = &c->vs.item[i];
+        if (v->chain_len && !c->chain_len) {
+            c->chain_len = v->chain_len;
+            memcpy(c->chain_frames, v->chain_frames, sizeof c->chain_frames);
+        }
+        switch (v->kind) {
+        case TLSNEG_VERDICT_FALLBACK:
+            c->fallback = true;
+            c->prev_frame = tlsneg_verdict_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT);
+            (void)tlsneg_verdict_version(v, TLSNEG_VERSION_OFFERED_BEFORE, &c->from);
+            (void)tlsneg_verdict_version(v, TLSNEG_VERSION_OFFERED_NOW, &c->to);
+            break;
+        case TLSNEG_VERDICT_SAME_RETRY:
+            c->same_retry = true;
+            c->prev_frame = tlsneg_verdict_link(v, TLSNEG_LINK_SAME_OFFER_AS);
+            break;
+        case TLSNEG_VERDICT_INTOLERANT:
+            c->intolerant = true;
+            c->intolerant_of = tlsneg_verdict_text(&c->vs.item[i], TLSNEG_TEXT_INTOLERANT_OF);
+            break;
+        case TLSNEG_VERDICT_OTHER_CAUSE:
+            c->other_cause = true;
+            c->changed = tlsneg_verdict_text(&c->vs.item[i], TLSNEG_TEXT_CHANGED);
+            c->failed_frame = v->chain_len > 1 ? v->chain_frames[v->chain_len - 2] : 0;
+            break;
+        case TLSNEG_VERDICT_FALLBACK_REJECTED:
+            c->fallback_rejected = true;
+            c->prev_frame = tlsneg_verdict_link(v, TLSNEG_LINK_REFUSED_RETRY);
+            break;
+        case TLSNEG_VERDICT_NO_COMMON_VERSION:
+            c->retry_refused = true;
+            c->prev_frame = tlsneg_verdict_link(v, TLSNEG_LINK_REFUSED_RETRY);
+            break;
+        case TLSNEG_VERDICT_CLIENT_ABORT:
+            c->client_abort = true;
+            c->answer_frame = tlsneg_verdict_link(v, TLSNEG_LINK_ABORTED_AFTER);
+            c->caught_sentinel = strstr(v->detail, "downgrade sentinel") != NULL;
+            break;
+        case TLSNEG_VERDICT_PROBE:
+            c->probe = true;
+            c->probe_new = !v->silent;
+            c->probe_info = v->probe;
+            break;
+        case TLSNEG_VERDICT_INCONSISTENT:
+            c->inconsistent = true;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static void ch_(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *k, uint32_t frame,
+                uint64_t now, const tlsneg_offer *o, tlsneg_cross *c)
+{
+    tlsneg_tracker_client_hello(t, conn, k, frame, now, o, &c->vs);
+    view(c);
+}
+
+static void sh_(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t now,
+                const tlsneg_answer *a, tlsneg_cross *c)
+{
+    tlsneg_tracker_server_hello(t, conn, frame, now, a, &c->vs);
+    view(c);
+}
+
+static void al_(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t now, uint8_t desc,
+                bool from_server, tlsneg_cross *c)
+{
+    tlsneg_tracker_alert(t, conn, frame, now, desc, from_server, &c->vs);
+    view(c);
+}
+
+static void fs_(const tlsneg_cross *c, tlsneg_findings *fs)
+{
+    tlsneg_verdict_findings(&c->vs, fs);
 }
 
 static void evidence_for_intolerance(void)
@@ -359,11 +508,11 @@ static void evidence_for_intolerance(void)
     /* pcaps/intolerant-rst.pcap with the real fingerprints: the 1.2 hello
      * is the 1.3 hello without the TLS 1.3 signals. */
     tlsneg_peer_key k = peer_n(1, "rst");
-    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o13, &c);
+    ch_(t, 0, &k, 4, 0, &o13, &c);
     tlsneg_tracker_close(t, 0, 6, S / 100, true);
-    tlsneg_tracker_client_hello(t, 1, &k, 10, S / 10, &o12, &c);
+    ch_(t, 1, &k, 10, S / 10, &o12, &c);
     ok(c.fallback && !c.probe, "intolerant-rst: frame 10 is a fallback retry");
-    tlsneg_tracker_server_hello(t, 1, 12, S / 5, &a12, &c);
+    sh_(t, 1, 12, S / 5, &a12, &c);
     ok(c.intolerant && !c.other_cause &&
            strcmp(c.intolerant_of, "TLS 1.3 in supported_versions") == 0,
        "only the version signals changed: intolerant of %s", c.intolerant_of);
@@ -371,27 +520,27 @@ static void evidence_for_intolerance(void)
     /* The retry also changed its cipher list: another likely cause. */
     tlsneg_peer_key k2 = peer_n(2, "ciphers");
     tlsneg_offer other12 = legacy(TLSNEG_V_TLS12, SUITES_OTHER);
-    tlsneg_tracker_client_hello(t, 2, &k2, 20, S, &o13, &c);
-    tlsneg_tracker_alert(t, 2, 22, S, 40, true, &c);
-    tlsneg_tracker_client_hello(t, 3, &k2, 30, 2 * S, &other12, &c);
+    ch_(t, 2, &k2, 20, S, &o13, &c);
+    al_(t, 2, 22, S, 40, true, &c);
+    ch_(t, 3, &k2, 30, 2 * S, &other12, &c);
     ok(!c.fallback && !c.same_retry,
        "a lower retry with other suites is another offer, not a fallback retry");
-    tlsneg_tracker_server_hello(t, 3, 32, 2 * S, &a12, &c);
+    sh_(t, 3, 32, 2 * S, &a12, &c);
     ok(!c.intolerant && c.other_cause && c.failed_frame == 20 &&
            strcmp(c.changed, "cipher suites") == 0,
        "handshake_failure then success with other suites: no intolerance, changed: %s", c.changed);
     tlsneg_findings fs = {0};
-    tlsneg_cross_findings(&c, &fs);
+    fs_(&c, &fs);
     ok(fs.count == 1 && fs.item[0].rule == TLSNEG_RULE_FAILURE_OTHER_CAUSE,
        "reported as failure_other_cause: %s", fs.count ? fs.item[0].detail : "");
     tlsneg_offer groups12 = o12;
     groups12.fp_groups = GROUPS + 1;
     groups12.fp_sigalgs = SIGALGS + 1;
     tlsneg_peer_key k2b = peer_n(3, "groups");
-    tlsneg_tracker_client_hello(t, 30, &k2b, 25, 2 * S, &o13, &c);
-    tlsneg_tracker_alert(t, 30, 26, 2 * S, 40, true, &c);
-    tlsneg_tracker_client_hello(t, 31, &k2b, 27, 2 * S, &groups12, &c);
-    tlsneg_tracker_server_hello(t, 31, 28, 2 * S, &a12, &c);
+    ch_(t, 30, &k2b, 25, 2 * S, &o13, &c);
+    al_(t, 30, 26, 2 * S, 40, true, &c);
+    ch_(t, 31, &k2b, 27, 2 * S, &groups12, &c);
+    sh_(t, 31, 28, 2 * S, &a12, &c);
     ok(c.other_cause && strcmp(c.changed, "supported_groups, signature_algorithms") == 0,
        "other groups and signature algorithms are named: %s", c.changed);
 
@@ -401,11 +550,11 @@ static void evidence_for_intolerance(void)
     tlsneg_offer o11 = legacy(TLSNEG_V_TLS11, SUITES_OPENSSL),
                  o10 = legacy(TLSNEG_V_TLS10, SUITES_OPENSSL);
     o11.fp_suites = 77; /* the 1.2-only suites are gone, the rest is the same */
-    tlsneg_tracker_client_hello(t, 4, &k3, 24, 3 * S, &o11, &c);
-    tlsneg_tracker_alert(t, 4, 26, 3 * S, 40, true, &c);
-    tlsneg_tracker_client_hello(t, 5, &k3, 34, 3 * S, &o10, &c);
+    ch_(t, 4, &k3, 24, 3 * S, &o11, &c);
+    al_(t, 4, 26, 3 * S, 40, true, &c);
+    ch_(t, 5, &k3, 34, 3 * S, &o10, &c);
     tlsneg_answer a10 = answer(TLSNEG_V_TLS10);
-    tlsneg_tracker_server_hello(t, 5, 36, 3 * S, &a10, &c);
+    sh_(t, 5, 36, 3 * S, &a10, &c);
     ok(c.intolerant && strcmp(c.intolerant_of, "a ClientHello offering TLS 1.1 or more") == 0,
        "TLS 1.1 failed, 1.0 with the same pre-1.2 suites went through: intolerant of %s",
        c.intolerant_of);
@@ -414,12 +563,12 @@ static void evidence_for_intolerance(void)
     tlsneg_peer_key k4 = peer_n(5, "86");
     tlsneg_offer s12 = o12;
     s12.fallback_scsv = true;
-    tlsneg_tracker_client_hello(t, 6, &k4, 40, 4 * S, &s12, &c);
-    tlsneg_tracker_alert(t, 6, 42, 4 * S, 86, true, &c);
+    ch_(t, 6, &k4, 40, 4 * S, &s12, &c);
+    al_(t, 6, 42, 4 * S, 86, true, &c);
     tlsneg_offer s11 = legacy(TLSNEG_V_TLS11, SUITES_OPENSSL);
     s11.fp_suites = o12.fp_suites;
-    tlsneg_tracker_client_hello(t, 7, &k4, 50, 4 * S + 1, &s11, &c);
-    tlsneg_tracker_server_hello(t, 7, 52, 4 * S + 2, &a12, &c);
+    ch_(t, 7, &k4, 50, 4 * S + 1, &s11, &c);
+    sh_(t, 7, 52, 4 * S + 2, &a12, &c);
     ok(!c.intolerant && !c.other_cause, "after alert 86 to the failed hello: no intolerance");
 
     /* A hello offering only TLS 1.3, refused with protocol_version by a
@@ -427,24 +576,24 @@ static void evidence_for_intolerance(void)
      * not a fallback, not intolerance. */
     tlsneg_peer_key k5 = peer_n(6, "only13");
     tlsneg_offer o13only = only13(SUITES_NONE);
-    tlsneg_tracker_client_hello(t, 8, &k5, 60, 5 * S, &o13only, &c);
-    tlsneg_tracker_alert(t, 8, 62, 5 * S, 70, true, &c);
+    ch_(t, 8, &k5, 60, 5 * S, &o13only, &c);
+    al_(t, 8, 62, 5 * S, 70, true, &c);
     ok(!c.retry_refused && !c.fallback_rejected, "protocol_version on a first attempt: no verdict");
-    tlsneg_tracker_client_hello(t, 9, &k5, 70, 5 * S + 1, &o12, &c);
+    ch_(t, 9, &k5, 70, 5 * S + 1, &o12, &c);
     ok(!c.fallback && !c.same_retry, "TLS 1.2 after a TLS 1.3-only offer is not its fallback");
-    tlsneg_tracker_server_hello(t, 9, 72, 5 * S + 2, &a12, &c);
+    sh_(t, 9, 72, 5 * S + 2, &a12, &c);
     ok(!c.intolerant && !c.other_cause, "no common version: no intolerance");
 
     /* A server that completed an offer as high from this client before is
      * not intolerant of it. */
     tlsneg_peer_key k6 = peer_n(7, "before");
-    tlsneg_tracker_client_hello(t, 10, &k6, 80, 6 * S, &o13, &c);
-    tlsneg_tracker_server_hello(t, 10, 82, 6 * S, &a13, &c);
-    tlsneg_tracker_client_hello(t, 11, &k6, 90, 7 * S, &o13, &c);
+    ch_(t, 10, &k6, 80, 6 * S, &o13, &c);
+    sh_(t, 10, 82, 6 * S, &a13, &c);
+    ch_(t, 11, &k6, 90, 7 * S, &o13, &c);
     tlsneg_tracker_close(t, 11, 92, 7 * S, true);
-    tlsneg_tracker_client_hello(t, 12, &k6, 100, 7 * S + 1, &o12, &c);
+    ch_(t, 12, &k6, 100, 7 * S + 1, &o12, &c);
     ok(c.fallback, "a lower retry after a reset is a fallback retry");
-    tlsneg_tracker_server_hello(t, 12, 102, 7 * S + 2, &a12, &c);
+    sh_(t, 12, 102, 7 * S + 2, &a12, &c);
     ok(!c.intolerant && !c.other_cause && !c.inconsistent,
        "but the server completed TLS 1.3 with this client in frame 82: not intolerant");
 
@@ -453,31 +602,31 @@ static void evidence_for_intolerance(void)
     tlsneg_peer_key k7 = peer_n(8, "abort");
     tlsneg_answer sent = answer(TLSNEG_V_TLS12);
     sent.sentinel = true;
-    tlsneg_tracker_client_hello(t, 13, &k7, 110, 8 * S, &o13, &c);
-    tlsneg_tracker_server_hello(t, 13, 112, 8 * S, &sent, &c);
-    tlsneg_tracker_alert(t, 13, 114, 8 * S, 47, false, &c);
+    ch_(t, 13, &k7, 110, 8 * S, &o13, &c);
+    sh_(t, 13, 112, 8 * S, &sent, &c);
+    al_(t, 13, 114, 8 * S, 47, false, &c);
     ok(c.client_abort && c.caught_sentinel && c.answer_frame == 112,
        "alert 47 from the client after a ServerHello with a sentinel: the protection worked");
-    tlsneg_tracker_client_hello(t, 14, &k7, 120, 8 * S + 1, &o12, &c);
-    tlsneg_tracker_server_hello(t, 14, 122, 8 * S + 2, &a12, &c);
+    ch_(t, 14, &k7, 120, 8 * S + 1, &o12, &c);
+    sh_(t, 14, 122, 8 * S + 2, &a12, &c);
     ok(!c.intolerant && !c.other_cause, "a retry after the client's own abort: no intolerance");
     tlsneg_peer_key k8 = peer_n(9, "abort2");
-    tlsneg_tracker_client_hello(t, 15, &k8, 130, 9 * S, &o12, &c);
-    tlsneg_tracker_server_hello(t, 15, 132, 9 * S, &a12, &c);
-    tlsneg_tracker_alert(t, 15, 134, 9 * S, 0, false, &c);
+    ch_(t, 15, &k8, 130, 9 * S, &o12, &c);
+    sh_(t, 15, 132, 9 * S, &a12, &c);
+    al_(t, 15, 134, 9 * S, 0, false, &c);
     ok(!c.client_abort, "close_notify after a ServerHello is no abort");
-    tlsneg_tracker_alert(t, 15, 135, 9 * S, 80, false, &c);
+    al_(t, 15, 135, 9 * S, 80, false, &c);
     ok(c.client_abort && !c.caught_sentinel,
        "internal_error from the client: an abort, no sentinel");
 
     /* The ServerHello is missing, but both sides went encrypted: done. */
     tlsneg_peer_key k9 = peer_n(10, "unseen");
-    tlsneg_tracker_client_hello(t, 16, &k9, 140, 10 * S, &o13, &c);
+    ch_(t, 16, &k9, 140, 10 * S, &o13, &c);
     tlsneg_tracker_progress(t, 16, true);
     tlsneg_tracker_progress(t, 16, false);
     ok(tlsneg_tracker_close(t, 16, 150, 10 * S + 1, false) == 0,
        "a FIN after CCS and encrypted records from both sides ends no failed attempt");
-    tlsneg_tracker_client_hello(t, 17, &k9, 160, 10 * S + 2, &o12, &c);
+    ch_(t, 17, &k9, 160, 10 * S + 2, &o12, &c);
     ok(!c.fallback, "so the next, lower hello is no fallback");
     tlsneg_tracker_free(t);
 }
@@ -497,12 +646,12 @@ static void draft_era_fallback(void)
                   tlsneg_version_bit(TLSNEG_V_TLS11, false) |
                   tlsneg_version_bit(TLSNEG_V_TLS10, false));
     tlsneg_offer o12 = legacy(TLSNEG_V_TLS12, SUITES_OPENSSL);
-    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &d, &c);
-    tlsneg_tracker_alert(t, 0, 6, 1, 40, true, &c);
-    tlsneg_tracker_client_hello(t, 1, &k, 14, S / 5, &o12, &c);
+    ch_(t, 0, &k, 4, 0, &d, &c);
+    al_(t, 0, 6, 1, 40, true, &c);
+    ch_(t, 1, &k, 14, S / 5, &o12, &c);
     ok(c.fallback && c.from == 0x7f17 && c.to == TLSNEG_V_TLS12, "draft-23 -> TLS 1.2: a fallback");
     tlsneg_answer a12 = answer(TLSNEG_V_TLS12);
-    tlsneg_tracker_server_hello(t, 1, 16, S / 5, &a12, &c);
+    sh_(t, 1, 16, S / 5, &a12, &c);
     ok(c.intolerant && strcmp(c.intolerant_of, "TLS 1.3 draft-23 in supported_versions") == 0,
        "intolerant of %s", c.intolerant_of);
     tlsneg_tracker_free(t);
@@ -517,7 +666,7 @@ static void same_version_retries(void)
     tlsneg_peer_key k = peer(client1, "localhost");
     tlsneg_offer o13 = openssl13();
     for (uint64_t i = 0; i < 3; i++) {
-        tlsneg_tracker_client_hello(t, i, &k, (uint32_t)(4 + 10 * i), i * S, &o13, &c);
+        ch_(t, i, &k, (uint32_t)(4 + 10 * i), i * S, &o13, &c);
         if (i < 2) {
             tlsneg_tracker_close(t, i, (uint32_t)(6 + 10 * i), i * S, true);
         }
@@ -526,26 +675,26 @@ static void same_version_retries(void)
            c.chain_frames[2] == 24 && c.prev_frame == 14,
        "three attempts at TLS 1.3: one chain of three, same_retry, no fallback");
     tlsneg_findings fs = {0};
-    tlsneg_cross_findings(&c, &fs);
+    fs_(&c, &fs);
     ok(fs.count == 1 && fs.item[0].rule == TLSNEG_RULE_RETRY_SAME_VERSION &&
            strstr(fs.item[0].detail, "no fallback happened"),
        "noted: %s", fs.count ? fs.item[0].detail : "");
     tlsneg_answer a13 = answer(TLSNEG_V_TLS13);
-    tlsneg_tracker_server_hello(t, 2, 26, 2 * S, &a13, &c);
+    sh_(t, 2, 26, 2 * S, &a13, &c);
     ok(!c.intolerant && !c.other_cause && !c.inconsistent,
        "its success says nothing of intolerance");
 
     /* A retry refused too: no common version, not silence. */
     tlsneg_peer_key k2 = peer(client1, "refused");
     tlsneg_offer o12 = legacy(TLSNEG_V_TLS12, SUITES_OPENSSL);
-    tlsneg_tracker_client_hello(t, 3, &k2, 40, 3 * S, &o13, &c);
+    ch_(t, 3, &k2, 40, 3 * S, &o13, &c);
     tlsneg_tracker_close(t, 3, 42, 3 * S, true);
-    tlsneg_tracker_client_hello(t, 4, &k2, 50, 3 * S + 1, &o12, &c);
-    tlsneg_tracker_alert(t, 4, 52, 3 * S + 2, 70, true, &c);
-    ok(c.retry_refused && c.prev_frame == 50 && c.chain_len == 2 && c.cause_alert == 70,
+    ch_(t, 4, &k2, 50, 3 * S + 1, &o12, &c);
+    al_(t, 4, 52, 3 * S + 2, 70, true, &c);
+    ok(c.retry_refused && c.prev_frame == 50 && c.chain_len == 2,
        "protocol_version on the fallback retry: the chain ends, no common version");
     fs.count = 0;
-    tlsneg_cross_findings(&c, &fs);
+    fs_(&c, &fs);
     ok(fs.count == 1 && fs.item[0].rule == TLSNEG_RULE_NO_COMMON_VERSION, "%s",
        fs.count ? fs.item[0].detail : "");
     tlsneg_tracker_free(t);
@@ -592,7 +741,7 @@ static void probes(void)
             tlsneg_peer_key k = peer(client1, i == 0 ? NULL : "127.0.0.1");
             uint32_t frame = (uint32_t)(22 + 10 * i);
             uint64_t now = i * S / 1000;
-            tlsneg_tracker_client_hello(t, i, &k, frame, now, &steps[i].offer, &c);
+            ch_(t, i, &k, frame, now, &steps[i].offer, &c);
             recognised += c.probe_new;
             in_probe += c.probe;
             verdicts += c.fallback || c.same_retry;
@@ -600,14 +749,14 @@ static void probes(void)
                 last = c.probe_info;
             }
             if (steps[i].outcome) {
-                tlsneg_tracker_alert(t, i, frame + 2, now, (uint8_t)steps[i].outcome, true, &c);
+                al_(t, i, frame + 2, now, (uint8_t)steps[i].outcome, true, &c);
                 verdicts += c.fallback_rejected || c.retry_refused;
                 if (c.probe) {
                     last = c.probe_info;
                 }
             } else {
                 tlsneg_answer a = answer(steps[i].answer_v);
-                tlsneg_tracker_server_hello(t, i, frame + 2, now, &a, &c);
+                sh_(t, i, frame + 2, now, &a, &c);
                 verdicts += c.intolerant || c.other_cause || c.inconsistent;
             }
         }
@@ -644,12 +793,12 @@ static void probes(void)
                      n10 = legacy(TLSNEG_V_TLS10, 41);
         n10.fp_suites = n11.fp_suites;
         tlsneg_cross c;
-        tlsneg_tracker_client_hello(t, 1, &k, 6, 1000, &n12, &c);
-        tlsneg_tracker_alert(t, 1, 7, 3000, 40, true, &c);
-        tlsneg_tracker_client_hello(t, 2, &k, 20, 12000, &n11, &c);
+        ch_(t, 1, &k, 6, 1000, &n12, &c);
+        al_(t, 1, 7, 3000, 40, true, &c);
+        ch_(t, 2, &k, 20, 12000, &n11, &c);
         ok(!c.fallback, "nmap: TLS 1.1 with other suites after TLS 1.2 is no fallback");
-        tlsneg_tracker_alert(t, 2, 21, 12000, 40, true, &c);
-        tlsneg_tracker_client_hello(t, 3, &k, 23, 13000, &n10, &c);
+        al_(t, 2, 21, 12000, 40, true, &c);
+        ch_(t, 3, &k, 23, 13000, &n10, &c);
         ok(!c.fallback && !c.same_retry,
            "nmap: TLS 1.0 after the failed TLS 1.1 probe is no fallback either");
         tlsneg_tracker_free(t);
@@ -664,10 +813,10 @@ static void probes(void)
     for (uint64_t i = 0; i < 5; i++) {
         tlsneg_offer o = i ? legacy(vs[i], SUITES_OPENSSL) : openssl13();
         tlsneg_cross c;
-        tlsneg_tracker_client_hello(t, i, &k, (uint32_t)(4 + 10 * i), i * S / 10, &o, &c);
+        ch_(t, i, &k, (uint32_t)(4 + 10 * i), i * S / 10, &o, &c);
         fallbacks += c.fallback;
         probe += c.probe;
-        tlsneg_tracker_alert(t, i, (uint32_t)(6 + 10 * i), i * S / 10, 40, true, &c);
+        al_(t, i, (uint32_t)(6 + 10 * i), i * S / 10, 40, true, &c);
     }
     ok(fallbacks == 4 && probe == 0, "a chain 1.3 -> SSL 3.0: four fallbacks, no probe");
     /* Nor are many connections with one offer (a browser). */
@@ -676,9 +825,9 @@ static void probes(void)
     tlsneg_answer a13 = answer(TLSNEG_V_TLS13);
     for (uint64_t i = 0; i < 20; i++) {
         tlsneg_cross c;
-        tlsneg_tracker_client_hello(t, 100 + i, &kb, (uint32_t)(100 + i), i * S / 100, &o13, &c);
+        ch_(t, 100 + i, &kb, (uint32_t)(100 + i), i * S / 100, &o13, &c);
         probe += c.probe;
-        tlsneg_tracker_server_hello(t, 100 + i, (uint32_t)(200 + i), i * S / 100, &a13, &c);
+        sh_(t, 100 + i, (uint32_t)(200 + i), i * S / 100, &a13, &c);
     }
     ok(probe == 0, "twenty connections with the same offer: no probe");
     tlsneg_tracker_free(t);

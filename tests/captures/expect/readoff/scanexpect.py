@@ -107,13 +107,15 @@ for m in msgs:
             # probe emulation
             now = float(r["frame.time_epoch"])
             cur_fp = fp(fr)
+            # a variation: an offer not among the burst's last four distinct ones
+            # (no hello of these captures is a retry of a failed attempt: checked by hand)
+            key = (cur_fp, 0x5600 in suites)
             if burst is None or now - burst["last"] > 30:
-                burst = {"first": fr, "n": 0, "var": 0, "rec": False, "last": now, "prev": None}
-            else:
-                prev = burst["prev"]
-                if cur_fp != prev:
-                    burst["var"] += 1   # no dance steps in these captures: checked below by hand
-            burst["n"] += 1; burst["last"] = now; burst["prev"] = cur_fp
+                burst = {"first": fr, "n": 0, "var": 0, "rec": False, "last": now, "seen": [key]}
+            elif key not in burst["seen"]:
+                burst["var"] += 1
+                burst["seen"] = ([key] + burst["seen"])[:4]
+            burst["n"] += 1; burst["last"] = now
             if not burst["rec"] and burst["n"] >= 5 and burst["var"] >= 3:
                 burst["rec"] = True; expert.append("probe")
             stream_outcome[st] = burst

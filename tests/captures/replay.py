@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""The two front ends agree: every capture's events (tools/extract_events.py,
+tshark's own dissection without tlsneg) replayed through the session layer by
+`tlsneg-dump --events` give the same hellos, retransmissions, findings,
+fallback links and attempts ended by RST/FIN as the plugin's
+`-z tlsneg,jsonl` on the same capture. TAP output."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from tsharkbox import TsharkBox  # noqa: E402
+import extract_events  # noqa: E402
+from extract_hellos import default_captures  # noqa: E402
+
+
+def replayed(dump, path):
+    lines = extract_events.extract(path)
+    out = subprocess.run([dump, "--events"], input="\n".join(lines) + "\n", capture_output=True,
+                         text=True, check=True).stdout
+    hellos, closes = [], []
+    for line in out.splitlines():
+        d = json.loads(line)
+        if d["event"] == "hello":
+            fb = [v.get("previous_attempt") for v in d["verdicts"] if v["kind"] == "fallback"]
+            hellos.append((d["frame"], d.get("retransmission_of", 0),
+                           sorted(f["expert"] for f in d["findings"]), fb[0] if fb else None))
+        elif d["event"] in ("rst", "fin"):
+            closes.append((d["frame"], "reset" if d["event"] == "rst" else "close",
+                           d["ends_attempt"]))
+    return hellos, closes
+
+
+def plugin(box, path):
+    name = box.add_capture(path)
+    out = box.run(["-r", name, "-q", "-o", "tcp.reassemble_out_of_order:TRUE",
+                   "-z", "tlsneg,jsonl"]).stdout
+    hellos, closes = [], []
+    for line in out.splitlines():
+        if not line.startswith("{"):
+            continue
+        d = json.loads(line)
+        if d.get("record") == "hello":
+            hellos.append((d["frame"], d.get("retransmission_of", 0), sorted(d["findings"]),
+                           d.get("fallback_of")))
+        elif d.get("record") == "outcome" and d["outcome"] in ("reset", "close"):
+            closes.append((d["frame"], d["outcome"], d["attempt_frame"]))
+    return hellos, closes
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--plugin", required=True, help="the freshly built tlsneg.so")
+    ap.add_argument("--dump", required=True, help="the freshly built tlsneg-dump")
+    ap.add_argument("--tshark", default="tshark")
+    ap.add_argument("--sanitizers", action="store_true",
+                    help="the plugin was built with ASan/UBSan: preload their runtimes")
+    ap.add_argument("captures", nargs="*", help="default: pcaps/ and ../shared/captures/")
+    args = ap.parse_args()
+    box = TsharkBox(args.plugin, tshark=args.tshark, sanitizers=args.sanitizers)
+    failed = 0
+    caps = args.captures or default_captures()
+    try:
+        for i, path in enumerate(caps, 1):
+            mine, theirs = replayed(args.dump, path), plugin(box, path)
+            rel = os.path.relpath(path, ROOT)
+            if mine == theirs:
+                print(f"ok {i} - {rel}: {len(mine[0])} hellos, {len(mine[1])} attempts ended "
+                      "by RST/FIN, as in the plugin")
+                continue
+            failed += 1
+            print(f"not ok {i} - {rel}: the replay differs from the plugin")
+            for kind, a, b in (("hello", mine[0], theirs[0]), ("close", mine[1], theirs[1])):
+                for x, y in zip(a, b):
+                    if x != y:
+                        print(f"#   {kind}: replay {x}\n#   {kind}: plugin {y}")
+                        break
+                if len(a) != len(b):
+                    print(f"#   {kind}: {len(a)} in the replay, {len(b)} in the plugin")
+    finally:
+        box.close()
+    print(f"1..{len(caps)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
