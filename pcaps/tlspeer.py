@@ -10,11 +10,22 @@
                                           MS milliseconds between writes, so it is
                                           carried by many TCP segments; the rest of the
                                           handshake goes through the same BIOs.
+  tlspeer.py draft-fallback PORT CAFILE   a client of the TLS 1.3 draft era with the
+                                          old-style fallback: its first ClientHello is
+                                          Python's TLS 1.2 hello (from ssl.MemoryBIO)
+                                          with what a draft-23 client adds: TLS 1.3
+                                          suites 0x1301-0x1303 in front, supported_versions
+                                          0x7f17 0x0303 0x0302 0x0301, psk_key_exchange_modes
+                                          and an X25519 key_share; when the server fails it,
+                                          it retries once with the plain TLS 1.2 hello (no
+                                          TLS_FALLBACK_SCSV), as browsers did before RFC 7507.
 
 Every socket has a timeout, so no mode can hang.
 """
+import os
 import socket
 import ssl
+import struct
 import sys
 import time
 
@@ -102,12 +113,70 @@ def chunked(port, cafile, size, delay_ms):
             pass
 
 
+def tls12_context(cafile):
+    ctx = client_context(cafile)
+    ctx.maximum_version = ssl.TLSVersion.TLSv1_2
+    return ctx
+
+
+def draft_hello(record):
+    """Python's TLS 1.2 ClientHello record, turned into a draft-23 era hello."""
+    msg = record[5:]
+    body = msg[4:]
+    at = 2 + 32
+    at += 1 + body[at]                                    # session_id
+    n = struct.unpack(">H", body[at:at + 2])[0]
+    suites = b"\x13\x01\x13\x02\x13\x03" + body[at + 2:at + 2 + n]
+    head = body[:at] + struct.pack(">H", len(suites)) + suites
+    at += 2 + n
+    head += body[at:at + 1 + body[at]]                    # compression methods
+    at += 1 + body[at]
+    exts = body[at + 2:]
+    exts += struct.pack(">HHB", 43, 9, 8) + bytes.fromhex("7f17030303020301")
+    exts += struct.pack(">HHBB", 45, 2, 1, 1)
+    share = os.urandom(32)
+    exts += struct.pack(">HHHHH", 51, 38, 36, 0x001d, 32) + share
+    body = head + struct.pack(">H", len(exts)) + exts
+    msg = b"\x01" + len(body).to_bytes(3, "big") + body
+    return record[:3] + struct.pack(">H", len(msg)) + msg
+
+
+def draft_fallback(port, cafile):
+    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+    tls = tls12_context(cafile).wrap_bio(incoming, outgoing, server_hostname=SNI)
+    try:
+        tls.do_handshake()
+    except ssl.SSLWantReadError:
+        pass
+    hello = draft_hello(outgoing.read())
+    failed = False
+    with socket.create_connection((HOST, port), timeout=TIMEOUT) as sock:
+        sock.sendall(hello)
+        try:
+            answer = sock.recv(4096)
+            failed = not answer or answer[0] == 21        # EOF or an alert record
+        except (ConnectionError, socket.timeout):
+            failed = True
+    if not failed:
+        raise SystemExit("the draft hello was not refused")
+    with socket.create_connection((HOST, port), timeout=TIMEOUT) as sock:
+        with tls12_context(cafile).wrap_socket(sock, server_hostname=SNI) as tls:
+            tls.sendall(LINE)
+            tls.recv(1024)
+            try:
+                tls.unwrap()
+            except (OSError, ssl.SSLError):
+                pass
+
+
 def main(argv):
     mode = argv[1] if len(argv) > 1 else ""
     if mode == "server" and len(argv) == 5:
         server(int(argv[2]), argv[3], argv[4])
     elif mode == "client" and len(argv) == 4:
         client(int(argv[2]), argv[3])
+    elif mode == "draft-fallback" and len(argv) == 4:
+        draft_fallback(int(argv[2]), argv[3])
     elif mode == "chunked" and len(argv) == 6:
         chunked(int(argv[2]), argv[3], int(argv[4]), int(argv[5]))
     else:

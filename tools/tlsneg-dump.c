@@ -211,7 +211,7 @@ static void print_sni(bool has, const char *sni)
 static int replay_events(char *line, size_t line_cap, uint8_t *msg, size_t msg_cap)
 {
     static tlsneg_replay_out out;
-    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true};
+    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true, false};
     tlsneg_replay *r = tlsneg_replay_new(&cfg, 65536);
     if (!r) {
         fprintf(stderr, "tlsneg-dump: out of memory\n");

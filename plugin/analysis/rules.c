@@ -45,6 +45,10 @@ bool tlsneg_rule_is_verdict(tlsneg_rule_id r)
     case TLSNEG_RULE_DOWNGRADE_SENTINEL_TLS13:
     case TLSNEG_RULE_GREASE_SELECTED:
     case TLSNEG_RULE_VERSION_NOT_OFFERED:
+    case TLSNEG_RULE_RETRY_SAME_VERSION:
+    case TLSNEG_RULE_FAILURE_OTHER_CAUSE:
+    case TLSNEG_RULE_NO_COMMON_VERSION:
+    case TLSNEG_RULE_CLIENT_ABORTED:
         return true;
     default:
         return false;

@@ -3,6 +3,8 @@
  * back to earlier frames. */
 #include "analysis/session.h"
 
+#include "analysis/offer.h"
+
 #include "core/versions.h"
 
 #include <stdio.h>
@@ -164,54 +166,21 @@ static void add_verdicts(tlsneg_result *out, uint32_t frame)
     back_notes(out, frame);
 }
 
-static uint64_t session_hash(const tlsneg_hello *h)
-{
-    return h->session_id.len ? fnv1a(h->session_id.p, h->session_id.len) | 1u : 0;
-}
-
-static uint8_t tls13_extensions(const tlsneg_hello *h)
-{
-    return (uint8_t)((tlsneg_hello_has_extension(h, TLSNEG_EXT_KEY_SHARE) ? TLSNEG_OFFER_KEY_SHARE
-                                                                          : 0) |
-                     (tlsneg_hello_has_extension(h, TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES)
-                          ? TLSNEG_OFFER_PSK_MODES
-                          : 0) |
-                     (tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA) ? TLSNEG_OFFER_EARLY_DATA
-                                                                           : 0) |
-                     (tlsneg_hello_has_extension(h, TLSNEG_EXT_PRE_SHARED_KEY)
-                          ? TLSNEG_OFFER_PRE_SHARED_KEY
-                          : 0));
-}
-
 static void track_client_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tlsneg_event *ev,
                                const tlsneg_hello *h, const tlsneg_facts *f, tlsneg_result *out)
 {
-    bool dtls = f->wire == TLSNEG_WIRE_DTLS;
     tlsneg_peer_key key = {ev->src.addr,     ev->src.addr_len, ev->dst.addr,
                            ev->dst.addr_len, ev->dst.port,     f->sni};
-    tlsneg_offer offer = {.dtls = dtls,
-                          .datagram = dtls || f->wire == TLSNEG_WIRE_QUIC,
-                          .has_offered_max = f->has_offered_max,
-                          .offered_max = f->offered_max,
-                          .has_supported_versions = f->has_supported_versions,
-                          .tls13_extensions = tls13_extensions(h),
-                          .fallback_scsv = f->fallback_scsv,
-                          .session_id = session_hash(h)};
-    uint16_t v13 = dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13;
-    for (size_t i = 0; i < f->num_offered; i++) {
-        offer.offers_tls13 |= f->offered[i] == v13;
-    }
+    tlsneg_offer offer;
+    tlsneg_offer_from_hello(&offer, h, f);
     tlsneg_tracker_client_hello(t, c->id, &key, ev->frame, ev->time_us, &offer, &out->verdicts);
 }
 
 static void track_server_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tlsneg_event *ev,
                                const tlsneg_hello *h, const tlsneg_facts *f, tlsneg_result *out)
 {
-    tlsneg_answer answer = {.is_hrr = f->is_hrr,
-                            .version = f->has_negotiated ? f->negotiated_version : 0,
-                            .session_id = session_hash(h),
-                            .pre_shared_key = h->pre_shared_key.present,
-                            .has_sentinel = f->has_sentinel};
+    tlsneg_answer answer;
+    tlsneg_answer_from_hello(&answer, h, f);
     tlsneg_tracker_server_hello(t, c->id, ev->frame, ev->time_us, &answer, &out->verdicts);
 }
 
@@ -310,5 +279,13 @@ void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
         out->cause = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
         out->from_client = tlsneg_session_from_client(c, &ev->src);
         set_sni(&out->has_sni, out->sni, c->client_hello ? c->client_hello->sni : NULL);
+    }
+}
+
+void tlsneg_session_progress(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev)
+{
+    tlsneg_tracker *t = tracker_of(s);
+    if (t && c->has_client_hello) {
+        tlsneg_tracker_progress(t, c->id, !tlsneg_session_from_client(c, &ev->src));
     }
 }

@@ -148,6 +148,11 @@ void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
 void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev, bool reset,
                           tlsneg_close_result *out);
 
+/* tlsneg_session_progress tells that ev's source sent a ChangeCipherSpec or
+ * an encrypted record on c: once both sides have, an attempt whose
+ * ServerHello the capture misses is no failure. */
+void tlsneg_session_progress(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev);
+
 /* tlsneg_conn_keep_client_hello hands c the caller's lasting copy of the
  * facts of the ClientHello just analysed on c (out->facts, copied), for the
  * checks of the messages after it. Without it those checks run as if the

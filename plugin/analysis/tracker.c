@@ -26,13 +26,97 @@ typedef struct {
     uint16_t best_version;
     uint16_t version; /* in force, once answered */
     uint8_t chain_len;
-    uint8_t outcome; /* tlsneg_cause, or SUCCESS */
+    uint8_t outcome; /* tlsneg_cause, SUCCESS or COMPLETED */
     uint8_t alert;
     bool has_best;
+    bool same_retry;      /* prev is a failed attempt with the same offer */
+    bool changed_retry;   /* prev is a failed attempt with more than a lower version */
+    bool answer_sentinel; /* its ServerHello carried a downgrade sentinel */
+    uint8_t progress;     /* 1: the client, 2: the server sent CCS or encrypted data */
     tlsneg_offer offer;
+    /* What this key has shown so far (copied into each new attempt). */
+    uint8_t accepted;    /* tlsneg_version_bit of every version the server put in force */
+    unsigned best_offer; /* rank of the highest offer the server completed */
+    uint32_t best_fp;    /* fp_all of the offer answered with best_version */
+    /* What this client has shown this server (address and port, any SNI). */
+    uint64_t pair;
+    tlsneg_probe probe;
+    uint16_t variations;
+    bool recognised;
+    uint32_t seen[4]; /* the last distinct offers of the burst (fp_all, SCSV folded in) */
 } attempt;
 
-#define SUCCESS 0xff
+#define SUCCESS   0xff
+#define COMPLETED 0xfe /* no ServerHello seen, but both sides went encrypted */
+
+/* What the tracker found about the frame in hand, before it becomes a list
+ * of verdicts (emit). */
+/* What the tracker knows about the frame in hand. */
+typedef struct {
+    /* ClientHello: a fallback retry of the failed attempt in prev_frame
+     * (lower versions, nothing else changed), or (same_retry) a retry of
+     * the same offer: no fallback. A lower retry that changed more is
+     * neither; its success is judged as failure_other_cause. */
+    bool fallback;
+    bool same_retry;
+    uint32_t prev_frame;
+    bool has_from, has_to;
+    uint16_t from, to; /* highest versions offered before and now */
+    uint8_t cause;     /* tlsneg_cause of the previous attempt */
+    uint8_t cause_alert;
+    bool scsv;
+    const char *less; /* how the retry offers less, in words */
+    /* The chain this attempt belongs to, oldest first, this one last. */
+    uint8_t chain_len;
+    uint32_t chain_frames[TLSNEG_CHAIN_MAX];
+    uint16_t chain_versions[TLSNEG_CHAIN_MAX]; /* highest offered; 0 unknown */
+
+    /* ServerHello completing a retry: the server failed the higher offers
+     * of the chain and accepted this one. */
+    bool intolerant;
+    char intolerant_of[TLSNEG_INTOLERANT_MAX];
+    /* ServerHello completing a fallback retry whose failed attempt (in
+     * failed_frame) differed in more than versions: not intolerance. */
+    bool other_cause;
+    uint32_t failed_frame;
+    char changed[TLSNEG_INTOLERANT_MAX]; /* what else changed, in words */
+
+    /* Alert from the server: a retry of the chain was refused with
+     * protocol_version too: no common version. */
+    bool retry_refused;
+
+    /* Alert from the client after the ServerHello in answer_frame. */
+    bool client_abort;
+    uint32_t answer_frame;
+    bool caught_sentinel; /* the ServerHello had a sentinel and the client offered TLS 1.3 */
+
+    /* ClientHello or alert within a recognised probe (probe_new: the hello
+     * that made it recognised). Fallbacks and intolerance are not judged in
+     * a probe. */
+    bool probe;
+    bool probe_new;
+    tlsneg_probe probe_info;
+
+    /* Alert inappropriate_fallback answering a fallback retry. */
+    bool fallback_rejected;
+
+    /* ServerHello lower than one this server gave this client before,
+     * although the client still offers the higher version. */
+    bool inconsistent;
+    uint32_t higher_frame;
+    uint16_t higher_version;
+
+    /* ServerHello answering a hello marked with TLS_FALLBACK_SCSV below a
+     * version this server put in force for this client before. */
+    bool ignored_scsv;
+    uint32_t ignored_frame;
+    uint16_t ignored_version;
+
+    /* ServerHello resuming a session made at another version. */
+    bool resumption_change;
+    uint32_t session_frame;
+    uint16_t session_version;
+} cross;
 
 /* A map from 64-bit keys to ring slots: linear probing, deletion by
  * backward shift, so that it never fills with tombstones. */
@@ -51,7 +135,7 @@ struct tlsneg_tracker {
     attempt *ring;
     size_t cap, used, next; /* next: where the next attempt goes once full */
     uint64_t next_id;
-    map by_conn, by_key, by_session;
+    map by_conn, by_key, by_session, by_pair;
 };
 
 static uint64_t mix(uint64_t x)
@@ -150,16 +234,17 @@ static bool grow(tlsneg_tracker *t)
         return false;
     }
     t->ring = ring;
-    map maps[3] = {{NULL, 0}, {NULL, 0}, {NULL, 0}};
+    map maps[4] = {{0}};
     size_t slots = map_slots(cap);
-    if (!map_init(&maps[0], slots) || !map_init(&maps[1], slots) || !map_init(&maps[2], slots)) {
-        free(maps[0].e);
-        free(maps[1].e);
-        free(maps[2].e);
+    if (!map_init(&maps[0], slots) || !map_init(&maps[1], slots) || !map_init(&maps[2], slots) ||
+        !map_init(&maps[3], slots)) {
+        for (int k = 0; k < 4; k++) {
+            free(maps[k].e);
+        }
         return false;
     }
-    map *old[3] = {&t->by_conn, &t->by_key, &t->by_session};
-    for (int k = 0; k < 3; k++) {
+    map *old[4] = {&t->by_conn, &t->by_key, &t->by_session, &t->by_pair};
+    for (int k = 0; k < 4; k++) {
         for (size_t i = 0; old[k]->e && i <= old[k]->mask; i++) {
             if (old[k]->e[i].slot != NONE) {
                 map_put(&maps[k], old[k]->e[i].key, old[k]->e[i].slot);
@@ -196,6 +281,7 @@ void tlsneg_tracker_free(tlsneg_tracker *t)
         free(t->by_conn.e);
         free(t->by_key.e);
         free(t->by_session.e);
+        free(t->by_pair.e);
         free(t);
     }
 }
@@ -207,16 +293,18 @@ size_t tlsneg_tracker_attempts(const tlsneg_tracker *t)
 
 size_t tlsneg_tracker_bytes_per_attempt(void)
 {
-    /* The attempt, and up to four map entries per attempt in each of three
+    /* The attempt, and up to four map entries per attempt in each of four
      * maps (at least twice as many entries as attempts, up to twice more
      * while a power of two is filled). */
-    return sizeof(attempt) + 3 * 4 * sizeof(entry);
+    return sizeof(attempt) + 4 * 4 * sizeof(entry);
 }
 
 size_t tlsneg_tracker_bytes(const tlsneg_tracker *t)
 {
     return sizeof *t + t->cap * sizeof(attempt) +
-           (t->by_conn.mask + 1 + t->by_key.mask + 1 + t->by_session.mask + 1) * sizeof(entry);
+           (t->by_conn.mask + 1 + t->by_key.mask + 1 + t->by_session.mask + 1 + t->by_pair.mask +
+            1) *
+               sizeof(entry);
 }
 
 static uint64_t key_hash(const tlsneg_tracker *t, const tlsneg_peer_key *k)
@@ -233,6 +321,18 @@ static uint64_t key_hash(const tlsneg_tracker *t, const tlsneg_peer_key *k)
     return h;
 }
 
+/* pair_hash: the client and the server's address and port, whatever the
+ * SNI: a scanner may send it in some hellos and not in others. */
+static uint64_t pair_hash(const tlsneg_peer_key *k)
+{
+    uint64_t h = 14695981039346656037u;
+    uint8_t lens[2] = {(uint8_t)k->client_len, (uint8_t)k->server_len};
+    h = fnv(h, lens, 2);
+    h = fnv(h, k->client, k->client_len);
+    h = fnv(h, k->server, k->server_len);
+    return fnv(h, &k->server_port, sizeof k->server_port);
+}
+
 static uint64_t session_key(const attempt *a, uint64_t session_id)
 {
     return mix(a->key ^ mix(session_id));
@@ -244,6 +344,7 @@ static void forget(tlsneg_tracker *t, uint32_t s)
     attempt *a = &t->ring[s];
     map_del(&t->by_conn, a->conn, s);
     map_del(&t->by_key, a->key, s);
+    map_del(&t->by_pair, a->pair, s);
     if (a->outcome == SUCCESS && a->offer.session_id) {
         map_del(&t->by_session, session_key(a, a->offer.session_id), s);
     }
@@ -287,7 +388,68 @@ static unsigned offer_rank(const tlsneg_offer *o)
 
 static bool failed(const attempt *a)
 {
-    return a->outcome != SUCCESS && (a->outcome != TLSNEG_CAUSE_NONE || a->offer.datagram);
+    return a->outcome != SUCCESS && a->outcome != COMPLETED &&
+           (a->outcome != TLSNEG_CAUSE_NONE || a->offer.datagram);
+}
+
+static uint8_t bit_of(const tlsneg_offer *o, uint16_t v)
+{
+    return tlsneg_version_bit(v, o->dtls);
+}
+
+/* offered_by: f offered v (an offer built without versions offers all). */
+static bool offered_by(const tlsneg_offer *f, uint16_t v)
+{
+    if (f->drafts && tlsneg_draft_bit(v)) {
+        return (f->drafts & tlsneg_draft_bit(v)) != 0;
+    }
+    return !f->versions || (f->versions & bit_of(f, v));
+}
+
+/* changed_more names what else than the version signals differs between the
+ * failed offer f and the retry r, or returns NULL. Below TLS 1.2 a client
+ * drops the suites and the extension that need TLS 1.2; SSL 3.0 hellos often
+ * carry no extensions at all. */
+static const char *changed_more(const tlsneg_offer *f, const tlsneg_offer *r, char *buf, size_t len)
+{
+    if (!f->has_fingerprint || !r->has_fingerprint) {
+        return NULL;
+    }
+    unsigned low = offer_rank(f) < offer_rank(r) ? offer_rank(f) : offer_rank(r);
+    bool pre12 = !f->dtls && low < rank(f, TLSNEG_V_TLS12);
+    bool ssl3 = !f->dtls && low <= rank(f, TLSNEG_V_SSL3);
+    const char *what[4];
+    size_t n = 0;
+    if (pre12 ? f->fp_suites_pre12 != r->fp_suites_pre12 : f->fp_suites != r->fp_suites) {
+        what[n++] = "cipher suites";
+    }
+    if (!ssl3 && f->fp_groups != r->fp_groups) {
+        what[n++] = "supported_groups";
+    }
+    if (!pre12 && f->fp_sigalgs != r->fp_sigalgs) {
+        what[n++] = "signature_algorithms";
+    }
+    if (!ssl3 && (pre12 ? f->fp_exts_pre12 != r->fp_exts_pre12 : f->fp_exts != r->fp_exts)) {
+        what[n++] = "other extensions";
+    }
+    if (!n) {
+        return NULL;
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", what[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
+
+/* same_offer: the same versions and, as far as known, the same hello. */
+static bool same_offer(const tlsneg_offer *a, const tlsneg_offer *b)
+{
+    return a->has_offered_max == b->has_offered_max && a->offered_max == b->offered_max &&
+           a->has_supported_versions == b->has_supported_versions && a->versions == b->versions &&
+           (!a->has_fingerprint || !b->has_fingerprint || a->fp_all == b->fp_all);
 }
 
 /* offers_less says how b offers less than a, or returns NULL. */
@@ -314,6 +476,7 @@ static tlsneg_verdict *add_verdict(tlsneg_verdicts *out, tlsneg_verdict_kind k, 
         return NULL;
     }
     tlsneg_verdict *v = &out->item[out->count++];
+    memset(v, 0, sizeof *v);
     v->kind = k;
     v->rule = rule;
     v->detail[0] = '\0';
@@ -371,27 +534,32 @@ __attribute__((format(printf, 2, 3))) static void set_detail(tlsneg_verdict *v, 
 
 const char *tlsneg_verdict_kind_name(tlsneg_verdict_kind k)
 {
-    static const char *const names[] = {"fallback", "intolerant", "fallback_rejected",
-                                        "inconsistent", "resumption_change"};
+    static const char *const names[] = {
+        "fallback",     "intolerant", "fallback_rejected", "inconsistent",
+        "resumption_change", "ignored_scsv", "same_retry", "other_cause",
+        "no_common_version", "client_abort", "probe"};
     return NAME_OF(names, k);
 }
 
 const char *tlsneg_link_role_name(tlsneg_link_role r)
 {
     static const char *const names[] = {"previous_attempt", "retry",           "refused_retry",
-                                        "completed_by",     "session_made_in", "higher_version_in"};
+                                        "completed_by",     "session_made_in", "higher_version_in",
+                                        "same_offer_as",    "aborted_after",   "probe_start"};
     return NAME_OF(names, r);
 }
 
 const char *tlsneg_version_role_name(tlsneg_version_role r)
 {
-    static const char *const names[] = {"offered_before", "offered_now", "higher", "session"};
+    static const char *const names[] = {"offered_before", "offered_now", "higher",
+                                        "session",        "lowest",      "highest"};
     return NAME_OF(names, r);
 }
 
 const char *tlsneg_text_role_name(tlsneg_text_role r)
 {
-    static const char *const names[] = {"cause", "chain", "intolerant_of", "less"};
+    static const char *const names[] = {"cause",   "chain",    "intolerant_of", "less",
+                                        "changed", "attempts", "probe"};
     return NAME_OF(names, r);
 }
 
@@ -436,12 +604,7 @@ const char *tlsneg_verdict_text(const tlsneg_verdict *v, tlsneg_text_role r)
     return NULL;
 }
 
-static const char *vname(uint16_t v, char *buf)
-{
-    return v ? tlsneg_version_name(v, buf, TLSNEG_VERSION_NAME_MAX) : "no known version";
-}
-
-static void fill_chain(tlsneg_tracker *t, const attempt *a, tlsneg_verdict *out)
+static void fill_chain(tlsneg_tracker *t, const attempt *a, cross *out)
 {
     const attempt *steps[TLSNEG_CHAIN_MAX];
     size_t n = 0;
@@ -456,24 +619,93 @@ static void fill_chain(tlsneg_tracker *t, const attempt *a, tlsneg_verdict *out)
     }
 }
 
-void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
-                                 uint32_t frame, uint64_t time_us, const tlsneg_offer *offer,
-                                 tlsneg_verdicts *out)
+static unsigned rank_of(bool dtls, uint16_t v)
 {
-    out->count = 0;
-    out->dropped = 0;
+    return tlsneg_version_rank(v, dtls);
+}
+
+/* probe_step counts hello o (attempt a, time now) into the probe state of
+ * its client and server, carried over from the pair's last attempt p. A
+ * variation is a change no retry makes: dance says o is a retry of a failed
+ * attempt (a fallback or the same offer again). */
+static void probe_step(const tlsneg_tracker *t, attempt *a, const attempt *p, bool dance)
+{
+    const tlsneg_offer *o = &a->offer;
+    uint16_t top = o->has_offered_max ? o->offered_max : 0;
+    uint32_t id =
+        (o->fp_all ^ (o->fallback_scsv ? 0x5600u : 0u) ^ (uint32_t)o->versions << 24 ^ top) | 1u;
+    if (!p || a->time_us - p->probe.last_us > t->cfg.window_us || p->offer.dtls != o->dtls) {
+        memset(&a->probe, 0, sizeof a->probe);
+        a->probe.first_frame = a->frame;
+        a->probe.first_us = a->time_us;
+        a->probe.lowest = a->probe.highest = top;
+        a->probe.dtls = o->dtls;
+        a->variations = 0;
+        a->recognised = false;
+        memset(a->seen, 0, sizeof a->seen);
+        a->seen[0] = id;
+    } else {
+        a->probe = p->probe;
+        a->variations = p->variations;
+        a->recognised = p->recognised;
+        memcpy(a->seen, p->seen, sizeof a->seen);
+        /* A variation is an offer not among the last distinct ones: a
+         * client that alternates two configurations is no probe. */
+        bool known = false;
+        for (size_t i = 0; i < 4; i++) {
+            known |= a->seen[i] == id;
+        }
+        if (!known) {
+            memmove(a->seen + 1, a->seen, 3 * sizeof a->seen[0]);
+            a->seen[0] = id;
+        }
+        if (!known && !dance) {
+            a->variations =
+                (uint16_t)(a->variations < UINT16_MAX ? a->variations + 1 : a->variations);
+        }
+        if (top &&
+            (!a->probe.lowest || rank_of(o->dtls, top) < rank_of(o->dtls, a->probe.lowest))) {
+            a->probe.lowest = top;
+        }
+        if (top && rank_of(o->dtls, top) > rank_of(o->dtls, a->probe.highest)) {
+            a->probe.highest = top;
+        }
+    }
+    a->probe.hellos++;
+    a->probe.last_us = a->time_us;
+    a->probe.scsv = (uint16_t)(a->probe.scsv + (o->fallback_scsv && a->probe.scsv < UINT16_MAX));
+}
+
+/* in_probe: attempt a belongs to a burst of its pair that is recognised as
+ * a probe (perhaps only since a later hello). */
+static attempt *in_probe(tlsneg_tracker *t, const attempt *a)
+{
+    if (t->cfg.no_probes) {
+        return NULL;
+    }
+    uint32_t s = map_get(&t->by_pair, a->pair);
+    attempt *head = s == NONE ? NULL : &t->ring[s];
+    return head && head->recognised && head->probe.first_frame <= a->frame ? head : NULL;
+}
+
+static void client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
+                         uint32_t frame, uint64_t time_us, const tlsneg_offer *offer, cross *out)
+{
+    memset(out, 0, sizeof *out);
     if (by_conn(t, conn)) {
         return; /* after a HelloRetryRequest, or sent again: the same attempt */
     }
-    uint64_t k = key_hash(t, key);
+    uint64_t k = key_hash(t, key), pk = pair_hash(key);
     uint32_t s = new_slot(t);
     attempt *a = &t->ring[s];
-    uint32_t ks = map_get(&t->by_key, k);
+    uint32_t ks = map_get(&t->by_key, k), ps = map_get(&t->by_pair, pk);
     attempt *before = ks == NONE ? NULL : &t->ring[ks];
+    attempt *pbefore = ps == NONE ? NULL : &t->ring[ps];
 
     memset(a, 0, sizeof *a);
     a->conn = conn;
     a->key = k;
+    a->pair = pk;
     a->id = ++t->next_id;
     a->time_us = time_us;
     a->frame = frame;
@@ -485,51 +717,76 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
         a->has_best = before->has_best;
         a->best_version = before->best_version;
         a->best_frame = before->best_frame;
+        a->best_fp = before->best_fp;
+        a->accepted = before->accepted;
+        a->best_offer = before->best_offer;
     }
     map_put(&t->by_conn, conn, s);
     map_put(&t->by_key, k, s);
+    map_put(&t->by_pair, pk, s);
 
-    /* A fallback: the last attempt with this key failed, not long ago, and
-     * this one offers less. */
-    const char *less = before ? offers_less(&before->offer, offer) : NULL;
-    if (!before || !failed(before) || time_us - before->time_us > t->cfg.window_us || !less) {
+    /* A retry: the last attempt with this key failed, not long ago. It is a
+     * fallback if it offers less and its highest version was offered before
+     * (what else changed decides, once it succeeds, whether the server is
+     * intolerant); a retry of the same offer if it offers the same hello.
+     * Anything else is another offer. */
+    const char *less = NULL;
+    bool fallback = false, same = false, changed = false;
+    /* A dance starts with the client's best offer: a failed attempt that is
+     * no retry itself, but offered less than an earlier hello of the same
+     * burst to this server, is a probe's step, not the start of a dance
+     * (nmap tries TLS 1.2, then 1.1, then 1.0, each once). */
+    bool starts =
+        before &&
+        ((before->prev != NONE && !before->changed_retry) || !before->probe.hellos ||
+         offer_rank(&before->offer) >= rank_of(before->offer.dtls, before->probe.highest));
+    if (starts && failed(before) && time_us - before->time_us <= t->cfg.window_us) {
+        char what[TLSNEG_INTOLERANT_MAX];
+        less = offers_less(&before->offer, offer);
+        bool lower =
+            less && offer->has_offered_max && offered_by(&before->offer, offer->offered_max);
+        changed = lower && changed_more(&before->offer, offer, what, sizeof what);
+        fallback = lower && !changed;
+        /* A datagram attempt that got no answer may have been answered
+         * out of sight: only a seen failure makes a same-offer retry. */
+        same = !less && before->outcome != TLSNEG_CAUSE_NONE && same_offer(&before->offer, offer);
+    }
+    if (!t->cfg.no_probes) {
+        probe_step(t, a, pbefore, fallback || same);
+        if (!a->recognised && a->probe.hellos >= TLSNEG_PROBE_HELLOS &&
+            a->variations >= TLSNEG_PROBE_VARIATIONS) {
+            a->recognised = true;
+            out->probe_new = true;
+        }
+        if (a->recognised) {
+            out->probe = true;
+            out->probe_info = a->probe;
+            return; /* a probe: no fallback, no chain */
+        }
+    }
+    if (!fallback && !same && !changed) {
         return;
     }
     a->prev = ks;
     a->prev_id = before->id;
+    a->same_retry = same;
+    a->changed_retry = changed;
+    if (changed) {
+        return; /* linked for its outcome only: another offer, not a fallback */
+    }
     a->chain_len = (uint8_t)(before->chain_len < 255 ? before->chain_len + 1 : 255);
-    tlsneg_verdict *v = add_verdict(out, TLSNEG_VERDICT_FALLBACK,
-                                    offer->fallback_scsv ? TLSNEG_RULE_FALLBACK_RETRY_SCSV
-                                                         : TLSNEG_RULE_FALLBACK_RETRY);
-    if (!v) {
-        return;
-    }
-    char cause[256], a_name[TLSNEG_VERSION_NAME_MAX], b_name[TLSNEG_VERSION_NAME_MAX];
-    tlsneg_cause_text(before->outcome == TLSNEG_CAUSE_NONE ? TLSNEG_CAUSE_NO_ANSWER
-                                                           : before->outcome,
-                      before->alert, cause, sizeof cause);
-    add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, before->frame);
-    if (before->offer.has_offered_max) {
-        add_version(v, TLSNEG_VERSION_OFFERED_BEFORE, before->offer.offered_max);
-    }
-    if (offer->has_offered_max) {
-        add_version(v, TLSNEG_VERSION_OFFERED_NOW, offer->offered_max);
-    }
-    fill_chain(t, a, v);
-    set_text(v, TLSNEG_TEXT_CAUSE, cause);
-    char *chain = add_text(v, TLSNEG_TEXT_CHAIN);
-    if (chain) {
-        tlsneg_chain_text(v, chain, TLSNEG_VERDICT_TEXT_MAX);
-    }
-    set_text(v, TLSNEG_TEXT_LESS, less);
-    set_detail(v,
-               "A retry of the attempt in frame %u (up to %s, failed: %s) offering %s, up to %s, "
-               "%s",
-               before->frame,
-               vname(before->offer.has_offered_max ? before->offer.offered_max : 0, a_name), cause,
-               less, vname(offer->has_offered_max ? offer->offered_max : 0, b_name),
-               offer->fallback_scsv ? "with TLS_FALLBACK_SCSV"
-                                    : "without TLS_FALLBACK_SCSV: open to a downgrade attack");
+    out->fallback = fallback;
+    out->same_retry = same;
+    out->prev_frame = before->frame;
+    out->has_from = before->offer.has_offered_max;
+    out->from = before->offer.offered_max;
+    out->has_to = offer->has_offered_max;
+    out->to = offer->offered_max;
+    out->cause = before->outcome == TLSNEG_CAUSE_NONE ? TLSNEG_CAUSE_NO_ANSWER : before->outcome;
+    out->cause_alert = before->alert;
+    out->scsv = offer->fallback_scsv;
+    out->less = less ? less : "the same versions";
+    fill_chain(t, a, out);
 }
 
 /* what_failed names what the server could not take in the failed offer f
@@ -539,6 +796,10 @@ static void what_failed(const tlsneg_offer *f, const tlsneg_offer *ok, char *buf
     char name[TLSNEG_VERSION_NAME_MAX];
     if (f->offers_tls13 && !ok->offers_tls13) {
         snprintf(buf, len, "%s in supported_versions", f->dtls ? "DTLS 1.3" : "TLS 1.3");
+    } else if (f->has_offered_max && tlsneg_version_is_draft(f->offered_max) &&
+               offer_rank(f) > offer_rank(ok)) {
+        snprintf(buf, len, "%s in supported_versions",
+                 tlsneg_version_name(f->offered_max, name, sizeof name));
     } else if (f->has_supported_versions && !ok->has_supported_versions) {
         snprintf(buf, len, "the supported_versions extension");
     } else if (offer_rank(f) > offer_rank(ok)) {
@@ -573,62 +834,98 @@ static bool still_offers(const tlsneg_offer *o, uint16_t v)
     return offer_rank(o) >= rank(o, v);
 }
 
-void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                                 const tlsneg_answer *answer, tlsneg_verdicts *out)
+/* key_head: the latest attempt with a's key, which new attempts copy the
+ * key's history from. */
+static attempt *key_head(tlsneg_tracker *t, const attempt *a)
 {
-    out->count = 0;
-    out->dropped = 0;
+    uint32_t s = map_get(&t->by_key, a->key);
+    return s == NONE ? NULL : &t->ring[s];
+}
+
+/* judge_retry decides what the success of fallback retry a at version v
+ * says about the failed attempt prev: intolerance only when prev offered v
+ * (a conforming server negotiates down to it), prev was not refused as an
+ * inappropriate fallback, the server has not completed an offer as high
+ * from this client before, and nothing but the version signals changed. */
+static void judge_retry(const attempt *a, const attempt *prev, uint16_t v, unsigned best_offer,
+                        cross *out)
+{
+    if (prev->outcome == TLSNEG_CAUSE_ALERT && prev->alert == 86) {
+        return; /* RFC 7507 3: the protection working */
+    }
+    if (prev->outcome == TLSNEG_CAUSE_CLIENT_ABORT) {
+        return; /* the server answered; the client refused */
+    }
+    if (!offered_by(&prev->offer, v)) {
+        return; /* no common version with that offer, not intolerance */
+    }
+    if (best_offer && best_offer >= offer_rank(&prev->offer)) {
+        return; /* it completed an offer as high from this client before */
+    }
+    if (changed_more(&prev->offer, &a->offer, out->changed, sizeof out->changed)) {
+        out->other_cause = true;
+        out->failed_frame = prev->frame;
+        return;
+    }
+    out->intolerant = true;
+    what_failed(&prev->offer, &a->offer, out->intolerant_of, sizeof out->intolerant_of);
+}
+
+static void server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
+                         const tlsneg_answer *answer, cross *out)
+{
+    memset(out, 0, sizeof *out);
     attempt *a = by_conn(t, conn);
     if (!a || answer->is_hrr || a->outcome == SUCCESS) {
         return;
+    }
+    unsigned best_offer = a->best_offer;
+    attempt *head = key_head(t, a);
+    if (head && head->best_offer > best_offer) {
+        best_offer = head->best_offer;
     }
     a->outcome = SUCCESS;
     a->time_us = time_us;
     a->version = answer->version;
     a->answer_frame = frame;
+    a->answer_sentinel = answer->sentinel;
     unsigned r = rank(&a->offer, answer->version);
 
     attempt *prev = live(t, a->prev, a->prev_id);
-    tlsneg_verdict *v =
-        prev ? add_verdict(out, TLSNEG_VERDICT_INTOLERANT, TLSNEG_RULE_VERSION_INTOLERANCE) : NULL;
-    if (v) {
-        char what[TLSNEG_INTOLERANT_MAX];
-        what_failed(&prev->offer, &a->offer, what, sizeof what);
-        fill_chain(t, a, v);
-        set_text(v, TLSNEG_TEXT_INTOLERANT_OF, what);
-        set_detail(v,
-                   "The server failed the attempt in frame %u and completes this one: it "
-                   "does not tolerate %s",
-                   v->chain_len > 1 ? v->chain_frames[v->chain_len - 2] : 0, what);
+    if (prev && !a->same_retry && !in_probe(t, a)) {
+        judge_retry(a, prev, answer->version, best_offer, out);
+        if (out->intolerant || out->other_cause) {
+            fill_chain(t, a, out);
+        }
     }
     if (a->has_best && r && r < rank(&a->offer, a->best_version) &&
         still_offers(&a->offer, a->best_version) &&
-        (v = add_verdict(out, TLSNEG_VERDICT_INCONSISTENT, TLSNEG_RULE_INCONSISTENT_SERVER))) {
-        char name[TLSNEG_VERSION_NAME_MAX];
-        add_link(v, TLSNEG_LINK_HIGHER_VERSION_IN, a->best_frame);
-        add_version(v, TLSNEG_VERSION_HIGHER, a->best_version);
-        set_detail(v,
-                   "The server put %s in force in frame %u; now it negotiates lower "
-                   "although the client still offers it",
-                   vname(a->best_version, name), a->best_frame);
+        (!a->offer.has_fingerprint || !a->best_fp || a->best_fp == a->offer.fp_all)) {
+        out->inconsistent = true;
+        out->higher_frame = a->best_frame;
+        out->higher_version = a->best_version;
     }
-    if (a->has_best && r && a->offer.fallback_scsv && !answer->has_sentinel &&
-        rank(&a->offer, a->best_version) > offer_rank(&a->offer) &&
-        (v = add_verdict(out, TLSNEG_VERDICT_IGNORED_SCSV,
-                         TLSNEG_RULE_IGNORED_FALLBACK_SCSV_EARLIER))) {
-        char name[TLSNEG_VERSION_NAME_MAX];
-        add_link(v, TLSNEG_LINK_HIGHER_VERSION_IN, a->best_frame);
-        add_version(v, TLSNEG_VERSION_HIGHER, a->best_version);
-        set_detail(v,
-                   "The ClientHello carries TLS_FALLBACK_SCSV and offers less than %s, which the "
-                   "server put in force for this client in frame %u; it answers instead of "
-                   "refusing with inappropriate_fallback",
-                   vname(a->best_version, name), a->best_frame);
+    /* RFC 7507 3: a hello marked with the SCSV answered below a version the
+     * server put in force for this client before (with a sentinel of its
+     * own, the checks judge the ServerHello alone). */
+    if (a->has_best && r && a->offer.fallback_scsv && !answer->sentinel &&
+        rank(&a->offer, a->best_version) > offer_rank(&a->offer)) {
+        out->ignored_scsv = true;
+        out->ignored_frame = a->best_frame;
+        out->ignored_version = a->best_version;
     }
-    if (r && (!a->has_best || r > rank(&a->offer, a->best_version))) {
-        a->has_best = true;
-        a->best_version = answer->version;
-        a->best_frame = frame;
+    /* What the server has shown this client, for the next attempts. */
+    for (attempt *h = a; h; h = h != head ? head : NULL) {
+        h->accepted |= bit_of(&a->offer, answer->version);
+        if (offer_rank(&a->offer) > h->best_offer) {
+            h->best_offer = offer_rank(&a->offer);
+        }
+        if (r && (!h->has_best || r > rank(&a->offer, h->best_version))) {
+            h->has_best = true;
+            h->best_version = answer->version;
+            h->best_frame = frame;
+            h->best_fp = a->offer.fp_all;
+        }
     }
 
     /* Sessions: TLS 1.2 and lower resume by echoing the client's session ID;
@@ -640,16 +937,10 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
     if (answer->session_id == a->offer.session_id) {
         uint32_t c = map_get(&t->by_session, session_key(a, answer->session_id));
         attempt *maker = c == NONE ? NULL : &t->ring[c];
-        tlsneg_verdict *rv = maker && maker != a && maker->version != answer->version
-                                 ? add_verdict(out, TLSNEG_VERDICT_RESUMPTION_CHANGE,
-                                               TLSNEG_RULE_RESUMPTION_VERSION_CHANGE)
-                                 : NULL;
-        if (rv) {
-            char name[TLSNEG_VERSION_NAME_MAX];
-            add_link(rv, TLSNEG_LINK_SESSION_MADE_IN, maker->answer_frame);
-            add_version(rv, TLSNEG_VERSION_SESSION, maker->version);
-            set_detail(rv, "The session resumed here was made at %s in frame %u",
-                       vname(maker->version, name), maker->answer_frame);
+        if (maker && maker != a && maker->version != answer->version) {
+            out->resumption_change = true;
+            out->session_frame = maker->answer_frame;
+            out->session_version = maker->version;
         }
         a->offer.session_id = 0; /* the session stays its maker's */
         return;
@@ -658,33 +949,66 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
     map_put(&t->by_session, session_key(a, answer->session_id), (uint32_t)(a - t->ring));
 }
 
-void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                          uint8_t description, bool from_server, tlsneg_verdicts *out)
+static void alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
+                  uint8_t description, bool from_server, cross *out)
 {
-    out->count = 0;
-    out->dropped = 0;
+    memset(out, 0, sizeof *out);
     (void)frame;
     attempt *a = by_conn(t, conn);
-    if (!a || a->outcome != TLSNEG_CAUSE_NONE) {
+    if (!a || !tlsneg_alert_ends_handshake(description)) {
         return;
     }
-    if (!tlsneg_alert_ends_handshake(description)) {
+    attempt *probe = in_probe(t, a);
+    if (a->outcome == SUCCESS && !from_server && a->progress != 3) {
+        /* The client ends the handshake the ServerHello started: it did
+         * not accept what the server chose (RFC 8446 4.1.3: a client that
+         * sees the downgrade sentinel must abort). */
+        a->outcome = TLSNEG_CAUSE_CLIENT_ABORT;
+        a->alert = description;
+        if (probe) {
+            out->probe = true;
+            out->probe_info = probe->probe;
+        } else {
+            out->client_abort = true;
+            out->answer_frame = a->answer_frame;
+            out->caught_sentinel = a->answer_sentinel && a->offer.offers_tls13;
+        }
+        return;
+    }
+    if (a->outcome != TLSNEG_CAUSE_NONE) {
         return;
     }
     a->outcome = TLSNEG_CAUSE_ALERT;
     a->alert = description;
     a->time_us = time_us;
-    tlsneg_verdict *v =
-        description == 86 && from_server && live(t, a->prev, a->prev_id)
-            ? add_verdict(out, TLSNEG_VERDICT_FALLBACK_REJECTED, TLSNEG_RULE_FALLBACK_REJECTED)
-            : NULL;
-    if (v) {
-        add_link(v, TLSNEG_LINK_REFUSED_RETRY, a->frame);
-        set_detail(v,
-                   "The server refuses the fallback retry in frame %u: the downgrade "
-                   "protection worked",
-                   a->frame);
+    if (probe) {
+        if (description == 86 && from_server && a->offer.fallback_scsv &&
+            probe->probe.scsv_refused < UINT16_MAX) {
+            probe->probe.scsv_refused++;
+        }
+        out->probe = true;
+        out->probe_info = probe->probe;
+        return;
     }
+    if (!from_server || !live(t, a->prev, a->prev_id)) {
+        return;
+    }
+    out->prev_frame = a->frame;
+    if (description == 86 && !a->same_retry) {
+        out->fallback_rejected = true;
+        return;
+    }
+    /* The retry is refused with protocol_version too: the server says it
+     * supports none of the versions offered (RFC 8446 6.2), so the chain
+     * ends without a common version. Other failures may still be followed
+     * by a further retry. */
+    if (description != 70) {
+        return;
+    }
+    out->retry_refused = true;
+    out->cause = TLSNEG_CAUSE_ALERT;
+    out->cause_alert = description;
+    fill_chain(t, a, out);
 }
 
 uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
@@ -698,6 +1022,47 @@ uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint32_t frame, 
     a->outcome = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
     a->time_us = time_us;
     return a->frame;
+}
+
+void tlsneg_tracker_progress(tlsneg_tracker *t, uint64_t conn, bool from_server)
+{
+    attempt *a = by_conn(t, conn);
+    if (!a) {
+        return;
+    }
+    a->progress |= from_server ? 2 : 1;
+    if (a->progress == 3 && a->outcome == TLSNEG_CAUSE_NONE) {
+        a->outcome = COMPLETED; /* the ServerHello is missing from the capture */
+    }
+}
+
+static const char *vname(uint16_t v, char *buf)
+{
+    return v ? tlsneg_version_name(v, buf, TLSNEG_VERSION_NAME_MAX) : "no known version";
+}
+
+const char *tlsneg_probe_text(const tlsneg_probe *p, char *buf, size_t buf_len)
+{
+    char lo[TLSNEG_VERSION_NAME_MAX], hi[TLSNEG_VERSION_NAME_MAX], scsv[96] = "";
+    uint64_t span = p->last_us - p->first_us;
+    if (p->scsv == 1) {
+        snprintf(scsv, sizeof scsv, ", SCSV probe %s",
+                 p->scsv_refused ? "answered with 86" : "not refused");
+    } else if (p->scsv > 1) {
+        snprintf(scsv, sizeof scsv, ", %u SCSV probes, %u answered with 86", p->scsv,
+                 p->scsv_refused);
+    }
+    int w;
+    if (p->lowest == p->highest) {
+        w = snprintf(buf, buf_len, "probed with %u hellos in %.*f s, all up to %s%s", p->hellos,
+                     span < 1000000 ? 3 : 1, (double)span / 1e6, vname(p->highest, hi), scsv);
+    } else {
+        w = snprintf(buf, buf_len, "probed with %u hellos in %.*f s, %s to %s%s", p->hellos,
+                     span < 1000000 ? 3 : 1, (double)span / 1e6, vname(p->lowest, lo),
+                     vname(p->highest, hi), scsv);
+    }
+    (void)w;
+    return buf;
 }
 
 const char *tlsneg_cause_text(uint8_t cause, uint8_t alert, char *buf, size_t buf_len)
@@ -718,11 +1083,192 @@ const char *tlsneg_cause_text(uint8_t cause, uint8_t alert, char *buf, size_t bu
     case TLSNEG_CAUSE_NO_ANSWER:
         snprintf(buf, buf_len, "no answer");
         break;
+    case TLSNEG_CAUSE_CLIENT_ABORT:
+        name = tlsneg_alert_name(alert);
+        snprintf(buf, buf_len, "the client aborted after the ServerHello: alert %s (%u)",
+                 name ? name : "unknown", alert);
+        break;
     case TLSNEG_CAUSE_NONE:
         snprintf(buf, buf_len, "unknown");
         break;
     }
     return buf;
+}
+
+static const char *chain_text(const cross *c, char *buf, size_t buf_len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < c->chain_len && used < buf_len; i++) {
+        char name[TLSNEG_VERSION_NAME_MAX];
+        int n = snprintf(buf + used, buf_len - used, "%s%s (frame %u)", i ? " -> " : "",
+                         vname(c->chain_versions[i], name), c->chain_frames[i]);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return buf;
+}
+
+static void copy_chain(const cross *c, tlsneg_verdict *v)
+{
+    v->chain_len = c->chain_len;
+    memcpy(v->chain_frames, c->chain_frames, sizeof v->chain_frames);
+    memcpy(v->chain_versions, c->chain_versions, sizeof v->chain_versions);
+}
+
+/* emit turns what an event found into its list of verdicts, each with its
+ * finding's sentence and its evidence by role. */
+static void emit(const cross *c, tlsneg_verdicts *out)
+{
+    char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX], cause[96];
+    char chain[TLSNEG_VERDICT_TEXT_MAX];
+    tlsneg_verdict *v;
+    out->count = 0;
+    out->dropped = 0;
+    chain_text(c, chain, sizeof chain);
+    tlsneg_cause_text(c->cause, c->cause_alert, cause, sizeof cause);
+    if (c->fallback &&
+        (v = add_verdict(out, TLSNEG_VERDICT_FALLBACK,
+                         c->scsv ? TLSNEG_RULE_FALLBACK_RETRY_SCSV : TLSNEG_RULE_FALLBACK_RETRY))) {
+        add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, c->prev_frame);
+        if (c->has_from) {
+            add_version(v, TLSNEG_VERSION_OFFERED_BEFORE, c->from);
+        }
+        if (c->has_to) {
+            add_version(v, TLSNEG_VERSION_OFFERED_NOW, c->to);
+        }
+        copy_chain(c, v);
+        set_text(v, TLSNEG_TEXT_CAUSE, cause);
+        set_text(v, TLSNEG_TEXT_CHAIN, chain);
+        set_text(v, TLSNEG_TEXT_LESS, c->less);
+        set_detail(v,
+                   "A retry of the attempt in frame %u (up to %s, failed: %s) offering %s, up to "
+                   "%s, %s",
+                   c->prev_frame, vname(c->has_from ? c->from : 0, a), cause, c->less,
+                   vname(c->has_to ? c->to : 0, b),
+                   c->scsv ? "with TLS_FALLBACK_SCSV"
+                           : "without TLS_FALLBACK_SCSV: open to a downgrade attack");
+    }
+    if (c->same_retry &&
+        (v = add_verdict(out, TLSNEG_VERDICT_SAME_RETRY, TLSNEG_RULE_RETRY_SAME_VERSION))) {
+        add_link(v, TLSNEG_LINK_SAME_OFFER_AS, c->prev_frame);
+        copy_chain(c, v);
+        set_text(v, TLSNEG_TEXT_ATTEMPTS, chain);
+        set_detail(v,
+                   "A retry of the attempt in frame %u (failed: %s) with the same offer, up to %s: "
+                   "no fallback happened",
+                   c->prev_frame, cause, vname(c->has_to ? c->to : 0, b));
+    }
+    if (c->intolerant &&
+        (v = add_verdict(out, TLSNEG_VERDICT_INTOLERANT, TLSNEG_RULE_VERSION_INTOLERANCE))) {
+        copy_chain(c, v);
+        set_text(v, TLSNEG_TEXT_INTOLERANT_OF, c->intolerant_of);
+        set_detail(v,
+                   "The server failed the attempt in frame %u and completes this one, whose hello "
+                   "differs only in its versions: it does not tolerate %s",
+                   c->chain_len > 1 ? c->chain_frames[c->chain_len - 2] : 0, c->intolerant_of);
+    }
+    if (c->other_cause &&
+        (v = add_verdict(out, TLSNEG_VERDICT_OTHER_CAUSE, TLSNEG_RULE_FAILURE_OTHER_CAUSE))) {
+        copy_chain(c, v);
+        set_text(v, TLSNEG_TEXT_CHANGED, c->changed);
+        set_detail(v,
+                   "The server failed the attempt in frame %u and completes this one, but the "
+                   "retry also changed its %s: the failure likely has another cause than the "
+                   "version, so no intolerance is concluded",
+                   c->failed_frame, c->changed);
+    }
+    if (c->fallback_rejected &&
+        (v = add_verdict(out, TLSNEG_VERDICT_FALLBACK_REJECTED, TLSNEG_RULE_FALLBACK_REJECTED))) {
+        add_link(v, TLSNEG_LINK_REFUSED_RETRY, c->prev_frame);
+        set_detail(v,
+                   "The server refuses the fallback retry in frame %u: the downgrade protection "
+                   "worked",
+                   c->prev_frame);
+    }
+    if (c->retry_refused &&
+        (v = add_verdict(out, TLSNEG_VERDICT_NO_COMMON_VERSION, TLSNEG_RULE_NO_COMMON_VERSION))) {
+        add_link(v, TLSNEG_LINK_REFUSED_RETRY, c->prev_frame);
+        copy_chain(c, v);
+        set_text(v, TLSNEG_TEXT_ATTEMPTS, chain);
+        set_detail(v,
+                   "The server refuses the retry in frame %u too (%s): no attempt of the chain %s "
+                   "offered a version it supports",
+                   c->prev_frame, cause, chain);
+    }
+    if (c->client_abort &&
+        (v = add_verdict(out, TLSNEG_VERDICT_CLIENT_ABORT, TLSNEG_RULE_CLIENT_ABORTED))) {
+        add_link(v, TLSNEG_LINK_ABORTED_AFTER, c->answer_frame);
+        set_detail(v, "The client ends the handshake after the ServerHello in frame %u%s",
+                   c->answer_frame,
+                   c->caught_sentinel ? ", which carries a downgrade sentinel although the client "
+                                        "offered TLS 1.3: the downgrade protection worked"
+                                      : ": it did not accept what the server chose");
+    }
+    if (c->probe && (v = add_verdict(out, TLSNEG_VERDICT_PROBE, TLSNEG_RULE_PROBE))) {
+        char text[TLSNEG_VERDICT_TEXT_MAX];
+        tlsneg_probe_text(&c->probe_info, text, sizeof text);
+        v->silent = !c->probe_new;
+        v->probe = c->probe_info;
+        add_link(v, TLSNEG_LINK_PROBE_START, c->probe_info.first_frame);
+        add_version(v, TLSNEG_VERSION_LOWEST, c->probe_info.lowest);
+        add_version(v, TLSNEG_VERSION_HIGHEST, c->probe_info.highest);
+        set_text(v, TLSNEG_TEXT_PROBE, text);
+        set_detail(v,
+                   "This client %s so far, changing its offer on purpose: a scanner or a test; its "
+                   "attempts are not judged as fallbacks or intolerance",
+                   text);
+    }
+    if (c->inconsistent &&
+        (v = add_verdict(out, TLSNEG_VERDICT_INCONSISTENT, TLSNEG_RULE_INCONSISTENT_SERVER))) {
+        add_link(v, TLSNEG_LINK_HIGHER_VERSION_IN, c->higher_frame);
+        add_version(v, TLSNEG_VERSION_HIGHER, c->higher_version);
+        set_detail(v,
+                   "The server put %s in force in frame %u; now it negotiates lower although the "
+                   "client still offers it",
+                   vname(c->higher_version, a), c->higher_frame);
+    }
+    if (c->ignored_scsv && (v = add_verdict(out, TLSNEG_VERDICT_IGNORED_SCSV,
+                                            TLSNEG_RULE_IGNORED_FALLBACK_SCSV_EARLIER))) {
+        add_link(v, TLSNEG_LINK_HIGHER_VERSION_IN, c->ignored_frame);
+        add_version(v, TLSNEG_VERSION_HIGHER, c->ignored_version);
+        set_detail(v,
+                   "The ClientHello carries TLS_FALLBACK_SCSV and offers less than %s, which the "
+                   "server put in force for this client in frame %u; it answers instead of "
+                   "refusing with inappropriate_fallback",
+                   vname(c->ignored_version, a), c->ignored_frame);
+    }
+    if (c->resumption_change && (v = add_verdict(out, TLSNEG_VERDICT_RESUMPTION_CHANGE,
+                                                 TLSNEG_RULE_RESUMPTION_VERSION_CHANGE))) {
+        add_link(v, TLSNEG_LINK_SESSION_MADE_IN, c->session_frame);
+        add_version(v, TLSNEG_VERSION_SESSION, c->session_version);
+        set_detail(v, "The session resumed here was made at %s in frame %u",
+                   vname(c->session_version, a), c->session_frame);
+    }
+}
+
+void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
+                                 uint32_t frame, uint64_t time_us, const tlsneg_offer *offer,
+                                 tlsneg_verdicts *out)
+{
+    cross c;
+    client_hello(t, conn, key, frame, time_us, offer, &c);
+    emit(&c, out);
+}
+
+void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
+                                 const tlsneg_answer *answer, tlsneg_verdicts *out)
+{
+    cross c;
+    server_hello(t, conn, frame, time_us, answer, &c);
+    emit(&c, out);
+}
+
+void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
+                          uint8_t description, bool from_server, tlsneg_verdicts *out)
+{
+    cross c;
+    alert(t, conn, frame, time_us, description, from_server, &c);
+    emit(&c, out);
 }
 
 const char *tlsneg_chain_text(const tlsneg_verdict *c, char *buf, size_t buf_len)
@@ -741,6 +1287,8 @@ const char *tlsneg_chain_text(const tlsneg_verdict *c, char *buf, size_t buf_len
 void tlsneg_verdict_findings(const tlsneg_verdicts *vs, tlsneg_findings *out)
 {
     for (size_t i = 0; i < vs->count; i++) {
-        tlsneg_finding_add(out, vs->item[i].rule, "%s", vs->item[i].detail);
+        if (!vs->item[i].silent) {
+            tlsneg_finding_add(out, vs->item[i].rule, "%s", vs->item[i].detail);
+        }
     }
 }

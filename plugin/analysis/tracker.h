@@ -23,7 +23,17 @@ typedef struct {
     uint32_t max_attempts; /* cap on tracked attempts */
     uint64_t window_us;    /* a retry must come this soon after the failure */
     bool key_includes_sni; /* attempts with different SNI are different peers */
+    bool no_probes;        /* do not recognise scanners (every hello judged alone) */
 } tlsneg_tracker_config;
+
+/* A client that probes a server: at least TLSNEG_PROBE_HELLOS hellos to one
+ * server address and port, each at most window_us after the one before,
+ * TLSNEG_PROBE_VARIATIONS of which make an offer not among the burst's last
+ * four distinct ones (versions, suites, groups, signature algorithms,
+ * extension set, SCSV) and are no retry of a failed attempt (a fallback, the
+ * same offer again). */
+#define TLSNEG_PROBE_HELLOS     5
+#define TLSNEG_PROBE_VARIATIONS 3
 
 /* Who talks to whom: a retry is a new attempt with the same key. */
 typedef struct {
@@ -54,7 +64,29 @@ typedef struct {
     uint8_t tls13_extensions; /* TLSNEG_OFFER_* bits: what signals TLS 1.3 */
     bool fallback_scsv;
     uint64_t session_id; /* a hash of the session ID; 0 if empty */
+    /* Every version offered, one bit each (tlsneg_version_bit): the
+     * supported_versions list, else every version up to legacy_version. */
+    uint8_t versions;
+    uint32_t drafts; /* the TLS 1.3 drafts and experiments offered (tlsneg_draft_bit) */
+    /* The rest of the hello, to tell a retry that changed only how it
+     * signals versions from one that changed more (tlsneg_offer_from_hello).
+     * Without has_fingerprint nothing is compared. */
+    bool has_fingerprint;
+    uint32_t fp_suites;       /* cipher suites in order, without GREASE, SCSVs, TLS 1.3 suites */
+    uint32_t fp_suites_pre12; /* the same without the suites that need TLS 1.2 */
+    uint32_t fp_groups;       /* supported_groups without GREASE and FFDHE */
+    uint32_t fp_sigalgs;      /* signature_algorithms without GREASE */
+    uint32_t fp_exts;         /* extension types as a set, without GREASE, padding, TLS 1.3 ones */
+    uint32_t fp_exts_pre12;   /* the same without signature_algorithms */
+    uint32_t fp_all;          /* the whole offer: versions, every suite, groups, extensions */
 } tlsneg_offer;
+
+/* tlsneg_version_bit returns v's bit in tlsneg_offer.versions (0 for
+ * GREASE and unknown values; all TLS 1.3 drafts share one bit). */
+uint8_t tlsneg_version_bit(uint16_t v, bool dtls);
+/* tlsneg_draft_bit returns draft or experiment v's bit in
+ * tlsneg_offer.drafts (0 for other values). */
+uint32_t tlsneg_draft_bit(uint16_t v);
 
 /* What a ServerHello answers. */
 typedef struct {
@@ -62,16 +94,29 @@ typedef struct {
     uint16_t version;    /* in force (not for a HelloRetryRequest) */
     uint64_t session_id; /* a hash of the session ID; 0 if empty */
     bool pre_shared_key; /* TLS 1.3 resumption */
-    bool has_sentinel;   /* a downgrade sentinel: the checks judge an ignored SCSV by it */
+    bool sentinel;       /* ServerHello.random ends with a downgrade sentinel (the checks
+                            judge an ignored SCSV by it; the tracker, without one) */
 } tlsneg_answer;
 
 typedef enum {
     TLSNEG_CAUSE_NONE,
-    TLSNEG_CAUSE_ALERT,     /* a fatal alert before any ServerHello */
-    TLSNEG_CAUSE_RESET,     /* TCP RST before any ServerHello */
-    TLSNEG_CAUSE_CLOSE,     /* FIN before any ServerHello */
-    TLSNEG_CAUSE_NO_ANSWER, /* a datagram attempt that got nothing back */
+    TLSNEG_CAUSE_ALERT,        /* a fatal alert before any ServerHello */
+    TLSNEG_CAUSE_RESET,        /* TCP RST before any ServerHello */
+    TLSNEG_CAUSE_CLOSE,        /* FIN before any ServerHello */
+    TLSNEG_CAUSE_NO_ANSWER,    /* a datagram attempt that got nothing back */
+    TLSNEG_CAUSE_CLIENT_ABORT, /* the client's fatal alert after the ServerHello */
 } tlsneg_cause;
+
+/* A recognised probe, as far as it has gone. */
+typedef struct {
+    uint32_t first_frame; /* the first hello of the burst: names the probe */
+    uint32_t hellos;
+    uint64_t first_us, last_us;
+    uint16_t lowest, highest; /* highest versions offered: the least and the most */
+    uint16_t scsv;            /* hellos with TLS_FALLBACK_SCSV */
+    uint16_t scsv_refused;    /* of them, answered with inappropriate_fallback (86) */
+    bool dtls;
+} tlsneg_probe;
 
 /* What the tracker knows about the frame in hand: a list of verdicts, each
  * a kind, the finding it makes, and its evidence as typed links to other
@@ -89,6 +134,14 @@ typedef enum {
                                          TLS_FALLBACK_SCSV below a version this server put in
                                          force for this client before (RFC 7507 3), without a
                                          sentinel of its own (then the checks judge) */
+    TLSNEG_VERDICT_SAME_RETRY,        /* ClientHello: a retry of a failed attempt with the same
+                                         offer: no fallback */
+    TLSNEG_VERDICT_OTHER_CAUSE,       /* ServerHello completing a lower retry that changed more
+                                         than its versions: not intolerance */
+    TLSNEG_VERDICT_NO_COMMON_VERSION, /* alert protocol_version refusing a retry too */
+    TLSNEG_VERDICT_CLIENT_ABORT,      /* the client's fatal alert after a ServerHello */
+    TLSNEG_VERDICT_PROBE,             /* a hello or alert of a recognised probe (a scanner);
+                                         silent but for the hello that made it recognised */
     TLSNEG_VERDICT_KINDS
 } tlsneg_verdict_kind;
 
@@ -100,6 +153,9 @@ typedef enum {
     TLSNEG_LINK_COMPLETED_BY,      /* the ServerHello of the attempt that went through */
     TLSNEG_LINK_SESSION_MADE_IN,   /* the ServerHello that created the session resumed */
     TLSNEG_LINK_HIGHER_VERSION_IN, /* an earlier ServerHello with a higher version in force */
+    TLSNEG_LINK_SAME_OFFER_AS,     /* the ClientHello of the failed attempt a retry repeats */
+    TLSNEG_LINK_ABORTED_AFTER,     /* the ServerHello after which the client aborted */
+    TLSNEG_LINK_PROBE_START,       /* the first hello of the probe */
     TLSNEG_LINK_ROLES
 } tlsneg_link_role;
 
@@ -109,6 +165,8 @@ typedef enum {
     TLSNEG_VERSION_OFFERED_NOW,    /* highest offered by the retry */
     TLSNEG_VERSION_HIGHER,         /* in force in the TLSNEG_LINK_HIGHER_VERSION_IN frame */
     TLSNEG_VERSION_SESSION,        /* the version the resumed session was made at */
+    TLSNEG_VERSION_LOWEST,         /* a probe: the least of its highest offers */
+    TLSNEG_VERSION_HIGHEST,        /* a probe: the most of its highest offers */
     TLSNEG_VERSION_ROLES
 } tlsneg_version_role;
 
@@ -118,6 +176,9 @@ typedef enum {
     TLSNEG_TEXT_CHAIN,         /* the attempts of the chain, oldest first */
     TLSNEG_TEXT_INTOLERANT_OF, /* what the server failed on and accepted to go without */
     TLSNEG_TEXT_LESS,          /* how a retry offers less than the failed attempt */
+    TLSNEG_TEXT_CHANGED,       /* what else than the versions a retry changed */
+    TLSNEG_TEXT_ATTEMPTS,      /* a chain of attempts that is no fallback, oldest first */
+    TLSNEG_TEXT_PROBE,         /* what a probe did so far, in words */
     TLSNEG_TEXT_ROLES
 } tlsneg_text_role;
 
@@ -145,6 +206,7 @@ typedef struct {
 typedef struct {
     tlsneg_verdict_kind kind;
     tlsneg_rule_id rule;            /* the finding it makes */
+    bool silent;                    /* evidence only, no finding (a probe's later messages) */
     char detail[TLSNEG_DETAIL_MAX]; /* the finding's sentence */
     uint8_t num_links, num_versions, num_texts;
     tlsneg_link link[TLSNEG_VERDICT_LINKS];
@@ -155,6 +217,8 @@ typedef struct {
     uint8_t chain_len;
     uint32_t chain_frames[TLSNEG_CHAIN_MAX];
     uint16_t chain_versions[TLSNEG_CHAIN_MAX]; /* highest offered; 0 unknown */
+    /* TLSNEG_VERDICT_PROBE: the probe as far as it has gone. */
+    tlsneg_probe probe;
 } tlsneg_verdict;
 
 typedef struct {
@@ -206,6 +270,15 @@ void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint
 uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
                               bool reset);
 
+/* ChangeCipherSpec or an encrypted record on the connection: once both
+ * sides have sent one, a handshake whose ServerHello the capture misses
+ * completed all the same; it is no failure. */
+void tlsneg_tracker_progress(tlsneg_tracker *t, uint64_t conn, bool from_server);
+
+/* tlsneg_probe_text writes "probed with 110 hellos in 12.0 s, SSL 3.0 to TLS
+ * 1.3, SCSV probe answered with 86" (without who probed whom). */
+const char *tlsneg_probe_text(const tlsneg_probe *p, char *buf, size_t buf_len);
+
 /* tlsneg_cause_text describes what made an attempt fail ("TCP reset"):
  * cause is a tlsneg_cause, alert the alert's description for
  * TLSNEG_CAUSE_ALERT. */
@@ -215,9 +288,10 @@ const char *tlsneg_cause_text(uint8_t cause, uint8_t alert, char *buf, size_t bu
 const char *tlsneg_chain_text(const tlsneg_verdict *v, char *buf, size_t buf_len);
 
 /* tlsneg_verdict_findings appends to out the finding of every verdict in vs,
- * in order (rules.def: fallback_retry, version_intolerance,
- * fallback_rejected, inconsistent_server, ignored_fallback_scsv,
- * resumption_version_change). */
+ * in order, but of silent ones (rules.def: fallback_retry,
+ * retry_same_version, version_intolerance, failure_other_cause,
+ * fallback_rejected, no_common_version, client_aborted, probe,
+ * inconsistent_server, ignored_fallback_scsv, resumption_version_change). */
 void tlsneg_verdict_findings(const tlsneg_verdicts *vs, tlsneg_findings *out);
 
 #endif

@@ -57,6 +57,11 @@ static int hf_fallback_chain = -1;
 static int hf_server_intolerant = -1;
 static int hf_inconsistent_with = -1;
 static int hf_session_frame = -1;
+static int hf_retry_of = -1;
+static int hf_attempts = -1;
+static int hf_other_cause = -1;
+static int hf_aborted_after = -1;
+static int hf_probe = -1;
 
 static gint ett_tlsneg = -1;
 static gint ett_grease = -1;
@@ -67,6 +72,7 @@ static gint ett_finding = -1;
 static guint pref_window_s = 30;
 static tlsneg_pref_bool pref_key_sni = TRUE;
 static guint pref_max_attempts = 500000;
+static tlsneg_pref_bool pref_probes = TRUE;
 
 /* Across connections: reset with every capture file. */
 static tlsneg_session *session;
@@ -106,6 +112,7 @@ typedef enum {
     ROLE_TLS_ALERT_DESCRIPTION,
     ROLE_DTLS_ALERT_DESCRIPTION,
     ROLE_TCP_FLAGS,
+    ROLE_TLS_PROGRESS, /* ChangeCipherSpec or an encrypted record */
     ROLE_COUNT
 } field_role;
 
@@ -122,6 +129,8 @@ static const struct {
     {"tls.alert_message.desc", ROLE_TLS_ALERT_DESCRIPTION},
     {"dtls.alert_message.desc", ROLE_DTLS_ALERT_DESCRIPTION},
     {"tcp.flags", ROLE_TCP_FLAGS},
+    {"tls.change_cipher_spec", ROLE_TLS_PROGRESS},
+    {"tls.app_data", ROLE_TLS_PROGRESS},
 };
 
 /* Every hfid of every watched name (several fields can share one name),
@@ -248,6 +257,7 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
                 break;
             }
             case ROLE_TCP_FLAGS:
+            case ROLE_TLS_PROGRESS:
             case ROLE_NONE:
             case ROLE_COUNT:
                 break;
@@ -325,6 +335,7 @@ static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs)
     for (size_t i = 0; i < vs->count; i++) {
         const tlsneg_verdict *v = &vs->item[i];
         kv[i].kind = v->kind;
+        kv[i].probe = v->probe;
         kv[i].num_links = v->num_links;
         kv[i].num_versions = v->num_versions;
         kv[i].num_texts = v->num_texts;
@@ -578,6 +589,23 @@ static frame_result *track_close(proto_tree *tree, packet_info *pinfo, frame_res
     return res;
 }
 
+/* track_progress tells the session layer that a side of a connection sent
+ * a ChangeCipherSpec or an encrypted record: a handshake whose ServerHello
+ * the capture misses is no failure. */
+static void track_progress(proto_tree *tree, packet_info *pinfo, guint layers)
+{
+    if (!tlsneg_session_tracker(session) || !(layers & LAYER_TLS) ||
+        !watched_items(tree, ROLE_TLS_PROGRESS)) {
+        return;
+    }
+    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    tlsneg_conn *c = conv ? (tlsneg_conn *)conversation_get_proto_data(conv, proto_tlsneg) : NULL;
+    if (c) {
+        tlsneg_event ev = event_of(pinfo);
+        tlsneg_session_progress(session, c, &ev);
+    }
+}
+
 static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
 {
     frame_result *res = NULL;
@@ -601,6 +629,7 @@ static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
     if (res && !res->num_msgs) {
         res = NULL;
     }
+    track_progress(tree, pinfo, layers);
     return track_close(tree, pinfo, res);
 }
 
@@ -785,6 +814,9 @@ static int *const link_hf[TLSNEG_LINK_ROLES] = {
     [TLSNEG_LINK_RETRY] = &hf_fallback_retry_frame,
     [TLSNEG_LINK_SESSION_MADE_IN] = &hf_session_frame,
     [TLSNEG_LINK_HIGHER_VERSION_IN] = &hf_inconsistent_with,
+    [TLSNEG_LINK_SAME_OFFER_AS] = &hf_retry_of,
+    [TLSNEG_LINK_ABORTED_AFTER] = &hf_aborted_after,
+    [TLSNEG_LINK_PROBE_START] = &hf_probe,
 };
 static int *const version_hf[TLSNEG_VERSION_ROLES] = {
     [TLSNEG_VERSION_OFFERED_BEFORE] = &hf_fallback_from,
@@ -794,6 +826,8 @@ static int *const text_hf[TLSNEG_TEXT_ROLES] = {
     [TLSNEG_TEXT_CAUSE] = &hf_fallback_cause,
     [TLSNEG_TEXT_CHAIN] = &hf_fallback_chain,
     [TLSNEG_TEXT_INTOLERANT_OF] = &hf_server_intolerant,
+    [TLSNEG_TEXT_CHANGED] = &hf_other_cause,
+    [TLSNEG_TEXT_ATTEMPTS] = &hf_attempts,
 };
 
 static void render_link(proto_tree *tree, const tlsneg_link *l)
@@ -1186,8 +1220,8 @@ static void register_experts(void)
 
 static void session_init(void)
 {
-    tlsneg_tracker_config cfg = {pref_max_attempts, (guint64)pref_window_s * 1000000u,
-                                 pref_key_sni};
+    tlsneg_tracker_config cfg = {pref_max_attempts, (guint64)pref_window_s * 1000000u, pref_key_sni,
+                                 !pref_probes};
     session = tlsneg_session_new(&cfg);
 }
 
@@ -1213,6 +1247,12 @@ static void register_preferences(void)
         "Cap on the connection attempts remembered across connections (oldest forgotten first); "
         "each takes at most a few hundred bytes",
         10, &pref_max_attempts);
+    prefs_register_bool_preference(
+        m, "recognise_probes", "Recognise scanners",
+        "A client that makes many attempts to one server within the fallback window, changing "
+        "versions, cipher lists or TLS_FALLBACK_SCSV on purpose, is reported once as a probe and "
+        "its attempts are not judged as fallbacks or intolerance",
+        &pref_probes);
 }
 
 void proto_register_tlsneg(void)
@@ -1324,6 +1364,25 @@ void proto_register_tlsneg(void)
         {&hf_session_frame,
          {"Session made in frame", "tlsneg.session_frame", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
           "The ServerHello that created the session resumed here, at another version", HFILL}},
+        {&hf_retry_of,
+         {"Retry of frame", "tlsneg.retry_of", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+          "The ClientHello of the failed attempt this one repeats with the same offer (no "
+          "fallback)",
+          HFILL}},
+        {&hf_attempts,
+         {"Attempts", "tlsneg.attempts", FT_STRING, BASE_NONE, NULL, 0x0,
+          "The chain of attempts this retry or refusal belongs to, oldest first", HFILL}},
+        {&hf_other_cause,
+         {"Retry also changed", "tlsneg.failure_other_cause", FT_STRING, BASE_NONE, NULL, 0x0,
+          "What else than the versions the successful retry changed: the failure likely has "
+          "another cause than version intolerance",
+          HFILL}},
+        {&hf_aborted_after,
+         {"Client aborted after frame", "tlsneg.aborted_after", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+          "The ServerHello after which the client ended the handshake with this alert", HFILL}},
+        {&hf_probe,
+         {"Probe since frame", "tlsneg.probe", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+          "The first hello of the probe (a scanner) this message belongs to", HFILL}},
     };
     static gint *ett[] = {&ett_tlsneg, &ett_grease, &ett_fallback, &ett_finding};
 

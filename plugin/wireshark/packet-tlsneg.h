@@ -19,6 +19,7 @@ typedef struct {
  * (analysis/tracker.h); its finding is kept with the others. */
 typedef struct {
     tlsneg_verdict_kind kind;
+    tlsneg_probe probe; /* TLSNEG_VERDICT_PROBE */
     guint8 num_links, num_versions, num_texts;
     tlsneg_link link[TLSNEG_VERDICT_LINKS];
     tlsneg_version_ref version[TLSNEG_VERDICT_VERSIONS];

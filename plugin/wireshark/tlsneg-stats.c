@@ -216,8 +216,88 @@ static void jsonl_hello(GString *out, packet_info *pinfo, const msg_result *r)
         g_string_append_printf(out, ",\"fallback_of\":%u",
                                kept_verdict_link(fallback, TLSNEG_LINK_PREVIOUS_ATTEMPT));
     }
+    const kept_verdict *same = kept_verdict_find(r, TLSNEG_VERDICT_SAME_RETRY);
+    if (same) {
+        g_string_append_printf(out, ",\"retry_of\":%u",
+                               kept_verdict_link(same, TLSNEG_LINK_SAME_OFFER_AS));
+    }
+    const kept_verdict *probe = kept_verdict_find(r, TLSNEG_VERDICT_PROBE);
+    if (probe) {
+        g_string_append_printf(out, ",\"probe\":%u", probe->probe.first_frame);
+    }
     json_findings(out, r);
     g_string_append(out, "}\n");
+}
+
+/* ---- probes: one line each, with what the last of its messages knew ------ */
+
+typedef struct {
+    tlsneg_probe p;
+    char *client, *server;
+    guint32 port;
+} probe_seen;
+
+static void probe_seen_free(gpointer v)
+{
+    probe_seen *ps = (probe_seen *)v;
+    g_free(ps->client);
+    g_free(ps->server);
+    g_free(ps);
+}
+
+static GHashTable *probes_new(void)
+{
+    return g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, probe_seen_free);
+}
+
+/* probes_update keeps the newest state of every probe a message belongs to. */
+static void probes_update(GHashTable *probes, packet_info *pinfo, const msg_result *r)
+{
+    const kept_verdict *v = kept_verdict_find(r, TLSNEG_VERDICT_PROBE);
+    if (!v) {
+        return;
+    }
+    const tlsneg_probe *p = &v->probe;
+    gpointer k = GUINT_TO_POINTER(p->first_frame);
+    probe_seen *ps = (probe_seen *)g_hash_table_lookup(probes, k);
+    if (!ps) {
+        endpoints e = endpoints_of(pinfo, r->from_client);
+        ps = g_new0(probe_seen, 1);
+        ps->client = g_strdup(e.client);
+        ps->server = g_strdup(e.server);
+        ps->port = e.server_port;
+        g_hash_table_insert(probes, k, ps);
+    }
+    ps->p = *p;
+}
+
+static gint by_frame(gconstpointer a, gconstpointer b)
+{
+    guint fa = GPOINTER_TO_UINT(a), fb = GPOINTER_TO_UINT(b);
+    return (fa > fb) - (fa < fb);
+}
+
+/* probes_sorted: the probes' first frames, in frame order. */
+static GList *probes_sorted(GHashTable *probes)
+{
+    return g_list_sort(g_hash_table_get_keys(probes), by_frame);
+}
+
+/* probe_line writes "127.0.0.1 probed 127.0.0.1:4433 with 110 hellos in 12.0
+ * s, SSL 3.0 to TLS 1.3, SCSV probe answered with 86: a scanner". */
+static void probe_line(GString *out, const probe_seen *ps)
+{
+    char text[200];
+    g_string_append_printf(out, "%s %s", ps->client, tlsneg_probe_text(&ps->p, text, sizeof text));
+    /* "probed with ..." -> "probed SERVER:PORT with ..." */
+    const char *with = strstr(out->str, "probed with");
+    if (with) {
+        gssize at = (gssize)(with - out->str) + 7;
+        char where[128];
+        snprintf(where, sizeof where, "%s:%u ", ps->server, ps->port);
+        g_string_insert(out, at, where);
+    }
+    g_string_append_printf(out, " (from frame %u): a scanner", ps->p.first_frame);
 }
 
 static void jsonl_outcome(GString *out, packet_info *pinfo, const endpoints *e, const char *sni,
@@ -227,14 +307,21 @@ static void jsonl_outcome(GString *out, packet_info *pinfo, const endpoints *e, 
     g_string_append_printf(out, ",\"attempt_frame\":%u,\"outcome\":\"%s\"", attempt_frame, outcome);
 }
 
+typedef struct {
+    GString *out;
+    GHashTable *probes;
+} jsonl_state;
+
 static tap_packet_status jsonl_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_,
                                       const void *data, tap_flags_t flags _U_)
 {
     const frame_result *res = (const frame_result *)data;
-    GString *out = (GString *)tapdata;
+    jsonl_state *js = (jsonl_state *)tapdata;
+    GString *out = js->out;
     g_string_truncate(out, 0);
     for (guint i = 0; i < res->num_msgs; i++) {
         const msg_result *r = &res->msgs[i];
+        probes_update(js->probes, pinfo, r);
         endpoints e = endpoints_of(pinfo, r->from_client);
         if (r->is_alert) {
             jsonl_outcome(out, pinfo, &e, r->sni, r->client_hello_frame, "alert");
@@ -291,6 +378,7 @@ typedef struct {
     guint messages[4];   /* by msg_type; [0] alerts */
     GPtrArray *verdicts; /* the main findings, one line each, in frame order */
     guint verdicts_dropped;
+    GHashTable *probes; /* first frame -> probe_seen */
 } report;
 
 #define MAX_VERDICT_LINES 1000
@@ -314,6 +402,7 @@ static void report_reset(void *tapdata)
     g_hash_table_remove_all(rp->servers);
     g_hash_table_remove_all(rp->offers);
     g_ptr_array_set_size(rp->verdicts, 0);
+    g_hash_table_remove_all(rp->probes);
     memset(rp->findings, 0, sizeof rp->findings);
     memset(rp->messages, 0, sizeof rp->messages);
     rp->verdicts_dropped = 0;
@@ -388,6 +477,7 @@ static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
     server_stats *s = server_of(rp, pinfo, r->from_client, r->sni);
     const tlsneg_facts *f = &r->facts;
     char label[128];
+    probes_update(rp->probes, pinfo, r);
     rp->messages[r->is_alert ? 0 : MIN(f->msg_type, 3)]++;
     if (!r->is_alert && tlsneg_facts_is_dtls(f)) {
         s->dtls = TRUE;
@@ -586,6 +676,18 @@ static void print_report(report *rp)
            rp->messages[1], rp->messages[2], rp->messages[3], rp->messages[0], list->len, fallbacks,
            intolerant);
 
+    GList *probes = probes_sorted(rp->probes);
+    if (probes) {
+        printf("\n--- Probes (scanners: their attempts are not judged as fallbacks or "
+               "intolerance) ---\n");
+    }
+    for (GList *k = probes; k; k = k->next) {
+        g_string_truncate(a, 0);
+        probe_line(a, (const probe_seen *)g_hash_table_lookup(rp->probes, k->data));
+        printf("%s\n", a->str);
+    }
+    g_list_free(probes);
+
     printf("\n--- Verdicts (frame order) ---\n");
     if (!rp->verdicts->len) {
         printf("none: no fallback, intolerance, downgrade or bad server choice seen\n");
@@ -673,6 +775,7 @@ static void report_finish(void *tapdata)
     g_hash_table_destroy(rp->offers);
     g_string_free(rp->pattern, TRUE);
     g_ptr_array_free(rp->verdicts, TRUE);
+    g_hash_table_destroy(rp->probes);
     g_free(rp);
 }
 
@@ -710,6 +813,7 @@ static tlsneg_stat_init_result report_init(const char *opt_arg, void *userdata)
     rp->offers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     rp->pattern = g_string_new(NULL);
     rp->verdicts = g_ptr_array_new_with_free_func(g_free);
+    rp->probes = probes_new();
     const char *prefix = csv ? "tlsneg,csv" : "tlsneg,report";
     if (!listen(prefix, rp, filter_of(opt_arg, prefix), report_reset, report_packet, report_draw,
                 report_finish)) {
@@ -719,21 +823,54 @@ static tlsneg_stat_init_result report_init(const char *opt_arg, void *userdata)
     TLSNEG_STAT_INIT_DONE;
 }
 
+/* jsonl_draw: one probe record per recognised probe, at the end, with its
+ * totals (a probe is known complete only once the capture has been read). */
+static void jsonl_draw(void *tapdata)
+{
+    jsonl_state *js = (jsonl_state *)tapdata;
+    GList *keys = probes_sorted(js->probes);
+    char lo[8], hi[8];
+    for (GList *k = keys; k; k = k->next) {
+        const probe_seen *ps = (const probe_seen *)g_hash_table_lookup(js->probes, k->data);
+        GString *out = js->out;
+        g_string_truncate(out, 0);
+        g_string_append_printf(out,
+                               "{\"record\":\"probe\",\"frame\":%u,\"client\":", ps->p.first_frame);
+        json_string(out, ps->client);
+        g_string_append(out, ",\"server\":");
+        json_string(out, ps->server);
+        g_string_append_printf(
+            out,
+            ",\"port\":%u,\"hellos\":%u,\"seconds\":%.3f,\"lowest\":\"%s\",\"highest\":\"%s\","
+            "\"scsv\":%u,\"scsv_refused\":%u}\n",
+            ps->port, ps->p.hellos, (double)(ps->p.last_us - ps->p.first_us) / 1e6,
+            vhex(ps->p.lowest, lo), vhex(ps->p.highest, hi), ps->p.scsv, ps->p.scsv_refused);
+        fputs(out->str, stdout);
+    }
+    g_list_free(keys);
+    fflush(stdout);
+}
+
 static void jsonl_finish(void *tapdata)
 {
-    g_string_free((GString *)tapdata, TRUE);
+    jsonl_state *js = (jsonl_state *)tapdata;
+    g_string_free(js->out, TRUE);
+    g_hash_table_destroy(js->probes);
+    g_free(js);
 }
 
 static tlsneg_stat_init_result jsonl_init(const char *opt_arg, void *userdata _U_)
 {
     printf("{\"record\":\"header\",\"schema\":\"tlsneg-jsonl\",\"version\":%d,"
-           "\"records\":[\"hello\",\"outcome\"]}\n",
+           "\"records\":[\"hello\",\"outcome\",\"probe\"]}\n",
            JSONL_SCHEMA_VERSION);
     fflush(stdout);
-    GString *scratch = g_string_new(NULL);
-    if (!listen("tlsneg,jsonl", scratch, filter_of(opt_arg, "tlsneg,jsonl"), NULL, jsonl_packet,
-                NULL, jsonl_finish)) {
-        jsonl_finish(scratch);
+    jsonl_state *js = g_new0(jsonl_state, 1);
+    js->out = g_string_new(NULL);
+    js->probes = probes_new();
+    if (!listen("tlsneg,jsonl", js, filter_of(opt_arg, "tlsneg,jsonl"), NULL, jsonl_packet,
+                jsonl_draw, jsonl_finish)) {
+        jsonl_finish(js);
         TLSNEG_STAT_INIT_FAILED;
     }
     TLSNEG_STAT_INIT_DONE;

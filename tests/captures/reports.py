@@ -42,7 +42,7 @@ def jsonl_problems(blocks, lines):
     problems = []
     records = [json.loads(l) for l in lines]
     if not records or records[0] != {"record": "header", "schema": "tlsneg-jsonl", "version": 1,
-                                     "records": ["hello", "outcome"]}:
+                                     "records": ["hello", "outcome", "probe"]}:
         problems.append(f"first line is not the schema-1 header: {records[:1]}")
     hellos = [r for r in records if r["record"] == "hello"]
     alerts = [r for r in records if r["record"] == "outcome" and r["outcome"] == "alert"]
@@ -149,6 +149,31 @@ VERDICT_FACTS = {
         "frame 12  127.0.0.1:44329 localhost  version_intolerance: "],
     "pcaps/downgrade-sentinel-tls11-mitm.pcap": [
         "frame 13  127.0.0.1:44350 localhost  downgrade_sentinel: "],
+# The scanner captures (pcaps/README.md, their manifests): one line per probe, no verdict.
+# scan-sslscan-tls13.pcap: 16 ClientHellos from 127.0.0.1 to port 44361, the first in frame 15
+# (frame.time_relative 0.003278), the last at 0.029319 (0.026 s later); highest offers from
+# SSL 3.0 (frame 15) to TLS 1.3 (frame 37); one hello with 0x5600 (frame 48), answered with alert
+# 86 (frame 51); 7 ServerHellos, plaintext alerts (tls.alert_message.desc) in 9 frames; SNI
+# 127.0.0.1 in 13 hellos, none in 3: two servers by address, port and SNI.
+REPORT_FACTS["pcaps/scan-sslscan-tls13.pcap"] = [
+    "127.0.0.1 probed 127.0.0.1:44361 with 16 hellos in 0.026 s, SSL 3.0 to TLS 1.3, SCSV probe "
+    "answered with 86 (from frame 15): a scanner",
+    "none: no fallback, intolerance, downgrade or bad server choice seen",
+    "16 ClientHello, 7 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 9 plaintext alerts; "
+    "2 servers; 0 fallback retries; 0 version-intolerant servers",
+]
+# scan-testssl-tls12.pcap: 13 ClientHellos, the first in frame 8 (0.549638), the last (frame 114,
+# 22.501646) the SCSV probe, answered with alert 86 (frame 115); offers from SSL 3.0 to TLS 1.3.
+REPORT_FACTS["pcaps/scan-testssl-tls12.pcap"] = [
+    "127.0.0.1 probed 127.0.0.1:44366 with 13 hellos in 22.0 s, SSL 3.0 to TLS 1.3, SCSV probe "
+    "answered with 86 (from frame 8): a scanner",
+    "none: no fallback, intolerance, downgrade or bad server choice seen",
+]
+JSONL_PROBES = {
+    "pcaps/scan-sslscan-tls13.pcap": {"record": "probe", "frame": 15, "client": "127.0.0.1",
+                                      "server": "127.0.0.1", "port": 44361, "hellos": 16,
+                                      "seconds": 0.026, "lowest": "0x0300", "highest": "0x0304",
+                                      "scsv": 1, "scsv_refused": 1},
 }
 
 # fallback-chain.pcap: 4 ClientHellos (1.3, 1.2, 1.1, 1.0) to 127.0.0.1:44331, three answered
@@ -190,6 +215,12 @@ def main():
             lines = box.run(["-r", name, "-q", "-z", "tlsneg,jsonl"]).stdout.splitlines()
             res.check(not (p := jsonl_problems(blocks, lines)),
                       f"{capture}: -z tlsneg,jsonl parses back to the manifest", "\n".join(p))
+        for capture, want in JSONL_PROBES.items():
+            name = box.add_capture(run.resolve_capture(capture))
+            lines = box.run(["-r", name, "-q", "-z", "tlsneg,jsonl"]).stdout.splitlines()
+            probes = [json.loads(l) for l in lines if '"record":"probe"' in l]
+            res.check(probes == [want], f"{capture}: -z tlsneg,jsonl names the probe once, at the end",
+                      f"{probes}")
         for capture, facts in REPORT_FACTS.items():
             name = box.add_capture(run.resolve_capture(capture))
             out = box.run(["-r", name, "-q", "-z", "tlsneg,report"]).stdout.splitlines()

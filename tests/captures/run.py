@@ -24,10 +24,11 @@ FIELDS = ["msg_type", "hrr", "record_version", "legacy_version", "offered_versio
           "finding", "alert", "client_hello_frame", "retransmission_of", "fallback",
           "fallback.prev_frame", "fallback.retry_frame", "fallback.from", "fallback.to",
           "fallback.cause", "fallback.chain", "server_intolerant", "inconsistent_with",
-          "session_frame"]
+          "session_frame", "retry_of", "attempts", "failure_other_cause", "aborted_after", "probe"]
 UNCHECKED = {"summary"}
 # Strings of one value each, spaces included.
-TEXTS = {"sni", "fallback.cause", "fallback.chain", "server_intolerant"}
+TEXTS = {"sni", "fallback.cause", "fallback.chain", "server_intolerant", "attempts",
+         "failure_other_cause"}
 STRINGS = {"grease_family", "finding", "expert"} | TEXTS
 # Order does not matter within a message for these (rules.def order is shown).
 UNORDERED = {"finding", "expert"}
@@ -380,7 +381,7 @@ def check_field_reference(box, res):
 # messages from tlsneg.
 WATCHED_FIELDS = ["tls.record.version", "tls.handshake.type", "dtls.record.version",
                   "dtls.handshake.type", "dtls.fragments", "tls.alert_message.desc",
-                  "dtls.alert_message.desc", "tcp.flags"]
+                  "dtls.alert_message.desc", "tcp.flags", "tls.change_cipher_spec", "tls.app_data"]
 
 
 def check_watched_fields(box, res):

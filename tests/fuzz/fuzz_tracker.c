@@ -6,6 +6,9 @@
  * happens all the time), byte 1 the window in seconds; then events of 6
  * bytes each:
  *   op   bits 0-1: 0 ClientHello, 1 ServerHello, 2 alert, 3 RST/FIN
+ *        (with bit 6: CCS or encrypted data instead, bit 5 its side);
+ *        bit 7: the ClientHello carries a fingerprint; byte 1's bit 1 turns
+ *        probe recognition off
  *        bit 2: DTLS family, bit 3: datagram, bit 4: SNI in the key,
  *        bit 5: TLS_FALLBACK_SCSV / reset / HelloRetryRequest
  *   conn the connection (0..255: connections collide on purpose)
@@ -82,6 +85,20 @@ static void check_verdicts(const tlsneg_verdicts *vs, uint32_t frame)
             require(c->chain_frames[c->chain_len - 1] == frame);
             require(tlsneg_verdict_text(c, TLSNEG_TEXT_LESS) != NULL);
         }
+        if (c->kind == TLSNEG_VERDICT_PROBE) {
+            require(c->probe.first_frame <= frame && c->probe.hellos >= 1 &&
+                    c->probe.scsv_refused <= c->probe.scsv);
+            require(tlsneg_probe_text(&c->probe, buf, 16) == buf && memchr(buf, '\0', 16));
+            /* a probe's attempts are not judged */
+            require(!tlsneg_verdict_find(vs, TLSNEG_VERDICT_FALLBACK) &&
+                    !tlsneg_verdict_find(vs, TLSNEG_VERDICT_SAME_RETRY) &&
+                    !tlsneg_verdict_find(vs, TLSNEG_VERDICT_INTOLERANT) &&
+                    !tlsneg_verdict_find(vs, TLSNEG_VERDICT_OTHER_CAUSE) &&
+                    !tlsneg_verdict_find(vs, TLSNEG_VERDICT_NO_COMMON_VERSION));
+        }
+        if (c->kind == TLSNEG_VERDICT_CLIENT_ABORT) {
+            require(tlsneg_verdict_link(c, TLSNEG_LINK_ABORTED_AFTER) < frame);
+        }
         if (c->kind == TLSNEG_VERDICT_INCONSISTENT) {
             require(tlsneg_verdict_link(c, TLSNEG_LINK_HIGHER_VERSION_IN) < frame);
         }
@@ -106,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     tlsneg_tracker_config cfg = {(uint32_t)(data[0] % 64) + 1, (uint64_t)data[1] * 1000000u,
-                                 (data[1] & 1) != 0};
+                                 (data[1] & 1) != 0, (data[1] & 2) != 0};
     tlsneg_tracker *t = tlsneg_tracker_new(&cfg);
     require(t != NULL);
     size_t bound = 4096 + cfg.max_attempts * tlsneg_tracker_bytes_per_attempt();
@@ -133,7 +150,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               .offers_tls13 = (x & 2) != 0,
                               .tls13_extensions = (uint8_t)(x >> 4),
                               .fallback_scsv = (op & 32) != 0,
-                              .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1};
+                              .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1,
+                              .versions = (uint8_t)(x ^ peer),
+                              .drafts = (uint32_t)(x & 0x30) << 20,
+                              .has_fingerprint = (op & 128) != 0,
+                              .fp_suites = x & 3u,
+                              .fp_suites_pre12 = x & 1u,
+                              .fp_groups = (x >> 2) & 1u,
+                              .fp_sigalgs = (x >> 3) & 1u,
+                              .fp_exts = (x >> 4) & 3u,
+                              .fp_exts_pre12 = (x >> 4) & 1u,
+                              .fp_all = x};
             tlsneg_tracker_client_hello(t, conn, &key, frame, now, &o, &c);
             check_verdicts(&c, frame);
             break;
@@ -142,7 +169,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tlsneg_answer a = {.is_hrr = (op & 32) != 0,
                                .version = v,
                                .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1,
-                               .pre_shared_key = (x & 2) != 0};
+                               .pre_shared_key = (x & 2) != 0,
+                               .sentinel = (op & 32) != 0};
             tlsneg_tracker_server_hello(t, conn, frame, now, &a, &c);
             check_verdicts(&c, frame);
             break;
@@ -152,6 +180,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_verdicts(&c, frame);
             break;
         default: {
+            if (op & 64) {
+                tlsneg_tracker_progress(t, conn, (op & 32) != 0);
+                break;
+            }
             uint32_t ended = tlsneg_tracker_close(t, conn, frame, now, (op & 32) != 0);
             require(ended < frame);
             break;

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* offer.c: a ClientHello reduced to what the tracker compares. */
+#include "analysis/offer.h"
+
+#include "core/versions.h"
+
+#include <string.h>
+
+static uint32_t fnv32(uint32_t h, uint16_t v)
+{
+    h = (h ^ (v >> 8)) * 16777619u;
+    return (h ^ (v & 0xff)) * 16777619u;
+}
+
+/* mix32 spreads one value over 32 bits; summed, it hashes a set whatever
+ * its order (Chrome shuffles its extensions). */
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    return x ^ (x >> 16);
+}
+
+bool tlsneg_suite_needs_tls12(uint16_t s)
+{
+    return (s >= 0x003b && s <= 0x0040) || (s >= 0x0067 && s <= 0x006d) ||
+           (s >= 0x009c && s <= 0x00c5) || (s >= 0xc023 && s <= 0xc032) ||
+           (s >= 0xc037 && s <= 0xc0ff) || (s >= 0xcca8 && s <= 0xccae) ||
+           (s >= 0xd001 && s <= 0xd005);
+}
+
+bool tlsneg_extension_signals_version(uint16_t t)
+{
+    switch (t) {
+    case 21: /* padding: its length follows the rest of the hello */
+    case TLSNEG_EXT_KEY_SHARE_DRAFT:
+    case TLSNEG_EXT_PRE_SHARED_KEY:
+    case TLSNEG_EXT_EARLY_DATA:
+    case TLSNEG_EXT_SUPPORTED_VERSIONS:
+    case 44: /* cookie */
+    case TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES:
+    case 49: /* post_handshake_auth */
+    case 50: /* signature_algorithms_cert */
+    case TLSNEG_EXT_KEY_SHARE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* u16_list hashes a list of 2-byte code points in order; skip says which to
+ * leave out. */
+static uint32_t u16_list(tlsneg_cur list, bool (*skip)(uint16_t))
+{
+    uint32_t h = 2166136261u;
+    uint16_t v;
+    while (tlsneg_cur_u16(&list, &v)) {
+        if (!skip(v)) {
+            h = fnv32(h, v);
+        }
+    }
+    return h;
+}
+
+static bool skip_grease(uint16_t v)
+{
+    return tlsneg_is_grease(v);
+}
+
+/* OpenSSL 3.0 offers the FFDHE groups (RFC 7919) only when it offers TLS
+ * 1.3: measured, pcaps/ (a -tls1_2 hello lacks 0x0100-0x0104). */
+static bool skip_group(uint16_t v)
+{
+    return tlsneg_is_grease(v) || (v >> 8) == 0x01;
+}
+
+static bool skip_signal_suite(uint16_t v)
+{
+    return tlsneg_is_grease(v) || v == TLSNEG_CS_FALLBACK_SCSV || v == 0x00ff || (v >> 8) == 0x13;
+}
+
+static bool skip_pre12_suite(uint16_t v)
+{
+    return skip_signal_suite(v) || tlsneg_suite_needs_tls12(v);
+}
+
+static bool skip_scsv(uint16_t v)
+{
+    return tlsneg_is_grease(v) || v == TLSNEG_CS_FALLBACK_SCSV;
+}
+
+static uint32_t list_of(const tlsneg_ext_view *e, bool (*skip)(uint16_t))
+{
+    tlsneg_cur body = e->body, list;
+    if (!e->present || !tlsneg_cur_u16_prefixed(&body, &list)) {
+        return 0;
+    }
+    return u16_list(list, skip);
+}
+
+/* suites hashes the cipher suites; SSLv2 cipher specs count by their low two
+ * bytes when the high byte is zero (the TLS suites among them). */
+static uint32_t suites(const tlsneg_hello *h, bool (*skip)(uint16_t))
+{
+    if (h->wire != TLSNEG_WIRE_SSL2) {
+        return u16_list(h->cipher_suites, skip);
+    }
+    uint32_t hash = 2166136261u;
+    tlsneg_cur specs = h->cipher_suites;
+    uint8_t hi;
+    uint16_t lo;
+    while (tlsneg_cur_u8(&specs, &hi) && tlsneg_cur_u16(&specs, &lo)) {
+        if (hi == 0 && !skip(lo)) {
+            hash = fnv32(hash, lo);
+        }
+    }
+    return hash;
+}
+
+uint8_t tlsneg_version_bit(uint16_t v, bool dtls)
+{
+    unsigned r = tlsneg_version_rank(v, dtls);
+    if (dtls) {
+        return r >= 1 && r <= 4 ? (uint8_t)(1u << (r - 1)) : 0;
+    }
+    if (r >= 1 && r <= 5) {
+        return (uint8_t)(1u << (r - 1)); /* SSL 2.0 .. TLS 1.2 */
+    }
+    if (tlsneg_version_is_draft(v)) {
+        return 1u << 5;
+    }
+    return v == TLSNEG_V_TLS13 ? 1u << 6 : 0;
+}
+
+uint32_t tlsneg_draft_bit(uint16_t v)
+{
+    return tlsneg_version_is_draft(v) ? 1u << ((v ^ (v >> 8)) & 31u) : 0;
+}
+
+static uint8_t versions_offered(const tlsneg_facts *f, bool dtls)
+{
+    uint8_t bits = 0;
+    if (f->has_supported_versions) {
+        for (size_t i = 0; i < f->num_offered; i++) {
+            bits |= tlsneg_version_bit(f->offered[i], dtls);
+        }
+        return bits;
+    }
+    /* Without the extension a client offers every version up to
+     * legacy_version (RFC 5246 E.1); SSL 2.0 only in an SSLv2 hello. */
+    static const uint16_t tls[] = {TLSNEG_V_SSL3, TLSNEG_V_TLS10, TLSNEG_V_TLS11, TLSNEG_V_TLS12};
+    static const uint16_t dtls_versions[] = {TLSNEG_V_DTLS_OPENSSL, TLSNEG_V_DTLS10,
+                                             TLSNEG_V_DTLS12};
+    const uint16_t *list = dtls ? dtls_versions : tls;
+    size_t n = dtls ? 3 : 4;
+    unsigned top = tlsneg_version_rank(f->legacy_version, dtls);
+    for (size_t i = 0; i < n; i++) {
+        if (tlsneg_version_rank(list[i], dtls) <= top) {
+            bits |= tlsneg_version_bit(list[i], dtls);
+        }
+    }
+    if (f->wire == TLSNEG_WIRE_SSL2) {
+        bits |= tlsneg_version_bit(TLSNEG_V_SSL2, false);
+    }
+    return bits;
+}
+
+static uint64_t session_hash(const tlsneg_hello *h)
+{
+    uint64_t x = 14695981039346656037u;
+    for (size_t i = 0; i < h->session_id.len; i++) {
+        x = (x ^ h->session_id.p[i]) * 1099511628211u;
+    }
+    return h->session_id.len ? x | 1u : 0;
+}
+
+static uint8_t tls13_extensions(const tlsneg_hello *h)
+{
+    return (uint8_t)((tlsneg_hello_has_extension(h, TLSNEG_EXT_KEY_SHARE) ? TLSNEG_OFFER_KEY_SHARE
+                                                                          : 0) |
+                     (tlsneg_hello_has_extension(h, TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES)
+                          ? TLSNEG_OFFER_PSK_MODES
+                          : 0) |
+                     (tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA) ? TLSNEG_OFFER_EARLY_DATA
+                                                                           : 0) |
+                     (tlsneg_hello_has_extension(h, TLSNEG_EXT_PRE_SHARED_KEY)
+                          ? TLSNEG_OFFER_PRE_SHARED_KEY
+                          : 0));
+}
+
+/* extension_sets hashes the extension types as sets: without the version
+ * signals (exts), and also without signature_algorithms (pre12); all holds
+ * every type but GREASE, padding, pre_shared_key, early_data and cookie. */
+static void extension_sets(const tlsneg_hello *h, uint32_t *exts, uint32_t *pre12, uint32_t *all)
+{
+    tlsneg_cur walk = h->extensions;
+    uint16_t type;
+    tlsneg_cur body;
+    *exts = *pre12 = *all = 0;
+    for (size_t i = 0; i < h->num_extensions && tlsneg_hello_next_extension(&walk, &type, &body);
+         i++) {
+        if (tlsneg_is_grease(type) || type == 21) {
+            continue;
+        }
+        uint32_t m = mix32(type + 1u);
+        /* Resumption and a cookie come and go between two connections of
+         * one client that change nothing else. */
+        if (type != TLSNEG_EXT_PRE_SHARED_KEY && type != TLSNEG_EXT_EARLY_DATA && type != 44) {
+            *all += m;
+        }
+        if (tlsneg_extension_signals_version(type)) {
+            continue;
+        }
+        *exts += m;
+        if (type != TLSNEG_EXT_SIGNATURE_ALGORITHMS) {
+            *pre12 += m;
+        }
+    }
+}
+
+void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tlsneg_facts *f)
+{
+    bool dtls = f->wire == TLSNEG_WIRE_DTLS;
+    memset(out, 0, sizeof *out);
+    out->dtls = dtls;
+    out->datagram = dtls || f->wire == TLSNEG_WIRE_QUIC;
+    out->has_offered_max = f->has_offered_max;
+    out->offered_max = f->offered_max;
+    out->has_supported_versions = f->has_supported_versions;
+    out->tls13_extensions = tls13_extensions(h);
+    out->fallback_scsv = f->fallback_scsv;
+    out->session_id = session_hash(h);
+    uint16_t v13 = dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13;
+    for (size_t i = 0; i < f->num_offered; i++) {
+        out->offers_tls13 |= f->offered[i] == v13;
+    }
+    out->versions = versions_offered(f, dtls);
+    for (size_t i = 0; i < f->num_offered && !dtls; i++) {
+        out->drafts |= tlsneg_draft_bit(f->offered[i]);
+    }
+
+    out->has_fingerprint = true;
+    out->fp_suites = suites(h, skip_signal_suite);
+    out->fp_suites_pre12 = suites(h, skip_pre12_suite);
+    out->fp_groups = list_of(&h->supported_groups, skip_group);
+    out->fp_sigalgs = list_of(&h->signature_algorithms, skip_grease);
+    uint32_t all_exts;
+    extension_sets(h, &out->fp_exts, &out->fp_exts_pre12, &all_exts);
+    uint32_t all = fnv32(suites(h, skip_scsv), out->versions);
+    all = fnv32(all ^ list_of(&h->supported_groups, skip_grease), 0);
+    all = fnv32(all ^ out->fp_sigalgs, 1);
+    all = fnv32(all ^ all_exts, 2);
+    out->fp_all = all;
+}
+
+void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const tlsneg_facts *f)
+{
+    memset(out, 0, sizeof *out);
+    out->is_hrr = f->is_hrr;
+    out->version = f->has_negotiated ? f->negotiated_version : 0;
+    out->session_id = session_hash(h);
+    out->pre_shared_key = h->pre_shared_key.present;
+    out->sentinel = f->has_sentinel;
+}
