@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "packets.h"
+#include "pcapng.h"
 
 typedef struct {
     const char *name; /* the file (or interface) shown in events */
@@ -265,6 +266,72 @@ static FILE *open_input(const char *path, pid_t *out_child, char *err, size_t er
     return f;
 }
 
+static void close_input(FILE *f, pid_t child, int *out_status)
+{
+    fclose(f);
+    if (child) {
+        int ws = 0;
+        waitpid(child, &ws, 0);
+        if (out_status) {
+            *out_status = ws;
+        }
+    }
+}
+
+/* A capture being read: pcap files through libpcap, pcapng files through
+ * tlsneg's own reader (libpcap 1.10 refuses pcapng files whose interfaces
+ * differ in link type or snapshot length). */
+typedef struct {
+    pcap_t *pc;
+    bool is_ng;
+    tlsneg_pcapng ng;
+    int linktype;
+    char err[PCAP_ERRBUF_SIZE + 160];
+} reader;
+
+enum { READ_PACKET, READ_END, READ_CUT, READ_ERROR };
+
+static int reader_next(reader *r, int *link, uint64_t *t, const uint8_t **data, uint32_t *caplen,
+                       uint32_t *len)
+{
+    if (r->is_ng) {
+        switch (tlsneg_pcapng_next(&r->ng)) {
+        case TLSNEG_PCAPNG_PACKET:
+            *link = r->ng.linktype;
+            *t = r->ng.time_us;
+            *data = r->ng.data;
+            *caplen = r->ng.caplen;
+            *len = r->ng.len;
+            return READ_PACKET;
+        case TLSNEG_PCAPNG_END:
+            return READ_END;
+        case TLSNEG_PCAPNG_TRUNCATED:
+            snprintf(r->err, sizeof r->err, "the file ends inside a block");
+            return READ_CUT;
+        case TLSNEG_PCAPNG_BAD:
+            snprintf(r->err, sizeof r->err, "%s", r->ng.err);
+            return READ_ERROR;
+        }
+        return READ_ERROR;
+    }
+    struct pcap_pkthdr *h;
+    const u_char *d;
+    int x = pcap_next_ex(r->pc, &h, &d);
+    if (x == 1) {
+        *link = r->linktype;
+        *t = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
+        *data = d;
+        *caplen = h->caplen;
+        *len = h->len;
+        return READ_PACKET;
+    }
+    if (x == PCAP_ERROR_BREAK) {
+        return READ_END;
+    }
+    snprintf(r->err, sizeof r->err, "%s", pcap_geterr(r->pc));
+    return strstr(r->err, "truncated") ? READ_CUT : READ_ERROR;
+}
+
 /* run_file reads one capture; returns 0, 1 (read, but cut short or with a
  * read error) or 2 (not readable at all). */
 static int run_file(const char *path, const tlsneg_pcap_config *cfg, bool events, bool stats,
@@ -277,28 +344,48 @@ static int run_file(const char *path, const tlsneg_pcap_config *cfg, bool events
         fprintf(stderr, "tlsneg-pcap: %s: cannot open: %s\n", path, err);
         return 2;
     }
-    char perr[PCAP_ERRBUF_SIZE];
-    pcap_t *pc = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_MICRO, perr);
-    if (!pc) {
-        fprintf(stderr, "tlsneg-pcap: %s: not a capture libpcap can read: %s\n", path, perr);
-        fclose(f);
+    reader rd;
+    memset(&rd, 0, sizeof rd);
+    uint8_t magic[4];
+    if (fread(magic, 1, 4, f) == 4 && memcmp(magic, "\x0a\x0d\x0d\x0a", 4) == 0) {
+        rd.is_ng = true;
+        tlsneg_pcapng_open(&rd.ng, f);
+    } else {
+        /* libpcap reads from the start: rewind, or decompress again. */
         if (child) {
-            waitpid(child, NULL, 0);
+            close_input(f, child, NULL);
+            f = open_input(path, &child, err, sizeof err);
+            if (!f) {
+                fprintf(stderr, "tlsneg-pcap: %s: cannot open: %s\n", path, err);
+                return 2;
+            }
+        } else {
+            rewind(f);
         }
-        return 2;
+        char perr[PCAP_ERRBUF_SIZE];
+        rd.pc = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_MICRO, perr);
+        if (!rd.pc) {
+            fprintf(stderr, "tlsneg-pcap: %s: not a capture tlsneg-pcap can read: %s\n", path,
+                    perr);
+            close_input(f, child, NULL);
+            return 2;
+        }
+        rd.linktype = pcap_datalink(rd.pc);
+        if (!tlsneg_pcap_link_supported(rd.linktype)) {
+            const char *ln = pcap_datalink_val_to_name(rd.linktype);
+            fprintf(stderr, "tlsneg-pcap: %s: link type %d (%s) is not one tlsneg-pcap reads\n",
+                    path, rd.linktype, ln ? ln : "unknown");
+        }
     }
     run_ctx rc = {path, events, stdout};
     tlsneg_pcap *tp = tlsneg_pcap_new(cfg, on_event, &rc);
     if (!tp) {
         fprintf(stderr, "tlsneg-pcap: out of memory (or libgcrypt failed to start)\n");
-        pcap_close(pc);
+        if (rd.pc) {
+            pcap_close(rd.pc);
+            f = NULL;
+        }
         return 2;
-    }
-    int linktype = pcap_datalink(pc);
-    if (!tlsneg_pcap_link_supported(linktype)) {
-        const char *ln = pcap_datalink_val_to_name(linktype);
-        fprintf(stderr, "tlsneg-pcap: %s: link type %d (%s) is not one tlsneg-pcap reads\n", path,
-                linktype, ln ? ln : "unknown");
     }
     progress pr = {show_progress, now_s(), 0, -1, child ? NULL : f};
     struct stat sb;
@@ -307,31 +394,31 @@ static int run_file(const char *path, const tlsneg_pcap_config *cfg, bool events
     }
     int status = 0;
     uint32_t frame = 0;
-    struct pcap_pkthdr *h;
-    const u_char *data;
-    int r;
-    while (!stop_requested && (r = pcap_next_ex(pc, &h, &data)) == 1) {
+    int r = READ_END, link;
+    uint64_t t;
+    const uint8_t *data;
+    uint32_t caplen, len;
+    while (!stop_requested &&
+           (r = reader_next(&rd, &link, &t, &data, &caplen, &len)) == READ_PACKET) {
         frame++;
-        uint64_t t = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
-        tlsneg_pcap_packet(tp, linktype, frame, t, data, h->caplen, h->len);
+        tlsneg_pcap_packet(tp, link, frame, t, data, caplen, len);
         if ((frame & 0xfff) == 0) {
             progress_show(&pr, tlsneg_pcap_get_stats(tp), false);
         }
     }
-    bool read_all = !stop_requested && r == PCAP_ERROR_BREAK;
-    if (!stop_requested && r == PCAP_ERROR) {
+    bool read_all = !stop_requested && r == READ_END;
+    if (!stop_requested && r != READ_END) {
         fflush(stdout);
-        const char *msg = pcap_geterr(pc);
-        if (strstr(msg, "truncated")) {
+        if (r == READ_CUT) {
             fprintf(stderr,
                     "tlsneg-pcap: %s: the file is cut short in frame %u (%s); the events of the "
                     "%u frames before the cut are kept\n",
-                    path, frame + 1, msg, frame);
+                    path, frame + 1, rd.err, frame);
         } else {
             fprintf(stderr,
                     "tlsneg-pcap: %s: cannot read frame %u: %s; the events of the %u frames "
                     "before are kept\n",
-                    path, frame + 1, msg, frame);
+                    path, frame + 1, rd.err, frame);
         }
         status = 1;
     }
@@ -341,14 +428,19 @@ static int run_file(const char *path, const tlsneg_pcap_config *cfg, bool events
         print_stats(path, tlsneg_pcap_get_stats(tp));
     }
     tlsneg_pcap_free(tp);
-    pcap_close(pc); /* closes f */
-    if (child) {
-        int ws;
-        waitpid(child, &ws, 0);
-        if (read_all && (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0)) {
-            fprintf(stderr, "tlsneg-pcap: %s: gzip -dc failed\n", path);
-            status = status ? status : 1;
+    int ws = 0;
+    if (rd.is_ng) {
+        tlsneg_pcapng_close(&rd.ng);
+        close_input(f, child, &ws);
+    } else {
+        pcap_close(rd.pc); /* closes f */
+        if (child) {
+            waitpid(child, &ws, 0);
         }
+    }
+    if (child && read_all && (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0)) {
+        fprintf(stderr, "tlsneg-pcap: %s: gzip -dc failed (a damaged compressed file?)\n", path);
+        status = status ? status : 1;
     }
     return status;
 }

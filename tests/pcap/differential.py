@@ -25,6 +25,16 @@ from extract_hellos import extract  # noqa: E402
 # (capture, side, frame, msg_type): why. side "pcap" = only tlsneg-pcap finds
 # the message, "tshark" = only tshark does.
 KNOWN = {
+    # After the server's Retry (frame 2) the client sends its Initial again
+    # (frame 3) to the Retry's connection ID 2e9a32ed..., so under new keys,
+    # with the same 301-byte CRYPTO frame at offset 0 (tshark's own
+    # quic.crypto.offset 0, quic.crypto.length 301): the ClientHello of
+    # frame 1, byte for byte, which the server now processes (RFC 9000
+    # 17.2.5.2). tshark 4.0 decrypts frame 3 but does not show the message a
+    # second time; tlsneg-pcap starts the crypto streams again after a Retry
+    # and reports it.
+    ("pcaps/public/wireshark/quic-fragmented-handshakes.pcapng.gz", "pcap", 3, 1):
+        "the ClientHello sent again after a Retry",
 }
 
 
