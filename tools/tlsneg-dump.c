@@ -9,7 +9,14 @@
  * Messages are judged as one connection: a ServerHello or alert against the
  * last ClientHello before it.
  *
- * tlsneg-dump --rules prints the rule reference of README.md instead. */
+ * tlsneg-dump --rules prints the rule reference of README.md instead.
+ *
+ * tlsneg-dump --events replays a capture's sequence of events (the format of
+ * tools/events.h, written by tools/extract_events.py) through the session
+ * layer and prints one JSON object per hello, alert, and FIN or RST that
+ * ends an attempt: the connection's view, the findings, the verdicts across
+ * connections with their evidence by role, and the notes for earlier
+ * frames. */
 #include "analysis/checks.h"
 #include "core/facts.h"
 #include "core/versions.h"
@@ -18,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events.h"
 #include "unhex.h"
 
 static void print_json_string(const char *s)
@@ -138,6 +146,127 @@ static void dump(const tlsneg_hello *h)
     }
 }
 
+static void print_verdicts(const tlsneg_verdicts *vs)
+{
+    printf(",\"verdicts\":[");
+    for (size_t i = 0; i < vs->count; i++) {
+        const tlsneg_verdict *v = &vs->item[i];
+        printf("%s{\"kind\":\"%s\",\"expert\":\"%s\"", i ? "," : "",
+               tlsneg_verdict_kind_name(v->kind), tlsneg_rules[v->rule].name);
+        for (size_t k = 0; k < v->num_links; k++) {
+            printf(",\"%s\":%u", tlsneg_link_role_name((tlsneg_link_role)v->link[k].role),
+                   v->link[k].frame);
+        }
+        for (size_t k = 0; k < v->num_versions; k++) {
+            printf(",\"%s\":%u", tlsneg_version_role_name((tlsneg_version_role)v->version[k].role),
+                   v->version[k].version);
+        }
+        for (size_t k = 0; k < v->num_texts; k++) {
+            printf(",\"%s\":", tlsneg_text_role_name((tlsneg_text_role)v->text[k].role));
+            print_json_string(v->text[k].text);
+        }
+        printf(",\"chain_frames\":[");
+        for (size_t k = 0; k < v->chain_len; k++) {
+            printf("%s%u", k ? "," : "", v->chain_frames[k]);
+        }
+        printf("]}");
+    }
+    putchar(']');
+}
+
+static void print_back_notes(const tlsneg_result *x)
+{
+    if (!x->num_back_notes) {
+        return;
+    }
+    printf(",\"back_notes\":[");
+    for (size_t i = 0; i < x->num_back_notes; i++) {
+        const tlsneg_back_note *n = &x->back_notes[i];
+        printf("%s{\"frame\":%u,\"kind\":\"%s\",\"%s\":%u", i ? "," : "", n->frame,
+               tlsneg_note_kind_name(n->kind),
+               tlsneg_link_role_name((tlsneg_link_role)n->link.role), n->link.frame);
+        if (n->has_text) {
+            printf(",\"%s\":", tlsneg_text_role_name((tlsneg_text_role)n->text.role));
+            print_json_string(n->text.text);
+        }
+        if (n->has_finding) {
+            printf(",\"expert\":\"%s\",\"detail\":", tlsneg_rules[n->finding.rule].name);
+            print_json_string(n->finding.detail);
+        }
+        putchar('}');
+    }
+    putchar(']');
+}
+
+static void print_sni(bool has, const char *sni)
+{
+    if (has) {
+        printf(",\"sni\":");
+        print_json_string(sni);
+    }
+}
+
+/* replay_events is tlsneg-dump --events. */
+static int replay_events(char *line, size_t line_cap, uint8_t *msg, size_t msg_cap)
+{
+    static tlsneg_replay_out out;
+    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true};
+    tlsneg_replay *r = tlsneg_replay_new(&cfg, 65536);
+    if (!r) {
+        fprintf(stderr, "tlsneg-dump: out of memory\n");
+        return 1;
+    }
+    unsigned long n = 0;
+    while (fgets(line, (int)line_cap, stdin)) {
+        tlsneg_ev ev;
+        n++;
+        int got = tlsneg_ev_parse(line, &ev, msg, msg_cap);
+        if (got < 0) {
+            fprintf(stderr, "tlsneg-dump: line %lu is no event\n", n);
+            tlsneg_replay_free(r);
+            return 2;
+        }
+        if (!got) {
+            continue;
+        }
+        tlsneg_replay_event(r, &ev, &out);
+        if (out.has_close && out.close.ended_attempt_frame) {
+            printf("{\"frame\":%u,\"event\":\"%s\",\"conn\":%llu,\"ends_attempt\":%u,"
+                   "\"from_client\":%s",
+                   ev.frame, ev.kind == TLSNEG_EV_RST ? "rst" : "fin", (unsigned long long)out.conn,
+                   out.close.ended_attempt_frame, out.close.from_client ? "true" : "false");
+            print_sni(out.close.has_sni, out.close.sni);
+            printf("}\n");
+        }
+        if (!out.has_result) {
+            continue;
+        }
+        const tlsneg_result *x = &out.result;
+        printf("{\"frame\":%u,\"event\":\"%s\",\"conn\":%llu", ev.frame,
+               x->is_alert ? "alert" : "hello", (unsigned long long)out.conn);
+        if (x->is_alert) {
+            printf(",\"alert\":%u,\"from_server\":%s", x->alert_description,
+                   x->alert_from_server ? "true" : "false");
+        } else {
+            printf(",\"msg\":\"%s\"", tlsneg_msg_name(&x->facts));
+        }
+        printf(",\"from_client\":%s", x->from_client ? "true" : "false");
+        if (x->retransmission_of) {
+            printf(",\"retransmission_of\":%u", x->retransmission_of);
+        }
+        if (x->client_hello_frame) {
+            printf(",\"client_hello_frame\":%u", x->client_hello_frame);
+        }
+        print_sni(x->has_sni, x->sni);
+        print_findings(&x->findings);
+        print_verdicts(&x->verdicts);
+        print_back_notes(x);
+        printf("}\n");
+    }
+    tlsneg_replay_free(r);
+    return 0;
+}
+
 /* print_rules writes the README's rule reference from rules.def. */
 static void print_rules(void)
 {
@@ -160,8 +289,11 @@ int main(int argc, char **argv)
         print_rules();
         return 0;
     }
+    if (argc == 2 && strcmp(argv[1], "--events") == 0) {
+        return replay_events(line, sizeof line, msg, sizeof msg);
+    }
     if (argc != 1) {
-        fprintf(stderr, "usage: tlsneg-dump [--rules] < messages\n");
+        fprintf(stderr, "usage: tlsneg-dump [--rules | --events] < messages\n");
         return 2;
     }
     while (fgets(line, sizeof line, stdin)) {

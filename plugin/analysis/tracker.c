@@ -5,6 +5,7 @@
 #include "analysis/checks.h"
 #include "core/versions.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,7 +304,143 @@ static const char *offers_less(const tlsneg_offer *a, const tlsneg_offer *b)
     return NULL;
 }
 
-static void fill_chain(tlsneg_tracker *t, const attempt *a, tlsneg_cross *out)
+/* add_verdict appends a verdict of kind k making finding rule to out, or
+ * counts it in dropped when the list is full. */
+static tlsneg_verdict *add_verdict(tlsneg_verdicts *out, tlsneg_verdict_kind k, tlsneg_rule_id rule)
+{
+    if (out->count == TLSNEG_MAX_VERDICTS) {
+        out->dropped++;
+        return NULL;
+    }
+    tlsneg_verdict *v = &out->item[out->count++];
+    v->kind = k;
+    v->rule = rule;
+    v->detail[0] = '\0';
+    v->num_links = v->num_versions = v->num_texts = 0;
+    v->chain_len = 0;
+    return v;
+}
+
+static void add_link(tlsneg_verdict *v, tlsneg_link_role r, uint32_t frame)
+{
+    if (v->num_links < TLSNEG_VERDICT_LINKS) {
+        v->link[v->num_links].role = (uint8_t)r;
+        v->link[v->num_links++].frame = frame;
+    }
+}
+
+static void add_version(tlsneg_verdict *v, tlsneg_version_role r, uint16_t version)
+{
+    if (v->num_versions < TLSNEG_VERDICT_VERSIONS) {
+        v->version[v->num_versions].role = (uint8_t)r;
+        v->version[v->num_versions++].version = version;
+    }
+}
+
+/* add_text returns the buffer of a new text of role r (empty), or NULL. */
+static char *add_text(tlsneg_verdict *v, tlsneg_text_role r)
+{
+    if (v->num_texts == TLSNEG_VERDICT_TEXTS) {
+        return NULL;
+    }
+    tlsneg_text *t = &v->text[v->num_texts++];
+    t->role = (uint8_t)r;
+    t->text[0] = '\0';
+    return t->text;
+}
+
+static void set_text(tlsneg_verdict *v, tlsneg_text_role r, const char *text)
+{
+    char *buf = add_text(v, r);
+    if (buf) {
+        snprintf(buf, TLSNEG_VERDICT_TEXT_MAX, "%s", text);
+    }
+}
+
+__attribute__((format(printf, 2, 3))) static void set_detail(tlsneg_verdict *v, const char *fmt,
+                                                             ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->detail, sizeof v->detail, fmt, ap);
+    va_end(ap);
+}
+
+#define NAME_OF(table, i) ((size_t)(i) < sizeof table / sizeof table[0] ? table[i] : "unknown")
+
+const char *tlsneg_verdict_kind_name(tlsneg_verdict_kind k)
+{
+    static const char *const names[] = {"fallback", "intolerant", "fallback_rejected",
+                                        "inconsistent", "resumption_change"};
+    return NAME_OF(names, k);
+}
+
+const char *tlsneg_link_role_name(tlsneg_link_role r)
+{
+    static const char *const names[] = {"previous_attempt", "retry",           "refused_retry",
+                                        "completed_by",     "session_made_in", "higher_version_in"};
+    return NAME_OF(names, r);
+}
+
+const char *tlsneg_version_role_name(tlsneg_version_role r)
+{
+    static const char *const names[] = {"offered_before", "offered_now", "higher", "session"};
+    return NAME_OF(names, r);
+}
+
+const char *tlsneg_text_role_name(tlsneg_text_role r)
+{
+    static const char *const names[] = {"cause", "chain", "intolerant_of", "less"};
+    return NAME_OF(names, r);
+}
+
+const tlsneg_verdict *tlsneg_verdict_find(const tlsneg_verdicts *vs, tlsneg_verdict_kind k)
+{
+    for (size_t i = 0; i < vs->count; i++) {
+        if (vs->item[i].kind == k) {
+            return &vs->item[i];
+        }
+    }
+    return NULL;
+}
+
+uint32_t tlsneg_verdict_link(const tlsneg_verdict *v, tlsneg_link_role r)
+{
+    for (size_t i = 0; i < v->num_links; i++) {
+        if (v->link[i].role == r) {
+            return v->link[i].frame;
+        }
+    }
+    return 0;
+}
+
+bool tlsneg_verdict_version(const tlsneg_verdict *v, tlsneg_version_role r, uint16_t *out)
+{
+    for (size_t i = 0; i < v->num_versions; i++) {
+        if (v->version[i].role == r) {
+            *out = v->version[i].version;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *tlsneg_verdict_text(const tlsneg_verdict *v, tlsneg_text_role r)
+{
+    for (size_t i = 0; i < v->num_texts; i++) {
+        if (v->text[i].role == r) {
+            return v->text[i].text;
+        }
+    }
+    return NULL;
+}
+
+static const char *vname(uint16_t v, char *buf)
+{
+    return v ? tlsneg_version_name(v, buf, TLSNEG_VERSION_NAME_MAX) : "no known version";
+}
+
+static void fill_chain(tlsneg_tracker *t, const attempt *a, tlsneg_verdict *out)
 {
     const attempt *steps[TLSNEG_CHAIN_MAX];
     size_t n = 0;
@@ -320,9 +457,10 @@ static void fill_chain(tlsneg_tracker *t, const attempt *a, tlsneg_cross *out)
 
 void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
                                  uint32_t frame, uint64_t time_us, const tlsneg_offer *offer,
-                                 tlsneg_cross *out)
+                                 tlsneg_verdicts *out)
 {
-    memset(out, 0, sizeof *out);
+    out->count = 0;
+    out->dropped = 0;
     if (by_conn(t, conn)) {
         return; /* after a HelloRetryRequest, or sent again: the same attempt */
     }
@@ -359,17 +497,38 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
     a->prev = ks;
     a->prev_id = before->id;
     a->chain_len = (uint8_t)(before->chain_len < 255 ? before->chain_len + 1 : 255);
-    out->fallback = true;
-    out->prev_frame = before->frame;
-    out->has_from = before->offer.has_offered_max;
-    out->from = before->offer.offered_max;
-    out->has_to = offer->has_offered_max;
-    out->to = offer->offered_max;
-    out->cause = before->outcome == TLSNEG_CAUSE_NONE ? TLSNEG_CAUSE_NO_ANSWER : before->outcome;
-    out->cause_alert = before->alert;
-    out->scsv = offer->fallback_scsv;
-    out->less = less;
-    fill_chain(t, a, out);
+    tlsneg_verdict *v = add_verdict(out, TLSNEG_VERDICT_FALLBACK,
+                                    offer->fallback_scsv ? TLSNEG_RULE_FALLBACK_RETRY_SCSV
+                                                         : TLSNEG_RULE_FALLBACK_RETRY);
+    if (!v) {
+        return;
+    }
+    char cause[256], a_name[TLSNEG_VERSION_NAME_MAX], b_name[TLSNEG_VERSION_NAME_MAX];
+    tlsneg_cause_text(before->outcome == TLSNEG_CAUSE_NONE ? TLSNEG_CAUSE_NO_ANSWER
+                                                           : before->outcome,
+                      before->alert, cause, sizeof cause);
+    add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, before->frame);
+    if (before->offer.has_offered_max) {
+        add_version(v, TLSNEG_VERSION_OFFERED_BEFORE, before->offer.offered_max);
+    }
+    if (offer->has_offered_max) {
+        add_version(v, TLSNEG_VERSION_OFFERED_NOW, offer->offered_max);
+    }
+    fill_chain(t, a, v);
+    set_text(v, TLSNEG_TEXT_CAUSE, cause);
+    char *chain = add_text(v, TLSNEG_TEXT_CHAIN);
+    if (chain) {
+        tlsneg_chain_text(v, chain, TLSNEG_VERDICT_TEXT_MAX);
+    }
+    set_text(v, TLSNEG_TEXT_LESS, less);
+    set_detail(v,
+               "A retry of the attempt in frame %u (up to %s, failed: %s) offering %s, up to %s, "
+               "%s",
+               before->frame,
+               vname(before->offer.has_offered_max ? before->offer.offered_max : 0, a_name), cause,
+               less, vname(offer->has_offered_max ? offer->offered_max : 0, b_name),
+               offer->fallback_scsv ? "with TLS_FALLBACK_SCSV"
+                                    : "without TLS_FALLBACK_SCSV: open to a downgrade attack");
 }
 
 /* what_failed names what the server could not take in the failed offer f
@@ -414,9 +573,10 @@ static bool still_offers(const tlsneg_offer *o, uint16_t v)
 }
 
 void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                                 const tlsneg_answer *answer, tlsneg_cross *out)
+                                 const tlsneg_answer *answer, tlsneg_verdicts *out)
 {
-    memset(out, 0, sizeof *out);
+    out->count = 0;
+    out->dropped = 0;
     attempt *a = by_conn(t, conn);
     if (!a || answer->is_hrr || a->outcome == SUCCESS) {
         return;
@@ -428,16 +588,28 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
     unsigned r = rank(&a->offer, answer->version);
 
     attempt *prev = live(t, a->prev, a->prev_id);
-    if (prev) {
-        out->intolerant = true;
-        what_failed(&prev->offer, &a->offer, out->intolerant_of, sizeof out->intolerant_of);
-        fill_chain(t, a, out);
+    tlsneg_verdict *v =
+        prev ? add_verdict(out, TLSNEG_VERDICT_INTOLERANT, TLSNEG_RULE_VERSION_INTOLERANCE) : NULL;
+    if (v) {
+        char what[TLSNEG_INTOLERANT_MAX];
+        what_failed(&prev->offer, &a->offer, what, sizeof what);
+        fill_chain(t, a, v);
+        set_text(v, TLSNEG_TEXT_INTOLERANT_OF, what);
+        set_detail(v,
+                   "The server failed the attempt in frame %u and completes this one: it "
+                   "does not tolerate %s",
+                   v->chain_len > 1 ? v->chain_frames[v->chain_len - 2] : 0, what);
     }
     if (a->has_best && r && r < rank(&a->offer, a->best_version) &&
-        still_offers(&a->offer, a->best_version)) {
-        out->inconsistent = true;
-        out->higher_frame = a->best_frame;
-        out->higher_version = a->best_version;
+        still_offers(&a->offer, a->best_version) &&
+        (v = add_verdict(out, TLSNEG_VERDICT_INCONSISTENT, TLSNEG_RULE_INCONSISTENT_SERVER))) {
+        char name[TLSNEG_VERSION_NAME_MAX];
+        add_link(v, TLSNEG_LINK_HIGHER_VERSION_IN, a->best_frame);
+        add_version(v, TLSNEG_VERSION_HIGHER, a->best_version);
+        set_detail(v,
+                   "The server put %s in force in frame %u; now it negotiates lower "
+                   "although the client still offers it",
+                   vname(a->best_version, name), a->best_frame);
     }
     if (r && (!a->has_best || r > rank(&a->offer, a->best_version))) {
         a->has_best = true;
@@ -454,10 +626,16 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
     if (answer->session_id == a->offer.session_id) {
         uint32_t c = map_get(&t->by_session, session_key(a, answer->session_id));
         attempt *maker = c == NONE ? NULL : &t->ring[c];
-        if (maker && maker != a && maker->version != answer->version) {
-            out->resumption_change = true;
-            out->session_frame = maker->answer_frame;
-            out->session_version = maker->version;
+        tlsneg_verdict *rv = maker && maker != a && maker->version != answer->version
+                                 ? add_verdict(out, TLSNEG_VERDICT_RESUMPTION_CHANGE,
+                                               TLSNEG_RULE_RESUMPTION_VERSION_CHANGE)
+                                 : NULL;
+        if (rv) {
+            char name[TLSNEG_VERSION_NAME_MAX];
+            add_link(rv, TLSNEG_LINK_SESSION_MADE_IN, maker->answer_frame);
+            add_version(rv, TLSNEG_VERSION_SESSION, maker->version);
+            set_detail(rv, "The session resumed here was made at %s in frame %u",
+                       vname(maker->version, name), maker->answer_frame);
         }
         a->offer.session_id = 0; /* the session stays its maker's */
         return;
@@ -467,9 +645,10 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
 }
 
 void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                          uint8_t description, bool from_server, tlsneg_cross *out)
+                          uint8_t description, bool from_server, tlsneg_verdicts *out)
 {
-    memset(out, 0, sizeof *out);
+    out->count = 0;
+    out->dropped = 0;
     (void)frame;
     attempt *a = by_conn(t, conn);
     if (!a || a->outcome != TLSNEG_CAUSE_NONE) {
@@ -481,9 +660,16 @@ void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint
     a->outcome = TLSNEG_CAUSE_ALERT;
     a->alert = description;
     a->time_us = time_us;
-    if (description == 86 && from_server && live(t, a->prev, a->prev_id)) {
-        out->fallback_rejected = true;
-        out->prev_frame = a->frame;
+    tlsneg_verdict *v =
+        description == 86 && from_server && live(t, a->prev, a->prev_id)
+            ? add_verdict(out, TLSNEG_VERDICT_FALLBACK_REJECTED, TLSNEG_RULE_FALLBACK_REJECTED)
+            : NULL;
+    if (v) {
+        add_link(v, TLSNEG_LINK_REFUSED_RETRY, a->frame);
+        set_detail(v,
+                   "The server refuses the fallback retry in frame %u: the downgrade "
+                   "protection worked",
+                   a->frame);
     }
 }
 
@@ -500,13 +686,14 @@ uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint32_t frame, 
     return a->frame;
 }
 
-const char *tlsneg_cause_text(const tlsneg_cross *c, char *buf, size_t buf_len)
+const char *tlsneg_cause_text(uint8_t cause, uint8_t alert, char *buf, size_t buf_len)
 {
     const char *name;
-    switch ((tlsneg_cause)c->cause) {
+    snprintf(buf, buf_len, "unknown");
+    switch ((tlsneg_cause)cause) {
     case TLSNEG_CAUSE_ALERT:
-        name = tlsneg_alert_name(c->cause_alert);
-        snprintf(buf, buf_len, "alert %s (%u)", name ? name : "unknown", c->cause_alert);
+        name = tlsneg_alert_name(alert);
+        snprintf(buf, buf_len, "alert %s (%u)", name ? name : "unknown", alert);
         break;
     case TLSNEG_CAUSE_RESET:
         snprintf(buf, buf_len, "TCP reset before any ServerHello");
@@ -524,12 +711,7 @@ const char *tlsneg_cause_text(const tlsneg_cross *c, char *buf, size_t buf_len)
     return buf;
 }
 
-static const char *vname(uint16_t v, char *buf)
-{
-    return v ? tlsneg_version_name(v, buf, TLSNEG_VERSION_NAME_MAX) : "no known version";
-}
-
-const char *tlsneg_chain_text(const tlsneg_cross *c, char *buf, size_t buf_len)
+const char *tlsneg_chain_text(const tlsneg_verdict *c, char *buf, size_t buf_len)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -542,41 +724,9 @@ const char *tlsneg_chain_text(const tlsneg_cross *c, char *buf, size_t buf_len)
     return buf;
 }
 
-void tlsneg_cross_findings(const tlsneg_cross *c, tlsneg_findings *out)
+void tlsneg_verdict_findings(const tlsneg_verdicts *vs, tlsneg_findings *out)
 {
-    char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX], cause[64];
-    if (c->fallback) {
-        tlsneg_finding_add(
-            out, c->scsv ? TLSNEG_RULE_FALLBACK_RETRY_SCSV : TLSNEG_RULE_FALLBACK_RETRY,
-            "A retry of the attempt in frame %u (up to %s, failed: %s) offering %s, up to %s, "
-            "%s",
-            c->prev_frame, vname(c->has_from ? c->from : 0, a),
-            tlsneg_cause_text(c, cause, sizeof cause), c->less, vname(c->has_to ? c->to : 0, b),
-            c->scsv ? "with TLS_FALLBACK_SCSV"
-                    : "without TLS_FALLBACK_SCSV: open to a downgrade attack");
-    }
-    if (c->intolerant) {
-        tlsneg_finding_add(out, TLSNEG_RULE_VERSION_INTOLERANCE,
-                           "The server failed the attempt in frame %u and completes this one: it "
-                           "does not tolerate %s",
-                           c->chain_len > 1 ? c->chain_frames[c->chain_len - 2] : 0,
-                           c->intolerant_of);
-    }
-    if (c->fallback_rejected) {
-        tlsneg_finding_add(out, TLSNEG_RULE_FALLBACK_REJECTED,
-                           "The server refuses the fallback retry in frame %u: the downgrade "
-                           "protection worked",
-                           c->prev_frame);
-    }
-    if (c->inconsistent) {
-        tlsneg_finding_add(out, TLSNEG_RULE_INCONSISTENT_SERVER,
-                           "The server put %s in force in frame %u; now it negotiates lower "
-                           "although the client still offers it",
-                           vname(c->higher_version, a), c->higher_frame);
-    }
-    if (c->resumption_change) {
-        tlsneg_finding_add(out, TLSNEG_RULE_RESUMPTION_VERSION_CHANGE,
-                           "The session resumed here was made at %s in frame %u",
-                           vname(c->session_version, a), c->session_frame);
+    for (size_t i = 0; i < vs->count; i++) {
+        tlsneg_finding_add(out, vs->item[i].rule, "%s", vs->item[i].detail);
     }
 }

@@ -71,41 +71,107 @@ typedef enum {
     TLSNEG_CAUSE_NO_ANSWER, /* a datagram attempt that got nothing back */
 } tlsneg_cause;
 
-/* What the tracker knows about the frame in hand. */
+/* What the tracker knows about the frame in hand: a list of verdicts, each
+ * a kind, the finding it makes, and its evidence as typed links to other
+ * frames, versions and texts. A new verdict is one kind, one producer in
+ * tracker.c, and the front ends render it generically by role. */
+typedef enum {
+    TLSNEG_VERDICT_FALLBACK,          /* ClientHello: a fallback retry of a failed attempt */
+    TLSNEG_VERDICT_INTOLERANT,        /* ServerHello completing a retry: the server failed the
+                                         higher offers of the chain and accepted this one */
+    TLSNEG_VERDICT_FALLBACK_REJECTED, /* alert inappropriate_fallback answering a fallback */
+    TLSNEG_VERDICT_INCONSISTENT,      /* ServerHello lower than one this server gave this
+                                         client before, although the client still offers it */
+    TLSNEG_VERDICT_RESUMPTION_CHANGE, /* ServerHello resuming a session made at another version */
+    TLSNEG_VERDICT_KINDS
+} tlsneg_verdict_kind;
+
+/* How another frame takes part in a verdict. */
+typedef enum {
+    TLSNEG_LINK_PREVIOUS_ATTEMPT,  /* the ClientHello of the failed attempt a retry follows */
+    TLSNEG_LINK_RETRY,             /* the ClientHello that retried this attempt */
+    TLSNEG_LINK_REFUSED_RETRY,     /* the ClientHello of the fallback an alert refuses */
+    TLSNEG_LINK_COMPLETED_BY,      /* the ServerHello of the attempt that went through */
+    TLSNEG_LINK_SESSION_MADE_IN,   /* the ServerHello that created the session resumed */
+    TLSNEG_LINK_HIGHER_VERSION_IN, /* an earlier ServerHello with a higher version in force */
+    TLSNEG_LINK_ROLES
+} tlsneg_link_role;
+
+/* What a version in a verdict is. */
+typedef enum {
+    TLSNEG_VERSION_OFFERED_BEFORE, /* highest offered by the failed attempt */
+    TLSNEG_VERSION_OFFERED_NOW,    /* highest offered by the retry */
+    TLSNEG_VERSION_HIGHER,         /* in force in the TLSNEG_LINK_HIGHER_VERSION_IN frame */
+    TLSNEG_VERSION_SESSION,        /* the version the resumed session was made at */
+    TLSNEG_VERSION_ROLES
+} tlsneg_version_role;
+
+/* What a text in a verdict says. */
+typedef enum {
+    TLSNEG_TEXT_CAUSE,         /* what made the previous attempt fail */
+    TLSNEG_TEXT_CHAIN,         /* the attempts of the chain, oldest first */
+    TLSNEG_TEXT_INTOLERANT_OF, /* what the server failed on and accepted to go without */
+    TLSNEG_TEXT_LESS,          /* how a retry offers less than the failed attempt */
+    TLSNEG_TEXT_ROLES
+} tlsneg_text_role;
+
+#define TLSNEG_VERDICT_LINKS    4
+#define TLSNEG_VERDICT_VERSIONS 4
+#define TLSNEG_VERDICT_TEXTS    4
+#define TLSNEG_VERDICT_TEXT_MAX 256
+#define TLSNEG_MAX_VERDICTS     8
+
 typedef struct {
-    /* ClientHello: a fallback retry of the failed attempt in prev_frame. */
-    bool fallback;
-    uint32_t prev_frame;
-    bool has_from, has_to;
-    uint16_t from, to; /* highest versions offered before and now */
-    uint8_t cause;     /* tlsneg_cause of the previous attempt */
-    uint8_t cause_alert;
-    bool scsv;
-    const char *less; /* how the retry offers less, in words */
-    /* The chain this attempt belongs to, oldest first, this one last. */
+    uint8_t role; /* tlsneg_link_role */
+    uint32_t frame;
+} tlsneg_link;
+
+typedef struct {
+    uint8_t role; /* tlsneg_version_role */
+    uint16_t version;
+} tlsneg_version_ref;
+
+typedef struct {
+    uint8_t role; /* tlsneg_text_role */
+    char text[TLSNEG_VERDICT_TEXT_MAX];
+} tlsneg_text;
+
+typedef struct {
+    tlsneg_verdict_kind kind;
+    tlsneg_rule_id rule;            /* the finding it makes */
+    char detail[TLSNEG_DETAIL_MAX]; /* the finding's sentence */
+    uint8_t num_links, num_versions, num_texts;
+    tlsneg_link link[TLSNEG_VERDICT_LINKS];
+    tlsneg_version_ref version[TLSNEG_VERDICT_VERSIONS];
+    tlsneg_text text[TLSNEG_VERDICT_TEXTS];
+    /* The chain of attempts the verdict is about, oldest first, the frame's
+     * own attempt last (fallback and intolerance; empty otherwise). */
     uint8_t chain_len;
     uint32_t chain_frames[TLSNEG_CHAIN_MAX];
     uint16_t chain_versions[TLSNEG_CHAIN_MAX]; /* highest offered; 0 unknown */
+} tlsneg_verdict;
 
-    /* ServerHello completing a retry: the server failed the higher offers
-     * of the chain and accepted this one. */
-    bool intolerant;
-    char intolerant_of[TLSNEG_INTOLERANT_MAX];
+typedef struct {
+    size_t count;
+    size_t dropped;
+    tlsneg_verdict item[TLSNEG_MAX_VERDICTS];
+} tlsneg_verdicts;
 
-    /* Alert inappropriate_fallback answering a fallback retry. */
-    bool fallback_rejected;
+/* Names of kinds and roles, for machine-readable output ("fallback",
+ * "previous_attempt"); "unknown" out of range. */
+const char *tlsneg_verdict_kind_name(tlsneg_verdict_kind k);
+const char *tlsneg_link_role_name(tlsneg_link_role r);
+const char *tlsneg_version_role_name(tlsneg_version_role r);
+const char *tlsneg_text_role_name(tlsneg_text_role r);
 
-    /* ServerHello lower than one this server gave this client before,
-     * although the client still offers the higher version. */
-    bool inconsistent;
-    uint32_t higher_frame;
-    uint16_t higher_version;
-
-    /* ServerHello resuming a session made at another version. */
-    bool resumption_change;
-    uint32_t session_frame;
-    uint16_t session_version;
-} tlsneg_cross;
+/* tlsneg_verdict_find returns the first verdict of kind k in vs, or NULL. */
+const tlsneg_verdict *tlsneg_verdict_find(const tlsneg_verdicts *vs, tlsneg_verdict_kind k);
+/* tlsneg_verdict_link returns the frame v links in role r, or 0. */
+uint32_t tlsneg_verdict_link(const tlsneg_verdict *v, tlsneg_link_role r);
+/* tlsneg_verdict_version tells whether v names a version in role r, in *out. */
+bool tlsneg_verdict_version(const tlsneg_verdict *v, tlsneg_version_role r, uint16_t *out);
+/* tlsneg_verdict_text returns v's text in role r, or NULL. */
+const char *tlsneg_verdict_text(const tlsneg_verdict *v, tlsneg_text_role r);
 
 typedef struct tlsneg_tracker tlsneg_tracker;
 
@@ -124,25 +190,27 @@ size_t tlsneg_tracker_bytes_per_attempt(void);
  * retransmitted) belongs to its first attempt. */
 void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
                                  uint32_t frame, uint64_t time_us, const tlsneg_offer *offer,
-                                 tlsneg_cross *out);
+                                 tlsneg_verdicts *out);
 void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                                 const tlsneg_answer *answer, tlsneg_cross *out);
+                                 const tlsneg_answer *answer, tlsneg_verdicts *out);
 void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                          uint8_t description, bool from_server, tlsneg_cross *out);
+                          uint8_t description, bool from_server, tlsneg_verdicts *out);
 /* A TCP RST (reset) or FIN on the connection. Returns the frame of the
  * ClientHello whose attempt this ends before any ServerHello, or 0. */
 uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
                               bool reset);
 
-/* tlsneg_cause_text describes what made an attempt fail ("TCP reset"). */
-const char *tlsneg_cause_text(const tlsneg_cross *c, char *buf, size_t buf_len);
+/* tlsneg_cause_text describes what made an attempt fail ("TCP reset"):
+ * cause is a tlsneg_cause, alert the alert's description for
+ * TLSNEG_CAUSE_ALERT. */
+const char *tlsneg_cause_text(uint8_t cause, uint8_t alert, char *buf, size_t buf_len);
 
-/* tlsneg_chain_text writes the chain: "TLS 1.3 (frame 4) -> TLS 1.2 (frame 10)". */
-const char *tlsneg_chain_text(const tlsneg_cross *c, char *buf, size_t buf_len);
+/* tlsneg_chain_text writes v's chain: "TLS 1.3 (frame 4) -> TLS 1.2 (frame 10)". */
+const char *tlsneg_chain_text(const tlsneg_verdict *v, char *buf, size_t buf_len);
 
-/* tlsneg_cross_findings appends to out the findings c holds for its frame,
- * each with a sentence (rules.def: fallback_retry, version_intolerance,
+/* tlsneg_verdict_findings appends to out the finding of every verdict in vs,
+ * in order (rules.def: fallback_retry, version_intolerance,
  * fallback_rejected, inconsistent_server, resumption_version_change). */
-void tlsneg_cross_findings(const tlsneg_cross *c, tlsneg_findings *out);
+void tlsneg_verdict_findings(const tlsneg_verdicts *vs, tlsneg_findings *out);
 
 #endif

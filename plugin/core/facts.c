@@ -504,3 +504,26 @@ const char *tlsneg_facts_summary(const tlsneg_facts *f, char *buf, size_t buf_le
     put(&t, ".");
     return buf;
 }
+
+void tlsneg_facts_copy(tlsneg_facts *dst, tlsneg_facts_buf *buf, const tlsneg_facts *src)
+{
+    *dst = *src;
+    size_t n_off = src->num_offered <= TLSNEG_MAX_OFFERED ? src->num_offered : TLSNEG_MAX_OFFERED;
+    size_t n_gr = src->num_grease <= TLSNEG_MAX_GREASE ? src->num_grease : TLSNEG_MAX_GREASE;
+    if (n_off && src->offered != buf->offered) {
+        memmove(buf->offered, src->offered, n_off * sizeof *src->offered);
+    }
+    if (n_gr && src->grease != buf->grease) {
+        memmove(buf->grease, src->grease, n_gr * sizeof *src->grease);
+    }
+    dst->num_offered = (uint8_t)n_off;
+    dst->num_grease = (uint8_t)n_gr;
+    dst->offered = n_off ? buf->offered : NULL;
+    dst->grease = n_gr ? buf->grease : NULL;
+    if (src->sni) {
+        if (src->sni != buf->sni) {
+            snprintf(buf->sni, sizeof buf->sni, "%s", src->sni);
+        }
+        dst->sni = buf->sni;
+    }
+}

@@ -86,6 +86,10 @@ typedef struct {
 void tlsneg_facts_derive(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_hello *h,
                          bool has_record_version, uint16_t record_version);
 
+/* tlsneg_facts_copy copies src into dst, its lists into buf (what src's
+ * lists point to is not needed afterwards). */
+void tlsneg_facts_copy(tlsneg_facts *dst, tlsneg_facts_buf *buf, const tlsneg_facts *src);
+
 /* tlsneg_facts_is_dtls reports whether f's versions are in the DTLS family. */
 bool tlsneg_facts_is_dtls(const tlsneg_facts *f);
 

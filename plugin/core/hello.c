@@ -302,3 +302,63 @@ tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire, const uint
     }
     return s;
 }
+
+static uint32_t get_u24(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+bool tlsneg_frame_message(tlsneg_message *out, tlsneg_wire wire, bool has_record,
+                          uint16_t record_version, const uint8_t *buf, size_t buf_len, size_t start,
+                          const uint8_t *reassembled, size_t reassembled_len)
+{
+    if (start >= buf_len) {
+        return false;
+    }
+    const uint8_t *msg = buf + start;
+    size_t avail = buf_len - start;
+    out->msg_type = msg[0];
+    out->body_only = false;
+
+    if (wire == TLSNEG_WIRE_DTLS && avail >= 12 &&
+        (get_u24(msg + 6) != 0 || get_u24(msg + 9) != get_u24(msg + 1))) {
+        /* A fragment: only the record that completes the message has the
+         * reassembled body. */
+        if (!reassembled || reassembled_len == 0) {
+            return false;
+        }
+        out->wire = TLSNEG_WIRE_DTLS;
+        out->body_only = true;
+        out->bytes = reassembled;
+        out->len = reassembled_len;
+        return true;
+    }
+
+    size_t len;
+    if (wire == TLSNEG_WIRE_TLS && has_record && record_version == 0x0002) {
+        /* SSLv2 record: the 2-byte header before the message holds the
+         * length with its top bit set (RFC 5246 E.2). */
+        out->wire = TLSNEG_WIRE_SSL2;
+        len = avail;
+        if (start >= 2 && (buf[start - 2] & 0x80)) {
+            size_t record_len = ((size_t)(buf[start - 2] & 0x7f) << 8) | buf[start - 1];
+            len = record_len < avail ? record_len : avail;
+        }
+    } else {
+        /* The handshake header: type and 3-byte length, then for DTLS the
+         * message_seq and fragment fields. */
+        out->wire = wire;
+        size_t header_len = wire == TLSNEG_WIRE_DTLS ? 12 : 4;
+        len = avail >= 4 ? header_len + get_u24(msg + 1) : avail;
+        len = len < avail ? len : avail;
+    }
+    out->bytes = msg;
+    out->len = len;
+    return true;
+}
+
+tlsneg_status tlsneg_message_parse(tlsneg_hello *out, const tlsneg_message *m)
+{
+    return m->body_only ? tlsneg_hello_parse_body(out, m->wire, m->msg_type, m->bytes, m->len)
+                        : tlsneg_hello_parse(out, m->wire, m->bytes, m->len);
+}

@@ -106,4 +106,30 @@ tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire, const uint
 tlsneg_status tlsneg_hello_parse_body(tlsneg_hello *out, tlsneg_wire wire, uint8_t msg_type,
                                       const uint8_t *body, size_t len);
 
+/* One handshake message as a front end found it, framed by
+ * tlsneg_frame_message: the bytes to parse and how. */
+typedef struct {
+    tlsneg_wire wire;
+    uint8_t msg_type;
+    bool body_only;       /* bytes are the body (a DTLS message reassembled from fragments) */
+    const uint8_t *bytes; /* from the type byte (or the body) to the message's end */
+    size_t len;
+} tlsneg_message;
+
+/* tlsneg_frame_message finds where the handshake message whose type byte is
+ * buf[start] ends: buf holds what was captured from up to two bytes before
+ * the message (the SSLv2 record header) to the end of the data. wire is
+ * TLSNEG_WIRE_TLS, _DTLS or _QUIC as the front end found the message; a TLS
+ * message in a record of version 0x0002 is the SSLv2-compatible ClientHello.
+ * For DTLS, reassembled is the body the completing record reassembled from
+ * fragments (NULL if none). Returns false when the message is not complete
+ * here: no bytes, or a DTLS fragment without its reassembled body. */
+bool tlsneg_frame_message(tlsneg_message *out, tlsneg_wire wire, bool has_record,
+                          uint16_t record_version, const uint8_t *buf, size_t buf_len, size_t start,
+                          const uint8_t *reassembled, size_t reassembled_len);
+
+/* tlsneg_message_parse parses a framed message (tlsneg_hello_parse or
+ * tlsneg_hello_parse_body). */
+tlsneg_status tlsneg_message_parse(tlsneg_hello *out, const tlsneg_message *m);
+
 #endif

@@ -19,7 +19,7 @@
 #include "ws-compat.h"
 
 #include "analysis/checks.h"
-#include "analysis/tracker.h"
+#include "analysis/session.h"
 #include "core/facts.h"
 #include "core/versions.h"
 
@@ -67,7 +67,26 @@ static tlsneg_pref_bool pref_key_sni = TRUE;
 static guint pref_max_attempts = 500000;
 
 /* Across connections: reset with every capture file. */
-static tlsneg_tracker *tracker;
+static tlsneg_session *session;
+
+/* What became known about an earlier frame's ClientHello later on: shown
+ * once the capture has been read (the GUI, tshark -2). The latest note of
+ * each kind. */
+typedef struct {
+    gboolean set;
+    tlsneg_link link;
+    gboolean has_text;
+    guint8 text_role;
+    const char *text;
+    gboolean has_finding;
+    tlsneg_rule_id rule;
+    const char *detail;
+} kept_note;
+
+typedef struct {
+    kept_note note[TLSNEG_NOTE_KINDS];
+} back_note;
+
 static wmem_map_t *back_notes; /* frame -> back_note, for frames before the verdict */
 
 /* One expert info per row of rules.def. */
@@ -124,18 +143,6 @@ static int proto_tls = -1, proto_dtls = -1, proto_quic = -1;
 /* Repeated items shown at most, so that a hostile hello keeps the tree
  * usable. */
 #define MAX_LISTED 32
-
-/* What one connection has shown so far (first pass, file scope). */
-typedef struct {
-    const tlsneg_facts *client_hello; /* the last ClientHello */
-    guint32 client_hello_frame;
-    address client_addr; /* who sent it */
-    guint32 client_port;
-    gboolean hrr_seen;
-    /* The last hello from each side, to recognise a retransmission. */
-    guint64 last_hash[2];
-    guint32 last_frame[2];
-} conn_state;
 
 static const value_string msg_type_vals[] = {
     {TLSNEG_HS_CLIENT_HELLO, "ClientHello"},
@@ -240,19 +247,9 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
     }
 }
 
-/* fnv1a hashes a hello's bytes, to recognise a retransmission. */
-static guint64 fnv1a(const guint8 *p, size_t n)
-{
-    guint64 h = 14695981039346656037u;
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * 1099511628211u;
-    }
-    return h;
-}
-
-/* parse_message hands one message's bytes to the core and hashes them.
+/* frame_message hands the core the bytes around one message to frame.
  * Returns FALSE when the message is not complete in this frame. */
-static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h, guint64 *hash)
+static gboolean frame_message(const found_msg *m, gboolean quic, tlsneg_message *out)
 {
     tvbuff_t *tvb = m->anchor->ds_tvb;
     gint start = m->anchor->start;
@@ -260,49 +257,20 @@ static gboolean parse_message(const found_msg *m, gboolean quic, tlsneg_hello *h
     if (avail <= 0) {
         return FALSE;
     }
-
-    if (m->dtls && avail >= 12 &&
-        (tvb_get_ntoh24(tvb, start + 6) != 0 ||
-         tvb_get_ntoh24(tvb, start + 9) != tvb_get_ntoh24(tvb, start + 1))) {
-        /* A fragment: only the record that completes the message has the
-         * reassembled body. */
-        if (!m->fragments) {
-            return FALSE;
-        }
-        tvbuff_t *body = m->fragments->ds_tvb;
-        gint body_len = tvb_captured_length_remaining(body, m->fragments->start);
-        if (body_len <= 0) {
-            return FALSE;
-        }
-        const guint8 *p = tvb_get_ptr(body, m->fragments->start, body_len);
-        *hash = fnv1a(p, (size_t)body_len);
-        (void)tlsneg_hello_parse_body(h, TLSNEG_WIRE_DTLS, tlsneg_tvb_get_uint8(tvb, start), p,
-                                      (size_t)body_len);
-        return TRUE;
+    /* Up to two bytes before the message: the SSLv2 record header. */
+    gint pre = MIN(start, 2);
+    const guint8 *p = tvb_get_ptr(tvb, start - pre, avail + pre);
+    const guint8 *body = NULL;
+    gint body_len = 0;
+    if (m->fragments) {
+        body_len = tvb_captured_length_remaining(m->fragments->ds_tvb, m->fragments->start);
+        body =
+            body_len > 0 ? tvb_get_ptr(m->fragments->ds_tvb, m->fragments->start, body_len) : NULL;
     }
-
-    tlsneg_wire wire;
-    gint len;
-    if (!m->dtls && m->has_record && m->record_version == TLSNEG_V_SSL2) {
-        /* SSLv2 record: the 2-byte header before the message holds the
-         * length with its top bit set (RFC 5246 E.2). */
-        wire = TLSNEG_WIRE_SSL2;
-        len = avail;
-        if (start >= 2 && (tlsneg_tvb_get_uint8(tvb, start - 2) & 0x80)) {
-            len = MIN(avail, (gint)(tvb_get_ntohs(tvb, start - 2) & 0x7fff));
-        }
-    } else {
-        /* The handshake header: type and 3-byte length, then for DTLS the
-         * message_seq and fragment fields. */
-        wire = m->dtls ? TLSNEG_WIRE_DTLS : quic ? TLSNEG_WIRE_QUIC : TLSNEG_WIRE_TLS;
-        gint header_len = m->dtls ? 12 : 4;
-        len = avail >= 4 ? header_len + (gint)tvb_get_ntoh24(tvb, start + 1) : avail;
-        len = MIN(len, avail);
-    }
-    const guint8 *p = tvb_get_ptr(tvb, start, len);
-    *hash = fnv1a(p, (size_t)len);
-    (void)tlsneg_hello_parse(h, wire, p, (size_t)len);
-    return TRUE;
+    tlsneg_wire wire = m->dtls ? TLSNEG_WIRE_DTLS : quic ? TLSNEG_WIRE_QUIC : TLSNEG_WIRE_TLS;
+    return tlsneg_frame_message(out, wire, m->has_record, m->record_version, p,
+                                (size_t)(avail + pre), (size_t)pre, body,
+                                body_len > 0 ? (size_t)body_len : 0);
 }
 
 /* keep copies f into file scope, with its lists. */
@@ -330,6 +298,82 @@ static void keep_findings(msg_result *r, const tlsneg_findings *fs)
     for (size_t i = 0; i < fs->count; i++) {
         r->findings[i].rule = fs->item[i].rule;
         r->findings[i].detail = wmem_strdup(wmem_file_scope(), fs->item[i].detail);
+    }
+}
+
+static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs)
+{
+    r->num_verdicts = (guint)vs->count;
+    if (!vs->count) {
+        return;
+    }
+    kept_verdict *kv = wmem_alloc0_array(wmem_file_scope(), kept_verdict, vs->count);
+    for (size_t i = 0; i < vs->count; i++) {
+        const tlsneg_verdict *v = &vs->item[i];
+        kv[i].kind = v->kind;
+        kv[i].num_links = v->num_links;
+        kv[i].num_versions = v->num_versions;
+        kv[i].num_texts = v->num_texts;
+        memcpy(kv[i].link, v->link, sizeof v->link);
+        memcpy(kv[i].version, v->version, sizeof v->version);
+        for (guint t = 0; t < v->num_texts; t++) {
+            kv[i].text[t].role = v->text[t].role;
+            kv[i].text[t].text = wmem_strdup(wmem_file_scope(), v->text[t].text);
+        }
+    }
+    r->verdicts = kv;
+}
+
+const kept_verdict *kept_verdict_find(const msg_result *r, tlsneg_verdict_kind k)
+{
+    for (guint i = 0; i < r->num_verdicts; i++) {
+        if (r->verdicts[i].kind == k) {
+            return &r->verdicts[i];
+        }
+    }
+    return NULL;
+}
+
+guint32 kept_verdict_link(const kept_verdict *v, tlsneg_link_role l)
+{
+    for (guint i = 0; i < v->num_links; i++) {
+        if (v->link[i].role == l) {
+            return v->link[i].frame;
+        }
+    }
+    return 0;
+}
+
+const char *kept_verdict_text(const kept_verdict *v, tlsneg_text_role t)
+{
+    for (guint i = 0; i < v->num_texts; i++) {
+        if (v->text[i].role == t) {
+            return v->text[i].text;
+        }
+    }
+    return NULL;
+}
+
+/* keep_back_notes stores what this frame revealed about earlier frames;
+ * the latest note of each kind wins. */
+static void keep_back_notes(const tlsneg_result *x)
+{
+    for (size_t i = 0; i < x->num_back_notes; i++) {
+        const tlsneg_back_note *n = &x->back_notes[i];
+        back_note *b = (back_note *)wmem_map_lookup(back_notes, GUINT_TO_POINTER(n->frame));
+        if (!b) {
+            b = wmem_new0(wmem_file_scope(), back_note);
+            wmem_map_insert(back_notes, GUINT_TO_POINTER(n->frame), b);
+        }
+        kept_note *k = &b->note[n->kind];
+        k->set = TRUE;
+        k->link = n->link;
+        k->has_text = n->has_text;
+        k->text_role = n->text.role;
+        k->text = n->has_text ? wmem_strdup(wmem_file_scope(), n->text.text) : NULL;
+        k->has_finding = n->has_finding;
+        k->rule = n->finding.rule;
+        k->detail = n->has_finding ? wmem_strdup(wmem_file_scope(), n->finding.detail) : NULL;
     }
 }
 
@@ -370,204 +414,93 @@ static gboolean has_anchor(proto_tree *tree, guint layers)
                                       watched_items(tree, ROLE_DTLS_ALERT_DESCRIPTION)));
 }
 
-static conn_state *connection(packet_info *pinfo, guint32 *conn_id)
+/* connection returns the session layer's state of this frame's
+ * conversation, made on first use. */
+static tlsneg_conn *connection(packet_info *pinfo)
 {
     conversation_t *conv = find_or_create_conversation(pinfo);
-    conn_state *c = (conn_state *)conversation_get_proto_data(conv, proto_tlsneg);
+    tlsneg_conn *c = (tlsneg_conn *)conversation_get_proto_data(conv, proto_tlsneg);
     if (!c) {
-        c = wmem_new0(wmem_file_scope(), conn_state);
+        c = wmem_new0(wmem_file_scope(), tlsneg_conn);
+        c->id = conv->conv_index;
         conversation_add_proto_data(conv, proto_tlsneg, c);
     }
-    *conn_id = conv->conv_index;
     return c;
 }
 
-static gboolean from_client(const conn_state *c, const packet_info *pinfo)
+static tlsneg_event event_of(const packet_info *pinfo)
 {
-    return c->client_hello && pinfo->srcport == c->client_port &&
-           addresses_equal(&pinfo->src, &c->client_addr);
+    tlsneg_event ev = {
+        pinfo->num,
+        (guint64)pinfo->abs_ts.secs * 1000000u + (guint64)pinfo->abs_ts.nsecs / 1000u,
+        {(const guint8 *)pinfo->src.data, (size_t)pinfo->src.len, (guint16)pinfo->srcport},
+        {(const guint8 *)pinfo->dst.data, (size_t)pinfo->dst.len, (guint16)pinfo->destport}};
+    return ev;
 }
 
-static guint64 time_us(const packet_info *pinfo)
+/* kept_sni returns sni in file scope: the connection's kept ClientHello
+ * holds it in nearly every case. */
+static const char *kept_sni(const tlsneg_conn *c, gboolean has_sni, const char *sni)
 {
-    return (guint64)pinfo->abs_ts.secs * 1000000u + (guint64)pinfo->abs_ts.nsecs / 1000u;
-}
-
-/* add_cross keeps what the tracker found for r, and tells the earlier
- * frames what only this frame revealed. */
-static void add_cross(msg_result *r, const tlsneg_cross *x, tlsneg_findings *fs, guint32 frame)
-{
-    if (!x->fallback && !x->intolerant && !x->fallback_rejected && !x->inconsistent &&
-        !x->resumption_change) {
-        return;
+    if (!has_sni) {
+        return NULL;
     }
-    tlsneg_cross_findings(x, fs);
-    cross_fields *cf = wmem_new0(wmem_file_scope(), cross_fields);
-    char buf[256];
-    cf->cross = *x;
-    if (x->fallback) {
-        cf->cause = wmem_strdup(wmem_file_scope(), tlsneg_cause_text(x, buf, sizeof buf));
-        cf->chain = wmem_strdup(wmem_file_scope(), tlsneg_chain_text(x, buf, sizeof buf));
+    if (c->client_hello && c->client_hello->sni && strcmp(c->client_hello->sni, sni) == 0) {
+        return c->client_hello->sni;
     }
-    r->cross = cf;
+    return wmem_strdup(wmem_file_scope(), sni);
+}
 
-    /* Back to the failed attempts, for the second pass and the GUI. */
-    for (guint i = 0; i + 1 < x->chain_len; i++) {
-        guint32 earlier = x->chain_frames[i];
-        back_note *b = (back_note *)wmem_map_lookup(back_notes, GUINT_TO_POINTER(earlier));
-        if (!b) {
-            b = wmem_new0(wmem_file_scope(), back_note);
-            wmem_map_insert(back_notes, GUINT_TO_POINTER(earlier), b);
-        }
-        if (x->fallback && i + 2 == x->chain_len) {
-            b->retry_frame = frame;
-        }
-        if (x->intolerant) {
-            b->intolerant_of = wmem_strdup(wmem_file_scope(), x->intolerant_of);
-            b->completed_frame = frame;
-        }
+/* keep_result keeps what the session layer found about a message. */
+static void keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn *c)
+{
+    r->is_alert = x->is_alert;
+    r->alert_description = x->alert_description;
+    r->alert_from_server = x->alert_from_server;
+    r->from_client = x->from_client;
+    r->client_hello_frame = x->client_hello_frame;
+    r->retransmission_of = x->retransmission_of;
+    if (!x->is_alert) {
+        keep(&r->facts, &x->facts);
     }
-}
-
-static void analyse_alert(msg_result *r, const found_msg *m, packet_info *pinfo)
-{
-    guint32 conn_id;
-    conn_state *c = connection(pinfo, &conn_id);
-    tlsneg_check_input in = {0};
-    tlsneg_findings fs;
-    r->is_alert = TRUE;
-    r->alert_description = (guint8)tlsneg_fi_uint(m->anchor);
-    r->alert_from_server = c->client_hello && !from_client(c, pinfo);
-    r->from_client = c->client_hello && !r->alert_from_server;
-    r->sni = c->client_hello ? c->client_hello->sni : NULL;
-    r->client_hello_frame = c->client_hello_frame;
-    in.client_hello = c->client_hello;
-    in.is_alert = TRUE;
-    in.alert_description = r->alert_description;
-    tlsneg_check(&fs, &in);
-    if (tracker) {
-        tlsneg_cross x;
-        tlsneg_tracker_alert(tracker, conn_id, pinfo->num, time_us(pinfo), r->alert_description,
-                             r->alert_from_server, &x);
-        add_cross(r, &x, &fs, pinfo->num);
+    if (x->keep_facts) {
+        tlsneg_conn_keep_client_hello(c, &r->facts);
     }
-    keep_findings(r, &fs);
+    keep_findings(r, &x->findings);
+    keep_verdicts(r, &x->verdicts);
+    keep_back_notes(x);
+    r->sni = kept_sni(c, x->has_sni, x->sni);
 }
 
-static guint64 session_hash(const tlsneg_hello *h)
+/* analyse_message returns FALSE when the message is not complete here. */
+static gboolean analyse_message(msg_result *r, const found_msg *m, packet_info *pinfo,
+                                gboolean quic, tlsneg_result *x)
 {
-    return h->session_id.len ? fnv1a(h->session_id.p, h->session_id.len) | 1u : 0;
-}
-
-static guint8 tls13_extensions(const tlsneg_hello *h)
-{
-    return (tlsneg_hello_has_extension(h, TLSNEG_EXT_KEY_SHARE) ? TLSNEG_OFFER_KEY_SHARE : 0) |
-           (tlsneg_hello_has_extension(h, TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES)
-                ? TLSNEG_OFFER_PSK_MODES
-                : 0) |
-           (tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA) ? TLSNEG_OFFER_EARLY_DATA : 0) |
-           (tlsneg_hello_has_extension(h, TLSNEG_EXT_PRE_SHARED_KEY) ? TLSNEG_OFFER_PRE_SHARED_KEY
-                                                                     : 0);
-}
-
-static void track_client_hello(msg_result *r, const tlsneg_hello *h, const tlsneg_facts *f,
-                               packet_info *pinfo, guint32 conn_id, tlsneg_findings *fs)
-{
-    gboolean dtls = f->wire == TLSNEG_WIRE_DTLS;
-    tlsneg_peer_key key = {(const guint8 *)pinfo->src.data, (size_t)pinfo->src.len,
-                           (const guint8 *)pinfo->dst.data, (size_t)pinfo->dst.len,
-                           (guint16)pinfo->destport,        f->sni};
-    tlsneg_offer offer = {.dtls = dtls,
-                          .datagram = dtls || f->wire == TLSNEG_WIRE_QUIC,
-                          .has_offered_max = f->has_offered_max,
-                          .offered_max = f->offered_max,
-                          .has_supported_versions = f->has_supported_versions,
-                          .tls13_extensions = tls13_extensions(h),
-                          .fallback_scsv = f->fallback_scsv,
-                          .session_id = session_hash(h)};
-    guint16 v13 = dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13;
-    for (guint i = 0; i < f->num_offered; i++) {
-        offer.offers_tls13 |= f->offered[i] == v13;
-    }
-    tlsneg_cross x;
-    tlsneg_tracker_client_hello(tracker, conn_id, &key, pinfo->num, time_us(pinfo), &offer, &x);
-    add_cross(r, &x, fs, pinfo->num);
-}
-
-static void track_server_hello(msg_result *r, const tlsneg_hello *h, const tlsneg_facts *f,
-                               packet_info *pinfo, guint32 conn_id, tlsneg_findings *fs)
-{
-    tlsneg_answer answer = {.is_hrr = f->is_hrr,
-                            .version = f->has_negotiated ? f->negotiated_version : 0,
-                            .session_id = session_hash(h),
-                            .pre_shared_key = h->pre_shared_key.present};
-    tlsneg_cross x;
-    tlsneg_tracker_server_hello(tracker, conn_id, pinfo->num, time_us(pinfo), &answer, &x);
-    add_cross(r, &x, fs, pinfo->num);
-}
-
-/* analyse_hello returns FALSE when the message is not complete here. */
-static gboolean analyse_hello(msg_result *r, const found_msg *m, packet_info *pinfo, gboolean quic)
-{
-    tlsneg_hello h;
-    tlsneg_facts f;
-    tlsneg_facts_buf buf;
-    guint64 hash;
-    if (!parse_message(m, quic && !m->has_record, &h, &hash)) {
-        return FALSE;
-    }
-    tlsneg_facts_derive(&f, &buf, &h, m->has_record, m->record_version);
-    keep(&r->facts, &f);
-
-    guint32 conn_id;
-    conn_state *c = connection(pinfo, &conn_id);
-    gboolean client = f.msg_type == TLSNEG_HS_CLIENT_HELLO;
-    guint side = client ? 0 : 1;
-    /* A datagram protocol repeats a hello unchanged when it gets no answer:
-     * judge it once. TCP retransmissions never reach the TLS tree. */
-    gboolean datagram = f.wire == TLSNEG_WIRE_DTLS || f.wire == TLSNEG_WIRE_QUIC;
-    if (datagram && c->last_frame[side] && c->last_hash[side] == hash) {
-        r->retransmission_of = c->last_frame[side];
-        r->from_client = client;
-        r->sni = c->client_hello ? c->client_hello->sni : NULL;
+    tlsneg_event ev = event_of(pinfo);
+    if (m->is_alert) {
+        tlsneg_conn *c = connection(pinfo);
+        tlsneg_session_alert(session, c, &ev, (guint8)tlsneg_fi_uint(m->anchor), x);
+        keep_result(r, x, c);
         return TRUE;
     }
-    c->last_hash[side] = hash;
-    c->last_frame[side] = pinfo->num;
-
-    tlsneg_check_input in = {.hello = &h,
-                             .facts = &f,
-                             .client_hello = client ? NULL : c->client_hello,
-                             .after_hrr = client && c->hrr_seen};
-    tlsneg_findings fs;
-    tlsneg_check(&fs, &in);
-    if (tracker && client) {
-        track_client_hello(r, &h, &f, pinfo, conn_id, &fs);
-    } else if (tracker && f.msg_type == TLSNEG_HS_SERVER_HELLO) {
-        track_server_hello(r, &h, &f, pinfo, conn_id, &fs);
+    tlsneg_message msg;
+    if (!frame_message(m, quic && !m->has_record, &msg)) {
+        return FALSE;
     }
-    keep_findings(r, &fs);
-
-    r->from_client = client;
-    if (client) {
-        c->client_hello = &r->facts;
-        c->client_hello_frame = pinfo->num;
-        copy_address_wmem(wmem_file_scope(), &c->client_addr, &pinfo->src);
-        c->client_port = pinfo->srcport;
-    } else if (f.is_hrr) {
-        c->hrr_seen = TRUE;
-    }
-    r->sni = c->client_hello ? c->client_hello->sni : NULL;
-    r->client_hello_frame = c->client_hello_frame;
+    tlsneg_conn *c = connection(pinfo);
+    tlsneg_session_message(session, c, &ev, &msg, m->has_record, m->record_version, x);
+    keep_result(r, x, c);
     return TRUE;
 }
 
-/* track_close tells the tracker about a TCP RST or FIN in a connection
- * that has shown a ClientHello; res keeps it if it ended an attempt. */
+/* track_close tells the session layer about a TCP RST or FIN in a
+ * connection that has shown a hello or alert; res keeps it if it ended an
+ * attempt. */
 static frame_result *track_close(proto_tree *tree, packet_info *pinfo, frame_result *res)
 {
-    GPtrArray *flags =
-        tracker && pinfo->ptype == PT_TCP ? watched_items(tree, ROLE_TCP_FLAGS) : NULL;
+    GPtrArray *flags = tlsneg_session_tracker(session) && pinfo->ptype == PT_TCP
+                           ? watched_items(tree, ROLE_TCP_FLAGS)
+                           : NULL;
     if (!flags) {
         return res;
     }
@@ -576,22 +509,21 @@ static frame_result *track_close(proto_tree *tree, packet_info *pinfo, frame_res
         return res;
     }
     conversation_t *conv = find_conversation_pinfo(pinfo, 0);
-    const conn_state *c =
-        conv ? (const conn_state *)conversation_get_proto_data(conv, proto_tlsneg) : NULL;
+    tlsneg_conn *c = conv ? (tlsneg_conn *)conversation_get_proto_data(conv, proto_tlsneg) : NULL;
     if (!c) {
         return res;
     }
-    gboolean reset = (v & 0x004) != 0;
-    guint32 ended =
-        tlsneg_tracker_close(tracker, conv->conv_index, pinfo->num, time_us(pinfo), reset);
-    if (ended) {
+    tlsneg_event ev = event_of(pinfo);
+    tlsneg_close_result x;
+    tlsneg_session_close(session, c, &ev, (v & 0x004) != 0, &x);
+    if (x.ended_attempt_frame) {
         if (!res) {
             res = wmem_new0(wmem_file_scope(), frame_result);
         }
-        res->close = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
-        res->close_attempt_frame = ended;
-        res->close_from_client = from_client(c, pinfo);
-        res->close_sni = c->client_hello ? c->client_hello->sni : NULL;
+        res->close = x.cause;
+        res->close_attempt_frame = x.ended_attempt_frame;
+        res->close_from_client = x.from_client;
+        res->close_sni = kept_sni(c, x.has_sni, x.sni);
     }
     return res;
 }
@@ -605,17 +537,15 @@ static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
         find_messages(tree, found, FALSE, 0);
         guint n = wmem_array_get_count(found);
         gboolean quic = (layers & LAYER_QUIC) != 0;
+        /* Large: one per frame, from the packet scope, not the stack. */
+        tlsneg_result *x = n ? wmem_new(pinfo->pool, tlsneg_result) : NULL;
         res = wmem_new0(wmem_file_scope(), frame_result);
         res->msgs = wmem_alloc0_array(wmem_file_scope(), msg_result, n);
         for (guint i = 0; i < n; i++) {
             const found_msg *m = (const found_msg *)wmem_array_index(found, i);
-            msg_result *r = &res->msgs[res->num_msgs];
-            if (m->is_alert) {
-                analyse_alert(r, m, pinfo);
-            } else if (!analyse_hello(r, m, pinfo, quic)) {
-                continue;
+            if (analyse_message(&res->msgs[res->num_msgs], m, pinfo, quic, x)) {
+                res->num_msgs++;
             }
-            res->num_msgs++;
         }
     }
     if (res && !res->num_msgs) {
@@ -662,34 +592,63 @@ static void render_findings(proto_tree *tree, packet_info *pinfo, const msg_resu
     }
 }
 
-/* render_cross shows what the tracker found about this message. */
-static void render_cross(proto_tree *tree, const msg_result *r)
+/* Where each role of a verdict's evidence is shown: NULL, not as a field. */
+static int *const verdict_hf[TLSNEG_VERDICT_KINDS] = {
+    [TLSNEG_VERDICT_FALLBACK] = &hf_fallback,
+};
+static int *const link_hf[TLSNEG_LINK_ROLES] = {
+    [TLSNEG_LINK_PREVIOUS_ATTEMPT] = &hf_fallback_prev_frame,
+    [TLSNEG_LINK_RETRY] = &hf_fallback_retry_frame,
+    [TLSNEG_LINK_SESSION_MADE_IN] = &hf_session_frame,
+    [TLSNEG_LINK_HIGHER_VERSION_IN] = &hf_inconsistent_with,
+};
+static int *const version_hf[TLSNEG_VERSION_ROLES] = {
+    [TLSNEG_VERSION_OFFERED_BEFORE] = &hf_fallback_from,
+    [TLSNEG_VERSION_OFFERED_NOW] = &hf_fallback_to,
+};
+static int *const text_hf[TLSNEG_TEXT_ROLES] = {
+    [TLSNEG_TEXT_CAUSE] = &hf_fallback_cause,
+    [TLSNEG_TEXT_CHAIN] = &hf_fallback_chain,
+    [TLSNEG_TEXT_INTOLERANT_OF] = &hf_server_intolerant,
+};
+
+static void render_link(proto_tree *tree, const tlsneg_link *l)
 {
-    if (!r->cross) {
-        return;
+    if (l->role < TLSNEG_LINK_ROLES && link_hf[l->role]) {
+        add_generated_uint(tree, *link_hf[l->role], l->frame);
     }
-    const tlsneg_cross *x = &r->cross->cross;
-    if (x->fallback) {
-        proto_item *fi = add_generated_bool(tree, hf_fallback, TRUE);
-        proto_tree *ft = proto_item_add_subtree(fi, ett_fallback);
-        add_generated_uint(ft, hf_fallback_prev_frame, x->prev_frame);
-        if (x->has_from) {
-            add_generated_uint(ft, hf_fallback_from, x->from);
+}
+
+static void render_text(proto_tree *tree, guint8 role, const char *text)
+{
+    if (role < TLSNEG_TEXT_ROLES && text_hf[role]) {
+        add_generated_string(tree, *text_hf[role], text);
+    }
+}
+
+/* render_verdicts shows the verdicts across connections about this
+ * message: each under its own item if it has one, its evidence by role. */
+static void render_verdicts(proto_tree *tree, const msg_result *r)
+{
+    for (guint i = 0; i < r->num_verdicts; i++) {
+        const kept_verdict *v = &r->verdicts[i];
+        proto_tree *vt = tree;
+        if (v->kind < TLSNEG_VERDICT_KINDS && verdict_hf[v->kind]) {
+            proto_item *vi = add_generated_bool(tree, *verdict_hf[v->kind], TRUE);
+            vt = proto_item_add_subtree(vi, ett_fallback);
         }
-        if (x->has_to) {
-            add_generated_uint(ft, hf_fallback_to, x->to);
+        for (guint k = 0; k < v->num_links; k++) {
+            render_link(vt, &v->link[k]);
         }
-        add_generated_string(ft, hf_fallback_cause, r->cross->cause);
-        add_generated_string(ft, hf_fallback_chain, r->cross->chain);
-    }
-    if (x->intolerant) {
-        add_generated_string(tree, hf_server_intolerant, x->intolerant_of);
-    }
-    if (x->inconsistent) {
-        add_generated_uint(tree, hf_inconsistent_with, x->higher_frame);
-    }
-    if (x->resumption_change) {
-        add_generated_uint(tree, hf_session_frame, x->session_frame);
+        for (guint k = 0; k < v->num_versions; k++) {
+            guint8 role = v->version[k].role;
+            if (role < TLSNEG_VERSION_ROLES && version_hf[role]) {
+                add_generated_uint(vt, *version_hf[role], v->version[k].version);
+            }
+        }
+        for (guint k = 0; k < v->num_texts; k++) {
+            render_text(vt, v->text[k].role, v->text[k].text);
+        }
     }
 }
 
@@ -705,17 +664,18 @@ static void render_back_note(proto_tree *tree, packet_info *pinfo, const msg_res
     if (!b) {
         return;
     }
-    if (b->retry_frame) {
-        add_generated_uint(tree, hf_fallback_retry_frame, b->retry_frame);
-    }
-    if (b->intolerant_of) {
-        add_generated_string(tree, hf_server_intolerant, b->intolerant_of);
-        char detail[TLSNEG_DETAIL_MAX];
-        snprintf(detail, sizeof detail,
-                 "The server fails this attempt and completes a lower one (its ServerHello is "
-                 "frame %u): it does not tolerate %s",
-                 b->completed_frame, b->intolerant_of);
-        render_finding(tree, pinfo, TLSNEG_RULE_VERSION_INTOLERANCE, detail);
+    for (guint i = 0; i < TLSNEG_NOTE_KINDS; i++) {
+        const kept_note *n = &b->note[i];
+        if (!n->set) {
+            continue;
+        }
+        render_link(tree, &n->link);
+        if (n->has_text) {
+            render_text(tree, n->text_role, n->text);
+        }
+        if (n->has_finding) {
+            render_finding(tree, pinfo, n->rule, n->detail);
+        }
     }
 }
 
@@ -749,7 +709,7 @@ static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     if (r->client_hello_frame) {
         add_generated_uint(st, hf_client_hello_frame, r->client_hello_frame);
     }
-    render_cross(st, r);
+    render_verdicts(st, r);
     render_findings(st, pinfo, r);
 }
 
@@ -840,7 +800,7 @@ static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
                                           f->grease_count - f->num_grease);
         }
     }
-    render_cross(st, r);
+    render_verdicts(st, r);
     render_back_note(st, pinfo, r);
     render_findings(st, pinfo, r);
 }
@@ -969,17 +929,17 @@ static void register_experts(void)
     expert_register_field_array(expert_register_protocol(proto_tlsneg), ei, TLSNEG_RULE_COUNT);
 }
 
-static void tracker_init(void)
+static void session_init(void)
 {
     tlsneg_tracker_config cfg = {pref_max_attempts, (guint64)pref_window_s * 1000000u,
                                  pref_key_sni};
-    tracker = tlsneg_tracker_new(&cfg);
+    session = tlsneg_session_new(&cfg);
 }
 
-static void tracker_cleanup(void)
+static void session_cleanup(void)
 {
-    tlsneg_tracker_free(tracker);
-    tracker = NULL;
+    tlsneg_session_free(session);
+    session = NULL;
 }
 
 static void register_preferences(void)
@@ -1116,8 +1076,8 @@ void proto_register_tlsneg(void)
     register_experts();
     register_preferences();
     tlsneg_tap = register_tap("tlsneg");
-    register_init_routine(tracker_init);
-    register_cleanup_routine(tracker_cleanup);
+    register_init_routine(session_init);
+    register_cleanup_routine(session_cleanup);
     back_notes =
         wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_direct_hash, g_direct_equal);
 }

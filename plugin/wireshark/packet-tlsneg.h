@@ -5,7 +5,7 @@
 
 #include <epan/packet.h>
 
-#include "analysis/tracker.h"
+#include "analysis/session.h"
 #include "core/facts.h"
 
 /* A finding as kept per frame. */
@@ -14,20 +14,18 @@ typedef struct {
     const char *detail;
 } kept_finding;
 
-/* What the tracker found about a message, to show as fields. */
+/* A verdict across connections as kept per frame: its evidence by role
+ * (analysis/tracker.h); its finding is kept with the others. */
 typedef struct {
-    tlsneg_cross cross;
-    const char *cause; /* of the failed attempt a fallback retries */
-    const char *chain;
-} cross_fields;
-
-/* What became known about an earlier frame's ClientHello later on: shown
- * once the capture has been read (the GUI, tshark -2). */
-typedef struct {
-    guint32 retry_frame;
-    const char *intolerant_of;
-    guint32 completed_frame; /* the ServerHello of the attempt that went through */
-} back_note;
+    tlsneg_verdict_kind kind;
+    guint8 num_links, num_versions, num_texts;
+    tlsneg_link link[TLSNEG_VERDICT_LINKS];
+    tlsneg_version_ref version[TLSNEG_VERDICT_VERSIONS];
+    struct {
+        guint8 role; /* tlsneg_text_role */
+        const char *text;
+    } text[TLSNEG_VERDICT_TEXTS];
+} kept_verdict;
 
 /* One analysed hello or alert. */
 typedef struct {
@@ -39,7 +37,8 @@ typedef struct {
     guint32 retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
     guint num_findings;
     kept_finding *findings;
-    const cross_fields *cross; /* NULL: nothing across connections */
+    guint num_verdicts;
+    const kept_verdict *verdicts; /* across connections */
     gboolean from_client;
     const char *sni; /* the server name of the connection's ClientHello */
 } msg_result;
@@ -55,6 +54,12 @@ typedef struct {
     guint32 close_attempt_frame;
     const char *close_sni; /* of the attempt it ends */
 } frame_result;
+
+/* kept_verdict_find returns r's verdict of kind k, or NULL; its link of
+ * role l (0 if none) and its text of role t (NULL if none). */
+const kept_verdict *kept_verdict_find(const msg_result *r, tlsneg_verdict_kind k);
+guint32 kept_verdict_link(const kept_verdict *v, tlsneg_link_role l);
+const char *kept_verdict_text(const kept_verdict *v, tlsneg_text_role t);
 
 void proto_register_tlsneg(void);
 void proto_reg_handoff_tlsneg(void);

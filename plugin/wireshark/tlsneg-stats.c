@@ -178,8 +178,10 @@ static void jsonl_hello(GString *out, packet_info *pinfo, const msg_result *r)
     if (r->retransmission_of) {
         g_string_append_printf(out, ",\"retransmission_of\":%u", r->retransmission_of);
     }
-    if (r->cross && r->cross->cross.fallback) {
-        g_string_append_printf(out, ",\"fallback_of\":%u", r->cross->cross.prev_frame);
+    const kept_verdict *fallback = kept_verdict_find(r, TLSNEG_VERDICT_FALLBACK);
+    if (fallback) {
+        g_string_append_printf(out, ",\"fallback_of\":%u",
+                               kept_verdict_link(fallback, TLSNEG_LINK_PREVIOUS_ATTEMPT));
     }
     json_findings(out, r);
     g_string_append(out, "}\n");
@@ -379,7 +381,7 @@ static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
             g_hash_table_insert(rp->offers, g_strdup(rp->pattern->str), n);
         }
         (*n)++;
-        s->fallbacks += r->cross && r->cross->cross.fallback ? 1u : 0u;
+        s->fallbacks += kept_verdict_find(r, TLSNEG_VERDICT_FALLBACK) ? 1u : 0u;
     } else if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
         if (f->is_hrr) {
             s->hrrs++;
@@ -387,9 +389,12 @@ static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
             s->server_hellos++;
             count(s->in_force, f->negotiated_version);
         }
-        if (r->cross && r->cross->cross.intolerant) {
+        const kept_verdict *intolerant = kept_verdict_find(r, TLSNEG_VERDICT_INTOLERANT);
+        const char *what =
+            intolerant ? kept_verdict_text(intolerant, TLSNEG_TEXT_INTOLERANT_OF) : NULL;
+        if (what) {
             g_free(s->intolerant_of);
-            s->intolerant_of = g_strdup(r->cross->cross.intolerant_of);
+            s->intolerant_of = g_strdup(what);
             s->intolerant_frame = pinfo->num;
         }
     }

@@ -53,30 +53,50 @@ static const uint16_t versions[16] = {
     0,
 };
 
-static void check_cross(const tlsneg_cross *c, uint32_t frame)
+static void check_verdicts(const tlsneg_verdicts *vs, uint32_t frame)
 {
     char buf[512];
-    require(c->chain_len <= TLSNEG_CHAIN_MAX);
-    for (size_t i = 0; i < c->chain_len; i++) {
-        require(c->chain_frames[i] <= frame);
-        require(i == 0 || c->chain_frames[i - 1] < c->chain_frames[i]);
+    require(vs->count <= TLSNEG_MAX_VERDICTS);
+    for (size_t k = 0; k < vs->count; k++) {
+        const tlsneg_verdict *c = &vs->item[k];
+        require(c->kind < TLSNEG_VERDICT_KINDS && c->rule < TLSNEG_RULE_COUNT);
+        require(memchr(c->detail, '\0', sizeof c->detail) != NULL);
+        require(c->chain_len <= TLSNEG_CHAIN_MAX);
+        require(c->num_links <= TLSNEG_VERDICT_LINKS &&
+                c->num_versions <= TLSNEG_VERDICT_VERSIONS && c->num_texts <= TLSNEG_VERDICT_TEXTS);
+        for (size_t i = 0; i < c->chain_len; i++) {
+            require(c->chain_frames[i] <= frame);
+            require(i == 0 || c->chain_frames[i - 1] < c->chain_frames[i]);
+        }
+        for (size_t i = 0; i < c->num_links; i++) {
+            require(c->link[i].role < TLSNEG_LINK_ROLES && c->link[i].frame <= frame);
+        }
+        for (size_t i = 0; i < c->num_texts; i++) {
+            require(c->text[i].role < TLSNEG_TEXT_ROLES);
+            require(memchr(c->text[i].text, '\0', sizeof c->text[i].text) != NULL);
+        }
+        if (c->kind == TLSNEG_VERDICT_FALLBACK) {
+            require(tlsneg_verdict_link(c, TLSNEG_LINK_PREVIOUS_ATTEMPT) < frame &&
+                    c->chain_len >= 2);
+            require(c->chain_frames[c->chain_len - 1] == frame);
+            require(tlsneg_verdict_text(c, TLSNEG_TEXT_LESS) != NULL);
+        }
+        if (c->kind == TLSNEG_VERDICT_INCONSISTENT) {
+            require(tlsneg_verdict_link(c, TLSNEG_LINK_HIGHER_VERSION_IN) < frame);
+        }
+        if (c->kind == TLSNEG_VERDICT_RESUMPTION_CHANGE) {
+            require(tlsneg_verdict_link(c, TLSNEG_LINK_SESSION_MADE_IN) < frame);
+        }
+        require(tlsneg_chain_text(c, buf, sizeof buf) == buf && memchr(buf, '\0', sizeof buf));
     }
-    if (c->fallback) {
-        require(c->prev_frame < frame && c->chain_len >= 2);
-        require(c->chain_frames[c->chain_len - 1] == frame);
-        require(c->less != NULL);
-    }
-    require(memchr(c->intolerant_of, '\0', sizeof c->intolerant_of) != NULL);
-    require(c->higher_frame < frame || !c->inconsistent);
-    require(c->session_frame < frame || !c->resumption_change);
     tlsneg_findings fs = {0};
-    tlsneg_cross_findings(c, &fs);
+    tlsneg_verdict_findings(vs, &fs);
     require(fs.count <= TLSNEG_MAX_FINDINGS);
     for (size_t i = 0; i < fs.count; i++) {
         require(memchr(fs.item[i].detail, '\0', sizeof fs.item[i].detail) != NULL);
     }
-    require(tlsneg_chain_text(c, buf, sizeof buf) == buf && memchr(buf, '\0', sizeof buf));
-    require(tlsneg_cause_text(c, buf, 8) == buf && memchr(buf, '\0', 8));
+    require(tlsneg_cause_text((uint8_t)frame, (uint8_t)frame, buf, 8) == buf &&
+            memchr(buf, '\0', 8));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -101,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         frame++;
         uint8_t client[4] = {10, 0, 0, (uint8_t)(peer & 15)}, server[4] = {10, 0, 1, 1};
         tlsneg_peer_key key = {client, 4, server, 4, 443, snis[(peer >> 4) & 3]};
-        tlsneg_cross c;
+        tlsneg_verdicts c;
         switch (op & 3) {
         case 0: {
             tlsneg_offer o = {.dtls = (op & 4) != 0,
@@ -114,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               .fallback_scsv = (op & 32) != 0,
                               .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1};
             tlsneg_tracker_client_hello(t, conn, &key, frame, now, &o, &c);
-            check_cross(&c, frame);
+            check_verdicts(&c, frame);
             break;
         }
         case 1: {
@@ -123,12 +143,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1,
                                .pre_shared_key = (x & 2) != 0};
             tlsneg_tracker_server_hello(t, conn, frame, now, &a, &c);
-            check_cross(&c, frame);
+            check_verdicts(&c, frame);
             break;
         }
         case 2:
             tlsneg_tracker_alert(t, conn, frame, now, x, (op & 32) != 0, &c);
-            check_cross(&c, frame);
+            check_verdicts(&c, frame);
             break;
         default: {
             uint32_t ended = tlsneg_tracker_close(t, conn, frame, now, (op & 32) != 0);

@@ -1,0 +1,312 @@
+/* session.c: the per-connection context, the tracker's input, and the links
+ * back to earlier frames. */
+#include "analysis/session.h"
+
+#include "core/versions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tlsneg_session {
+    tlsneg_tracker *tracker; /* NULL: no verdicts across connections */
+};
+
+tlsneg_session *tlsneg_session_new(const tlsneg_tracker_config *cfg)
+{
+    tlsneg_session *s = calloc(1, sizeof *s);
+    if (s) {
+        s->tracker = tlsneg_tracker_new(cfg);
+    }
+    return s;
+}
+
+void tlsneg_session_free(tlsneg_session *s)
+{
+    if (s) {
+        tlsneg_tracker_free(s->tracker);
+        free(s);
+    }
+}
+
+const tlsneg_tracker *tlsneg_session_tracker(const tlsneg_session *s)
+{
+    return s ? s->tracker : NULL;
+}
+
+static tlsneg_tracker *tracker_of(tlsneg_session *s)
+{
+    return s ? s->tracker : NULL;
+}
+
+/* fnv1a hashes a hello's bytes, to recognise a retransmission. */
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 14695981039346656037u;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ p[i]) * 1099511628211u;
+    }
+    return h;
+}
+
+static size_t addr_len(const tlsneg_endpoint *e)
+{
+    return e->addr_len < TLSNEG_ADDR_MAX ? e->addr_len : TLSNEG_ADDR_MAX;
+}
+
+bool tlsneg_session_from_client(const tlsneg_conn *c, const tlsneg_endpoint *src)
+{
+    size_t n = addr_len(src);
+    return c->has_client_hello && src->port == c->client_port && n == c->client_addr_len &&
+           (n == 0 || memcmp(src->addr, c->client_addr, n) == 0);
+}
+
+void tlsneg_conn_keep_client_hello(tlsneg_conn *c, const tlsneg_facts *kept)
+{
+    c->client_hello = kept;
+}
+
+static void set_sni(bool *has, char *dst, const char *sni)
+{
+    *has = sni != NULL;
+    if (sni) {
+        snprintf(dst, TLSNEG_MAX_SNI + 1, "%s", sni);
+    }
+}
+
+static void conn_sni(tlsneg_result *out, const tlsneg_conn *c)
+{
+    set_sni(&out->has_sni, out->sni, c->client_hello ? c->client_hello->sni : NULL);
+}
+
+static void result_init(tlsneg_result *out)
+{
+    out->analysed = false;
+    out->is_alert = false;
+    out->alert_description = 0;
+    out->alert_from_server = false;
+    out->from_client = false;
+    out->keep_facts = false;
+    out->retransmission_of = 0;
+    out->client_hello_frame = 0;
+    out->has_sni = false;
+    out->sni[0] = '\0';
+    out->findings.count = 0;
+    out->findings.dropped = 0;
+    out->verdicts.count = 0;
+    out->verdicts.dropped = 0;
+    out->num_back_notes = 0;
+    memset(&out->facts, 0, sizeof out->facts);
+}
+
+const char *tlsneg_note_kind_name(tlsneg_note_kind k)
+{
+    return k == TLSNEG_NOTE_RETRIED_IN   ? "retried_in"
+           : k == TLSNEG_NOTE_INTOLERANT ? "intolerant"
+                                         : "unknown";
+}
+
+static tlsneg_back_note *add_note(tlsneg_result *out, uint32_t frame, tlsneg_note_kind kind)
+{
+    if (out->num_back_notes == TLSNEG_MAX_BACK_NOTES) {
+        return NULL;
+    }
+    tlsneg_back_note *n = &out->back_notes[out->num_back_notes++];
+    memset(n, 0, sizeof *n);
+    n->frame = frame;
+    n->kind = kind;
+    return n;
+}
+
+/* back_notes tells the earlier attempts of a chain what this frame
+ * revealed: the last failed attempt that it retried it, every failed attempt
+ * what the server did not tolerate. */
+static void back_notes(tlsneg_result *out, uint32_t frame)
+{
+    for (size_t k = 0; k < out->verdicts.count; k++) {
+        const tlsneg_verdict *v = &out->verdicts.item[k];
+        bool fallback = v->kind == TLSNEG_VERDICT_FALLBACK;
+        bool intolerant = v->kind == TLSNEG_VERDICT_INTOLERANT;
+        const char *what = tlsneg_verdict_text(v, TLSNEG_TEXT_INTOLERANT_OF);
+        for (size_t i = 0; i + 1 < v->chain_len; i++) {
+            uint32_t earlier = v->chain_frames[i];
+            tlsneg_back_note *n;
+            if (fallback && i + 2 == v->chain_len &&
+                (n = add_note(out, earlier, TLSNEG_NOTE_RETRIED_IN))) {
+                n->link.role = TLSNEG_LINK_RETRY;
+                n->link.frame = frame;
+            }
+            if (intolerant && what && (n = add_note(out, earlier, TLSNEG_NOTE_INTOLERANT))) {
+                n->link.role = TLSNEG_LINK_COMPLETED_BY;
+                n->link.frame = frame;
+                n->has_text = true;
+                n->text.role = TLSNEG_TEXT_INTOLERANT_OF;
+                snprintf(n->text.text, sizeof n->text.text, "%s", what);
+                n->has_finding = true;
+                n->finding.rule = TLSNEG_RULE_VERSION_INTOLERANCE;
+                snprintf(n->finding.detail, sizeof n->finding.detail,
+                         "The server fails this attempt and completes a lower one (its "
+                         "ServerHello is frame %u): it does not tolerate %s",
+                         frame, what);
+            }
+        }
+    }
+}
+
+/* add_verdicts appends the findings of the verdicts and the back notes. */
+static void add_verdicts(tlsneg_result *out, uint32_t frame)
+{
+    if (!out->verdicts.count) {
+        return;
+    }
+    tlsneg_verdict_findings(&out->verdicts, &out->findings);
+    back_notes(out, frame);
+}
+
+static uint64_t session_hash(const tlsneg_hello *h)
+{
+    return h->session_id.len ? fnv1a(h->session_id.p, h->session_id.len) | 1u : 0;
+}
+
+static uint8_t tls13_extensions(const tlsneg_hello *h)
+{
+    return (uint8_t)((tlsneg_hello_has_extension(h, TLSNEG_EXT_KEY_SHARE) ? TLSNEG_OFFER_KEY_SHARE
+                                                                          : 0) |
+                     (tlsneg_hello_has_extension(h, TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES)
+                          ? TLSNEG_OFFER_PSK_MODES
+                          : 0) |
+                     (tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA) ? TLSNEG_OFFER_EARLY_DATA
+                                                                           : 0) |
+                     (tlsneg_hello_has_extension(h, TLSNEG_EXT_PRE_SHARED_KEY)
+                          ? TLSNEG_OFFER_PRE_SHARED_KEY
+                          : 0));
+}
+
+static void track_client_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tlsneg_event *ev,
+                               const tlsneg_hello *h, const tlsneg_facts *f, tlsneg_result *out)
+{
+    bool dtls = f->wire == TLSNEG_WIRE_DTLS;
+    tlsneg_peer_key key = {ev->src.addr,     ev->src.addr_len, ev->dst.addr,
+                           ev->dst.addr_len, ev->dst.port,     f->sni};
+    tlsneg_offer offer = {.dtls = dtls,
+                          .datagram = dtls || f->wire == TLSNEG_WIRE_QUIC,
+                          .has_offered_max = f->has_offered_max,
+                          .offered_max = f->offered_max,
+                          .has_supported_versions = f->has_supported_versions,
+                          .tls13_extensions = tls13_extensions(h),
+                          .fallback_scsv = f->fallback_scsv,
+                          .session_id = session_hash(h)};
+    uint16_t v13 = dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13;
+    for (size_t i = 0; i < f->num_offered; i++) {
+        offer.offers_tls13 |= f->offered[i] == v13;
+    }
+    tlsneg_tracker_client_hello(t, c->id, &key, ev->frame, ev->time_us, &offer, &out->verdicts);
+}
+
+static void track_server_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tlsneg_event *ev,
+                               const tlsneg_hello *h, const tlsneg_facts *f, tlsneg_result *out)
+{
+    tlsneg_answer answer = {.is_hrr = f->is_hrr,
+                            .version = f->has_negotiated ? f->negotiated_version : 0,
+                            .session_id = session_hash(h),
+                            .pre_shared_key = h->pre_shared_key.present};
+    tlsneg_tracker_server_hello(t, c->id, ev->frame, ev->time_us, &answer, &out->verdicts);
+}
+
+void tlsneg_session_message(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
+                            const tlsneg_message *m, bool has_record, uint16_t record_version,
+                            tlsneg_result *out)
+{
+    tlsneg_hello h;
+    result_init(out);
+    (void)tlsneg_message_parse(&h, m);
+    tlsneg_facts *f = &out->facts;
+    tlsneg_facts_derive(f, &out->facts_buf, &h, has_record, record_version);
+    out->analysed = true;
+
+    bool client = f->msg_type == TLSNEG_HS_CLIENT_HELLO;
+    size_t side = client ? 0 : 1;
+    uint64_t hash = fnv1a(m->bytes, m->len);
+    out->from_client = client;
+    /* A datagram protocol repeats a hello unchanged when it gets no answer:
+     * judge it once. TCP retransmissions never reach the TLS layer. */
+    bool datagram = f->wire == TLSNEG_WIRE_DTLS || f->wire == TLSNEG_WIRE_QUIC;
+    if (datagram && c->last_frame[side] && c->last_hash[side] == hash) {
+        out->retransmission_of = c->last_frame[side];
+        conn_sni(out, c);
+        return;
+    }
+    c->last_hash[side] = hash;
+    c->last_frame[side] = ev->frame;
+
+    tlsneg_check_input in = {.hello = &h,
+                             .facts = f,
+                             .client_hello = client ? NULL : c->client_hello,
+                             .after_hrr = client && c->hrr_seen};
+    tlsneg_check(&out->findings, &in);
+    tlsneg_tracker *t = tracker_of(s);
+    if (t && client) {
+        track_client_hello(t, c, ev, &h, f, out);
+    } else if (t && f->msg_type == TLSNEG_HS_SERVER_HELLO) {
+        track_server_hello(t, c, ev, &h, f, out);
+    }
+    add_verdicts(out, ev->frame);
+
+    if (client) {
+        size_t n = addr_len(&ev->src);
+        c->has_client_hello = true;
+        c->client_hello = NULL; /* until the caller keeps this one */
+        c->client_hello_frame = ev->frame;
+        c->client_addr_len = (uint8_t)n;
+        if (n) {
+            memcpy(c->client_addr, ev->src.addr, n);
+        }
+        c->client_port = ev->src.port;
+        out->keep_facts = true;
+        set_sni(&out->has_sni, out->sni, f->sni);
+    } else {
+        if (f->is_hrr) {
+            c->hrr_seen = true;
+        }
+        conn_sni(out, c);
+    }
+    out->client_hello_frame = c->client_hello_frame;
+}
+
+void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
+                          uint8_t description, tlsneg_result *out)
+{
+    result_init(out);
+    out->analysed = true;
+    out->is_alert = true;
+    out->alert_description = description;
+    out->alert_from_server = c->has_client_hello && !tlsneg_session_from_client(c, &ev->src);
+    out->from_client = c->has_client_hello && !out->alert_from_server;
+    conn_sni(out, c);
+    out->client_hello_frame = c->client_hello_frame;
+    tlsneg_check_input in = {
+        .client_hello = c->client_hello, .is_alert = true, .alert_description = description};
+    tlsneg_check(&out->findings, &in);
+    tlsneg_tracker *t = tracker_of(s);
+    if (t) {
+        tlsneg_tracker_alert(t, c->id, ev->frame, ev->time_us, description, out->alert_from_server,
+                             &out->verdicts);
+        add_verdicts(out, ev->frame);
+    }
+}
+
+void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev, bool reset,
+                          tlsneg_close_result *out)
+{
+    memset(out, 0, sizeof *out);
+    tlsneg_tracker *t = tracker_of(s);
+    if (!t) {
+        return;
+    }
+    out->ended_attempt_frame = tlsneg_tracker_close(t, c->id, ev->frame, ev->time_us, reset);
+    if (out->ended_attempt_frame) {
+        out->cause = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
+        out->from_client = tlsneg_session_from_client(c, &ev->src);
+        set_sni(&out->has_sni, out->sni, c->client_hello ? c->client_hello->sni : NULL);
+    }
+}

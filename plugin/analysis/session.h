@@ -1,0 +1,160 @@
+/* session.h: a handshake message within its connection and across
+ * connections. Pure C, no Wireshark or GLib types: the front end (the
+ * Wireshark postdissector, or a libpcap tool) finds messages, frames them with
+ * the core (tlsneg_frame_message), and feeds them here in frame order, with
+ * alerts and TCP closes; each event returns a self-contained result: the
+ * message's facts, its findings, the verdicts across connections with their
+ * frame links, and what later frames teach earlier ones (back notes).
+ *
+ * Endpoints are address bytes and a port, times are microseconds since any
+ * fixed origin, frames are numbers (1 and up), connections are caller-chosen
+ * 64-bit ids. */
+#ifndef TLSNEG_SESSION_H
+#define TLSNEG_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/checks.h"
+#include "analysis/tracker.h"
+#include "core/facts.h"
+#include "core/hello.h"
+
+/* Longest address kept (IPv6); longer addresses are compared on their first
+ * 16 bytes. */
+#define TLSNEG_ADDR_MAX 16
+
+typedef struct {
+    const uint8_t *addr;
+    size_t addr_len;
+    uint16_t port;
+} tlsneg_endpoint;
+
+/* Where and when an event happened. */
+typedef struct {
+    uint32_t frame;
+    uint64_t time_us;
+    tlsneg_endpoint src, dst;
+} tlsneg_event;
+
+/* What one connection (TCP stream, DTLS or QUIC flow) has shown so far.
+ * The caller allocates it zeroed (zero = fresh), sets id, keeps it as long as
+ * the connection, and passes it with every event of that connection. It
+ * holds no pointer the session allocated, and may be copied. */
+typedef struct {
+    uint64_t id; /* unique per connection: the tracker's connection key */
+    /* The last ClientHello: its facts, if the caller keeps them
+     * (tlsneg_conn_keep_client_hello); a pointer into the caller's memory,
+     * which must live as long as this conn. */
+    const tlsneg_facts *client_hello;
+    bool has_client_hello;
+    bool hrr_seen; /* a HelloRetryRequest came */
+    uint8_t client_addr_len;
+    uint16_t client_port; /* who sent the last ClientHello */
+    uint32_t client_hello_frame;
+    uint8_t client_addr[TLSNEG_ADDR_MAX];
+    /* The last hello from each side (0 client, 1 server), to recognise a
+     * DTLS or QUIC hello sent again unchanged. */
+    uint64_t last_hash[2];
+    uint32_t last_frame[2];
+} tlsneg_conn;
+
+/* What a later frame revealed about an earlier frame's ClientHello: to be
+ * shown there once the capture has been read (the GUI, tshark -2). */
+typedef enum {
+    TLSNEG_NOTE_RETRIED_IN, /* link TLSNEG_LINK_RETRY: the fallback retry of this attempt */
+    TLSNEG_NOTE_INTOLERANT, /* text TLSNEG_TEXT_INTOLERANT_OF, link TLSNEG_LINK_COMPLETED_BY,
+                               and a version_intolerance finding */
+    TLSNEG_NOTE_KINDS
+} tlsneg_note_kind;
+
+/* tlsneg_note_kind_name: "retried_in", "intolerant". */
+const char *tlsneg_note_kind_name(tlsneg_note_kind k);
+
+typedef struct {
+    uint32_t frame; /* the earlier frame the note is for */
+    tlsneg_note_kind kind;
+    tlsneg_link link;
+    bool has_text;
+    tlsneg_text text;
+    bool has_finding;
+    tlsneg_finding finding;
+} tlsneg_back_note;
+
+#define TLSNEG_MAX_BACK_NOTES (2 * TLSNEG_CHAIN_MAX)
+
+/* The result of one event. */
+typedef struct {
+    bool analysed; /* a hello complete here, an alert: the rest is filled */
+    bool is_alert;
+    /* A hello: its parse's facts; the lists point into facts_buf (copy them
+     * to keep them). */
+    tlsneg_facts facts;
+    tlsneg_facts_buf facts_buf;
+    uint8_t alert_description;
+    bool alert_from_server;
+    bool from_client; /* sent by the connection's client */
+    /* A new ClientHello: the checks of later messages on the connection
+     * need its facts; keep a copy and hand it over with
+     * tlsneg_conn_keep_client_hello. */
+    bool keep_facts;
+    uint32_t retransmission_of;  /* a DTLS/QUIC hello sent again unchanged: judged there; or 0 */
+    uint32_t client_hello_frame; /* the connection's last ClientHello (this one for a
+                                    ClientHello), or 0 */
+    bool has_sni;                /* the server name of the connection's ClientHello */
+    char sni[TLSNEG_MAX_SNI + 1];
+    tlsneg_findings findings; /* the message's own, then one per verdict */
+    tlsneg_verdicts verdicts;
+    size_t num_back_notes;
+    tlsneg_back_note back_notes[TLSNEG_MAX_BACK_NOTES];
+} tlsneg_result;
+
+/* The result of a TCP FIN or RST. */
+typedef struct {
+    /* The ClientHello whose attempt this ends before any ServerHello, or 0
+     * (then nothing else is filled). */
+    uint32_t ended_attempt_frame;
+    uint8_t cause; /* TLSNEG_CAUSE_RESET or TLSNEG_CAUSE_CLOSE */
+    bool from_client;
+    bool has_sni; /* of the attempt it ends */
+    char sni[TLSNEG_MAX_SNI + 1];
+} tlsneg_close_result;
+
+typedef struct tlsneg_session tlsneg_session;
+
+/* tlsneg_session_new returns NULL when out of memory. A session whose
+ * tracker could not be allocated still judges messages, without verdicts
+ * across connections; so does a NULL session passed to the event
+ * functions. */
+tlsneg_session *tlsneg_session_new(const tlsneg_tracker_config *cfg);
+void tlsneg_session_free(tlsneg_session *s);
+/* The tracker the session owns, or NULL. */
+const tlsneg_tracker *tlsneg_session_tracker(const tlsneg_session *s);
+
+/* tlsneg_session_message judges one hello framed by the core, sent in ev on
+ * connection c, carried in a record of version record_version if
+ * has_record. out->analysed is false when the bytes are no hello. */
+void tlsneg_session_message(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
+                            const tlsneg_message *m, bool has_record, uint16_t record_version,
+                            tlsneg_result *out);
+
+/* tlsneg_session_alert judges a plaintext alert on connection c. */
+void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
+                          uint8_t description, tlsneg_result *out);
+
+/* tlsneg_session_close tells about a TCP RST (reset) or FIN on c. */
+void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev, bool reset,
+                          tlsneg_close_result *out);
+
+/* tlsneg_conn_keep_client_hello hands c the caller's lasting copy of the
+ * facts of the ClientHello just analysed on c (out->facts, copied), for the
+ * checks of the messages after it. Without it those checks run as if the
+ * capture did not show the ClientHello. */
+void tlsneg_conn_keep_client_hello(tlsneg_conn *c, const tlsneg_facts *kept);
+
+/* tlsneg_session_from_client tells whether ev's source is the client of c
+ * (the sender of its last ClientHello). */
+bool tlsneg_session_from_client(const tlsneg_conn *c, const tlsneg_endpoint *src);
+
+#endif

@@ -1,0 +1,390 @@
+/* test_session.c: the session layer on the event sequences of real captures
+ * (session_events.h, tools/events.h format), replayed as a front end would
+ * feed them: per connection, in frame order. Expected values are read off
+ * the captures (tshark -V, and each pcaps/README.md entry). */
+#include "analysis/session.h"
+#include "core/versions.h"
+#include "events.h"
+
+#include "session_events.h"
+#include "tap.h"
+
+/* One event's output, by frame. */
+typedef struct {
+    tlsneg_ev ev;
+    tlsneg_replay_out out;
+} step;
+
+typedef struct {
+    step *steps;
+    size_t n;
+} run;
+
+static uint8_t msg_buf[1 << 16];
+
+static run replay_with(const char *const *lines, tlsneg_replay *r)
+{
+    run rn = {NULL, 0};
+    size_t cap = 0;
+    while (lines[cap]) {
+        cap++;
+    }
+    rn.steps = calloc(cap ? cap : 1, sizeof *rn.steps);
+    for (size_t i = 0; i < cap; i++) {
+        step *s = &rn.steps[rn.n];
+        int got = tlsneg_ev_parse(lines[i], &s->ev, msg_buf, sizeof msg_buf);
+        if (got <= 0) {
+            ok(got == 0, "event line %zu reads", i);
+            continue;
+        }
+        tlsneg_replay_event(r, &s->ev, &s->out);
+        s->ev.bytes = NULL; /* the buffer is reused */
+        rn.n++;
+    }
+    return rn;
+}
+
+static tlsneg_tracker_config default_cfg(void)
+{
+    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true};
+    return cfg;
+}
+
+static run replay(const char *const *lines)
+{
+    tlsneg_tracker_config cfg = default_cfg();
+    tlsneg_replay *r = tlsneg_replay_new(&cfg, 64);
+    run rn = replay_with(lines, r);
+    tlsneg_replay_free(r);
+    return rn;
+}
+
+/* result returns the hello or alert of frame (the first if several). */
+static const tlsneg_result *result(const run *rn, uint32_t frame)
+{
+    for (size_t i = 0; i < rn->n; i++) {
+        if (rn->steps[i].ev.frame == frame && rn->steps[i].out.has_result) {
+            return &rn->steps[i].out.result;
+        }
+    }
+    return NULL;
+}
+
+static const tlsneg_close_result *closed(const run *rn, uint32_t frame)
+{
+    for (size_t i = 0; i < rn->n; i++) {
+        if (rn->steps[i].ev.frame == frame && rn->steps[i].out.has_close) {
+            return &rn->steps[i].out.close;
+        }
+    }
+    return NULL;
+}
+
+static uint64_t conn_of(const run *rn, uint32_t frame)
+{
+    for (size_t i = 0; i < rn->n; i++) {
+        if (rn->steps[i].ev.frame == frame) {
+            return rn->steps[i].out.conn;
+        }
+    }
+    return UINT64_MAX;
+}
+
+static bool has_finding(const tlsneg_result *x, tlsneg_rule_id rule)
+{
+    for (size_t i = 0; x && i < x->findings.count; i++) {
+        if (x->findings.item[i].rule == rule) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static const tlsneg_verdict *verdict(const tlsneg_result *x, tlsneg_verdict_kind k)
+{
+    return x ? tlsneg_verdict_find(&x->verdicts, k) : NULL;
+}
+
+/* note returns the back note of kind k for frame earlier that the result
+ * of frame carries. */
+static const tlsneg_back_note *note(const tlsneg_result *x, uint32_t earlier, tlsneg_note_kind k)
+{
+    for (size_t i = 0; x && i < x->num_back_notes; i++) {
+        if (x->back_notes[i].frame == earlier && x->back_notes[i].kind == k) {
+            return &x->back_notes[i];
+        }
+    }
+    return NULL;
+}
+
+static const char *text(const tlsneg_verdict *v, tlsneg_text_role r)
+{
+    const char *t = v ? tlsneg_verdict_text(v, r) : NULL;
+    return t ? t : "";
+}
+
+static void done(run *rn)
+{
+    free(rn->steps);
+}
+
+static void dtls_retransmission_and_hrr(void)
+{
+    /* shared/captures/zeek/dtls13-cid.pcap: frames 1-3 one ClientHello sent
+     * three times unanswered; 4 ClientHello, 5 HelloRetryRequest, 6 second
+     * ClientHello (message_seq 1, cookie), 7 ServerHello; 19-22 and 23-25
+     * more unanswered repeats. */
+    run rn = replay(ev_dtls13_cid);
+    const tlsneg_result *f1 = result(&rn, 1), *f2 = result(&rn, 2), *f3 = result(&rn, 3);
+    ok(f1 && !f1->retransmission_of && f1->from_client && f1->client_hello_frame == 1,
+       "DTLS: frame 1 is a ClientHello judged in full");
+    ok(f2 && f2->retransmission_of == 1 && f3 && f3->retransmission_of == 1,
+       "DTLS: frames 2 and 3 repeat frame 1 byte for byte: retransmissions of frame 1");
+    ok(f2 && f2->findings.count == 0 && f2->verdicts.count == 0 && f2->client_hello_frame == 0 &&
+           f2->facts.msg_type == TLSNEG_HS_CLIENT_HELLO,
+       "DTLS: a retransmission keeps its facts and is judged once (no findings, no verdicts)");
+    ok(conn_of(&rn, 2) == conn_of(&rn, 1) && conn_of(&rn, 4) != conn_of(&rn, 1),
+       "DTLS: one flow per client port");
+    int judged = 0;
+    for (uint32_t fr = 19; fr <= 25; fr++) {
+        const tlsneg_result *x = result(&rn, fr);
+        judged += x && !x->retransmission_of;
+    }
+    ok(judged == 2 && result(&rn, 22)->retransmission_of == 19 &&
+           result(&rn, 25)->retransmission_of == 23,
+       "DTLS: frames 19-22 and 23-25 are two ClientHellos, each recognised once (%d)", judged);
+
+    const tlsneg_result *hrr = result(&rn, 5), *ch2 = result(&rn, 6), *sh = result(&rn, 7);
+    ok(hrr && hrr->facts.is_hrr && !hrr->from_client && hrr->client_hello_frame == 4,
+       "DTLS: frame 5 is a HelloRetryRequest from the server answering frame 4");
+    ok(ch2 && !ch2->retransmission_of && ch2->from_client && ch2->client_hello_frame == 6 &&
+           ch2->verdicts.count == 0,
+       "DTLS: the second ClientHello after the HelloRetryRequest is new, no retry verdict");
+    ok(sh && sh->facts.has_negotiated && sh->facts.negotiated_version == TLSNEG_V_DTLS13 &&
+           sh->client_hello_frame == 6 && !sh->from_client && sh->findings.count == 0,
+       "DTLS: the ServerHello puts DTLS 1.3 in force, answering the ClientHello of frame 6");
+    ok(result(&rn, 28) && result(&rn, 28)->client_hello_frame == 28 &&
+           result(&rn, 29)->client_hello_frame == 28,
+       "DTLS: the second HelloRetryRequest exchange links the same way (26-29)");
+    bool verdicts = false;
+    for (size_t i = 0; i < rn.n; i++) {
+        verdicts |= rn.steps[i].out.has_result && rn.steps[i].out.result.verdicts.count > 0;
+    }
+    ok(!verdicts, "DTLS: unanswered retries at the same version are no fallback");
+    done(&rn);
+}
+
+static void tls_hrr(void)
+{
+    /* pcaps/tls13-hrr.pcap: 4 ClientHello, 6 HelloRetryRequest, 8 second
+     * ClientHello, 9 ServerHello. */
+    run rn = replay(ev_tls13_hrr);
+    const tlsneg_result *ch2 = result(&rn, 8), *sh = result(&rn, 9);
+    ok(result(&rn, 6) && result(&rn, 6)->facts.is_hrr, "TLS: frame 6 is a HelloRetryRequest");
+    ok(ch2 && ch2->findings.count == 0 && ch2->verdicts.count == 0 &&
+           ch2->client_hello_frame == 8 && conn_of(&rn, 8) == conn_of(&rn, 4),
+       "TLS: the ClientHello after the HelloRetryRequest: same connection, no finding, no verdict");
+    ok(sh && sh->client_hello_frame == 8 && sh->findings.count == 0 && sh->has_sni &&
+           strcmp(sh->sni, "localhost") == 0,
+       "TLS: the ServerHello answers frame 8 (SNI localhost from the ClientHello)");
+    ok(closed(&rn, 12) && closed(&rn, 12)->ended_attempt_frame == 0,
+       "TLS: a FIN after the ServerHello ends no attempt");
+    done(&rn);
+}
+
+static void alert_ends_attempt(void)
+{
+    /* pcaps/intolerant-alert.pcap: 4 ClientHello (TLS 1.3), 6 alert 40 from
+     * the server, 8/9 FIN; 14 ClientHello (TLS 1.2), 16 ServerHello. */
+    run rn = replay(ev_intolerant_alert);
+    const tlsneg_result *a = result(&rn, 6);
+    ok(a && a->is_alert && a->alert_description == 40 && a->alert_from_server && !a->from_client &&
+           a->client_hello_frame == 4,
+       "the alert of frame 6 is the server's answer to the ClientHello of frame 4");
+    ok(closed(&rn, 8) && closed(&rn, 8)->ended_attempt_frame == 0,
+       "the FIN after the alert ends nothing more: the alert ended the attempt");
+    const tlsneg_verdict *fb = verdict(result(&rn, 14), TLSNEG_VERDICT_FALLBACK);
+    ok(fb && tlsneg_verdict_link(fb, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 4 &&
+           strcmp(text(fb, TLSNEG_TEXT_CAUSE), "alert handshake_failure (40)") == 0 &&
+           fb->rule == TLSNEG_RULE_FALLBACK_RETRY,
+       "the TLS 1.2 retry of frame 14 is a fallback of frame 4, failed by alert 40, no SCSV");
+    ok(has_finding(result(&rn, 14), TLSNEG_RULE_FALLBACK_RETRY),
+       "the fallback verdict is also a finding of frame 14");
+    done(&rn);
+}
+
+static void reset_and_close_end_attempts(void)
+{
+    /* pcaps/intolerant-rst.pcap: 4 ClientHello, 6 RST from the server; 10
+     * ClientHello, 12 ServerHello, 16/19 FIN. */
+    run rn = replay(ev_intolerant_rst);
+    const tlsneg_close_result *c = closed(&rn, 6);
+    ok(c && c->ended_attempt_frame == 4 && c->cause == TLSNEG_CAUSE_RESET && !c->from_client &&
+           c->has_sni && strcmp(c->sni, "localhost") == 0,
+       "RST: frame 6 ends the attempt of frame 4, sent by the server, SNI localhost");
+    const tlsneg_verdict *fb = verdict(result(&rn, 10), TLSNEG_VERDICT_FALLBACK);
+    ok(fb && strcmp(text(fb, TLSNEG_TEXT_CAUSE), "TCP reset before any ServerHello") == 0,
+       "RST: the retry names the reset as the failure");
+    ok(closed(&rn, 16) && closed(&rn, 16)->ended_attempt_frame == 0 && closed(&rn, 19) &&
+           closed(&rn, 19)->ended_attempt_frame == 0,
+       "RST: the FINs after the ServerHello end nothing");
+    done(&rn);
+
+    /* pcaps/intolerant-close.pcap: 4 ClientHello, 6 FIN from the server, 7
+     * alert, 9 FIN; 14 ClientHello, 16 ServerHello. */
+    rn = replay(ev_intolerant_close);
+    c = closed(&rn, 6);
+    ok(c && c->ended_attempt_frame == 4 && c->cause == TLSNEG_CAUSE_CLOSE && !c->from_client,
+       "FIN: frame 6 ends the attempt of frame 4 before any ServerHello");
+    ok(result(&rn, 7) && result(&rn, 7)->verdicts.count == 0,
+       "FIN: the alert after the close adds no verdict");
+    fb = verdict(result(&rn, 14), TLSNEG_VERDICT_FALLBACK);
+    ok(fb && strcmp(text(fb, TLSNEG_TEXT_CAUSE), "connection closed before any ServerHello") == 0 &&
+           tlsneg_verdict_link(fb, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 4,
+       "FIN: the retry of frame 14 follows frame 4, failed by the close");
+    done(&rn);
+}
+
+static void fallback_linked_and_back_noted(void)
+{
+    /* pcaps/intolerant-rst.pcap again: the links between frames 4, 10, 12. */
+    run rn = replay(ev_intolerant_rst);
+    const tlsneg_result *retry = result(&rn, 10), *sh = result(&rn, 12);
+    const tlsneg_verdict *fb = verdict(retry, TLSNEG_VERDICT_FALLBACK);
+    uint16_t from = 0, to = 0;
+    ok(fb && tlsneg_verdict_version(fb, TLSNEG_VERSION_OFFERED_BEFORE, &from) &&
+           tlsneg_verdict_version(fb, TLSNEG_VERSION_OFFERED_NOW, &to) && from == TLSNEG_V_TLS13 &&
+           to == TLSNEG_V_TLS12 && fb->chain_len == 2 && fb->chain_frames[0] == 4 &&
+           fb->chain_frames[1] == 10,
+       "the retry offers up to TLS 1.2 after TLS 1.3; chain 4 -> 10");
+    const tlsneg_back_note *n = note(retry, 4, TLSNEG_NOTE_RETRIED_IN);
+    ok(n && n->link.role == TLSNEG_LINK_RETRY && n->link.frame == 10 && !n->has_finding,
+       "back note: frame 4 learns it was retried in frame 10");
+    const tlsneg_verdict *in = verdict(sh, TLSNEG_VERDICT_INTOLERANT);
+    ok(in && strcmp(text(in, TLSNEG_TEXT_INTOLERANT_OF), "TLS 1.3 in supported_versions") == 0 &&
+           has_finding(sh, TLSNEG_RULE_VERSION_INTOLERANCE),
+       "the ServerHello of frame 12 completes the retry: intolerant of TLS 1.3");
+    n = note(sh, 4, TLSNEG_NOTE_INTOLERANT);
+    ok(n && n->link.role == TLSNEG_LINK_COMPLETED_BY && n->link.frame == 12 && n->has_text &&
+           strcmp(n->text.text, "TLS 1.3 in supported_versions") == 0 && n->has_finding &&
+           n->finding.rule == TLSNEG_RULE_VERSION_INTOLERANCE &&
+           strstr(n->finding.detail, "frame 12") != NULL,
+       "back note: frame 4 learns the server completed frame 12 and does not tolerate TLS 1.3");
+    ok(sh->num_back_notes == 1 && retry->num_back_notes == 1,
+       "one back note each, for frame 4 only");
+    done(&rn);
+
+    /* pcaps/fallback-chain.pcap: alerts on 1.3 (4), 1.2 (14), 1.1 (24); 1.0
+     * (34) completes (36). */
+    rn = replay(ev_fallback_chain);
+    in = verdict(result(&rn, 36), TLSNEG_VERDICT_INTOLERANT);
+    ok(in && in->chain_len == 4 && in->chain_frames[0] == 4 && in->chain_frames[3] == 34,
+       "chain: the TLS 1.0 ServerHello closes the chain 4 -> 14 -> 24 -> 34");
+    ok(note(result(&rn, 36), 4, TLSNEG_NOTE_INTOLERANT) &&
+           note(result(&rn, 36), 14, TLSNEG_NOTE_INTOLERANT) &&
+           note(result(&rn, 36), 24, TLSNEG_NOTE_INTOLERANT) &&
+           !note(result(&rn, 36), 34, TLSNEG_NOTE_INTOLERANT),
+       "chain: every failed attempt is told, the completing one is not");
+    ok(note(result(&rn, 34), 24, TLSNEG_NOTE_RETRIED_IN) &&
+           !note(result(&rn, 34), 14, TLSNEG_NOTE_RETRIED_IN),
+       "chain: only the attempt just before learns its retry");
+    fb = verdict(result(&rn, 34), TLSNEG_VERDICT_FALLBACK);
+    ok(fb && strcmp(text(fb, TLSNEG_TEXT_CHAIN),
+                    "TLS 1.3 (frame 4) -> TLS 1.2 (frame 14) -> TLS 1.1 (frame 24) -> TLS 1.0 "
+                    "(frame 34)") == 0,
+       "chain text: %s", text(fb, TLSNEG_TEXT_CHAIN));
+    done(&rn);
+
+    /* pcaps/fallback-rejected-retry.pcap: RST, then an SCSV retry (10) that
+     * the server refuses with alert 86 (12). */
+    rn = replay(ev_fallback_rejected_retry);
+    fb = verdict(result(&rn, 10), TLSNEG_VERDICT_FALLBACK);
+    ok(fb && fb->rule == TLSNEG_RULE_FALLBACK_RETRY_SCSV, "the retry carries TLS_FALLBACK_SCSV");
+    const tlsneg_verdict *rj = verdict(result(&rn, 12), TLSNEG_VERDICT_FALLBACK_REJECTED);
+    ok(rj && tlsneg_verdict_link(rj, TLSNEG_LINK_REFUSED_RETRY) == 10 &&
+           has_finding(result(&rn, 12), TLSNEG_RULE_FALLBACK_REJECTED) &&
+           result(&rn, 12)->num_back_notes == 0,
+       "alert 86 refuses the retry of frame 10: the protection worked");
+    done(&rn);
+}
+
+static void who_is_the_client(void)
+{
+    /* Loopback: both ends are 127.0.0.1; the port tells them apart. The
+     * first two lines are pcaps/intolerant-rst.pcap's ClientHello and
+     * ServerHello of frames 10 and 12; the alerts after them are made up
+     * (the same connection, one from each end). */
+    const char *rst[] = {ev_intolerant_rst[2], ev_intolerant_rst[3],
+                         "alert 13 1796298734473900 tcp 127.0.0.1 36696 127.0.0.1 44323 48",
+                         "alert 14 1796298734474000 tcp 127.0.0.1 44323 127.0.0.1 36696 48", NULL};
+    run rn = replay(rst);
+    ok(result(&rn, 10)->from_client && !result(&rn, 12)->from_client,
+       "the ClientHello is from the client, the ServerHello not");
+    const tlsneg_result *a = result(&rn, 13), *b = result(&rn, 14);
+    ok(a && a->from_client && !a->alert_from_server,
+       "an alert from the ClientHello's address and port is the client's");
+    ok(b && !b->from_client && b->alert_from_server,
+       "an alert from the other port of the same address is the server's");
+    done(&rn);
+
+    /* A capture that starts after the ClientHello: nobody is known to be the
+     * client. */
+    const char *late[] = {ev_intolerant_rst[3],
+                          "alert 14 1796298734474000 tcp 127.0.0.1 44323 127.0.0.1 36696 48", NULL};
+    rn = replay(late);
+    const tlsneg_result *sh = result(&rn, 12);
+    ok(sh && !sh->from_client && sh->client_hello_frame == 0 && !sh->has_sni,
+       "a ServerHello without its ClientHello: no ClientHello frame, no SNI");
+    ok(result(&rn, 14) && !result(&rn, 14)->from_client && !result(&rn, 14)->alert_from_server,
+       "an alert on a connection without a ClientHello: neither side is named");
+    done(&rn);
+}
+
+static void without_tracker(void)
+{
+    /* A NULL session judges messages, without verdicts across connections. */
+    tlsneg_conn c;
+    memset(&c, 0, sizeof c);
+    tlsneg_ev ev;
+    static tlsneg_result x;
+    ok(tlsneg_ev_parse(ev_intolerant_rst[2], &ev, msg_buf, sizeof msg_buf) == 1,
+       "frame 10 of intolerant-rst reads");
+    tlsneg_message m;
+    ok(tlsneg_frame_message(&m, ev.wire, ev.has_record, ev.record_version, ev.bytes, ev.len, 0,
+                            NULL, 0) &&
+           m.len == ev.len,
+       "the core frames the whole message");
+    tlsneg_event e = {ev.frame, ev.time_us, {ev.src, 4, ev.sport}, {ev.dst, 4, ev.dport}};
+    tlsneg_session_message(NULL, &c, &e, &m, true, ev.record_version, &x);
+    ok(x.analysed && x.keep_facts && x.verdicts.count == 0 && c.has_client_hello &&
+           c.client_hello_frame == 10 && c.client_hello == NULL,
+       "no session: the ClientHello is judged, the conn remembers it, no verdicts");
+    /* A DTLS fragment without its reassembled body is not complete here. */
+    static const uint8_t frag[] = {1, 0, 0, 0x40, 0, 0, 0, 0, 0x10, 0, 0, 0x10, 0};
+    ok(!tlsneg_frame_message(&m, TLSNEG_WIRE_DTLS, true, TLSNEG_V_DTLS12, frag, sizeof frag, 0,
+                             NULL, 0),
+       "a DTLS fragment without its reassembled body is not framed");
+    static const uint8_t body[] = {0xfe, 0xfd};
+    ok(tlsneg_frame_message(&m, TLSNEG_WIRE_DTLS, true, TLSNEG_V_DTLS12, frag, sizeof frag, 0, body,
+                            sizeof body) &&
+           m.body_only && m.bytes == body && m.msg_type == 1,
+       "with its reassembled body it is framed as a body");
+    /* SSLv2: the record header before the message holds the length. */
+    static const uint8_t ssl2[] = {0x80, 0x03, 1, 0, 2, 9, 9, 9};
+    ok(tlsneg_frame_message(&m, TLSNEG_WIRE_TLS, true, TLSNEG_V_SSL2, ssl2, sizeof ssl2, 2, NULL,
+                            0) &&
+           m.wire == TLSNEG_WIRE_SSL2 && m.len == 3,
+       "SSLv2: the 2-byte record header gives the length (3 of 6 bytes)");
+}
+
+int main(void)
+{
+    dtls_retransmission_and_hrr();
+    tls_hrr();
+    alert_ends_attempt();
+    reset_and_close_end_attempts();
+    fallback_linked_and_back_noted();
+    who_is_the_client();
+    without_tracker();
+    return tap_done();
+}
