@@ -20,16 +20,69 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/rules.h"
+#include "analysis/session.h"
+#include "core/facts.h"
+#include "core/hello.h"
 #include "packets.h"
 #include "pcapng.h"
+
+/* --trace: what the session layer keeps per connection, found by the packet
+ * path's connection id. A debug mode: entries live until the end of the
+ * file (about 1 KB per connection). */
+typedef struct {
+    uint64_t id; /* 0: free slot */
+    tlsneg_conn conn;
+    tlsneg_facts kept;
+    tlsneg_facts_buf kept_buf;
+} trace_conn;
+
+typedef struct {
+    tlsneg_session *session;
+    trace_conn **slots;
+    size_t cap, used;
+    tlsneg_result result; /* large: one, reused */
+} trace_state;
 
 typedef struct {
     const char *name; /* the file (or interface) shown in events */
     bool events;
     FILE *out;
+    trace_state *trace;
 } run_ctx;
 
 static volatile sig_atomic_t stop_requested;
+static bool opt_trace;
+static void trace_free(trace_state *t);
+
+/* trace_start makes the session layer for --trace, with the plugin's
+ * default preferences (500,000 attempts, a 30-second window, SNI in the
+ * key). */
+static trace_state *trace_start(void)
+{
+    if (!opt_trace) {
+        return NULL;
+    }
+    trace_state *t = calloc(1, sizeof *t);
+    if (!t) {
+        return NULL;
+    }
+    tlsneg_tracker_config cfg = {500000, 30u * 1000000u, true};
+    t->session = tlsneg_session_new(&cfg);
+    if (!t->session) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void trace_end(trace_state *t)
+{
+    if (t) {
+        trace_free(t);
+        free(t);
+    }
+}
 static pcap_t *live_handle;
 
 static void on_signal(int sig)
@@ -49,6 +102,8 @@ static void usage(FILE *f)
                "in pcap/pcapng files (gzip-compressed too) or on a live interface.\n"
                "  --events          print each event as one JSON line (debug/trace format:\n"
                "                    docs/tlsneg-pcap.md; not tshark's -z tlsneg,jsonl schema)\n"
+               "  --trace           feed the events to the session layer and print each\n"
+               "                    message's facts and findings as text (debug format)\n"
                "  --stats           print the packet path's counters on stderr at the end\n"
                "  --max-flows N     flows tracked at once (default 1000000)\n"
                "  --idle-timeout S  drop a flow unseen for S seconds of capture time (300)\n"
@@ -97,9 +152,140 @@ static const char *transport_name(tlsneg_pcap_transport t)
     return "?";
 }
 
+static trace_conn *trace_find(trace_state *t, uint64_t id)
+{
+    if (t->used * 2 >= t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 1024;
+        trace_conn **slots = calloc(cap, sizeof *slots);
+        if (!slots) {
+            return NULL;
+        }
+        for (size_t i = 0; i < t->cap; i++) {
+            if (t->slots[i]) {
+                size_t j = (size_t)(t->slots[i]->id * 0x9e3779b97f4a7c15ull) & (cap - 1);
+                while (slots[j]) {
+                    j = (j + 1) & (cap - 1);
+                }
+                slots[j] = t->slots[i];
+            }
+        }
+        free(t->slots);
+        t->slots = slots;
+        t->cap = cap;
+    }
+    size_t j = (size_t)(id * 0x9e3779b97f4a7c15ull) & (t->cap - 1);
+    while (t->slots[j] && t->slots[j]->id != id) {
+        j = (j + 1) & (t->cap - 1);
+    }
+    if (!t->slots[j]) {
+        trace_conn *c = calloc(1, sizeof *c);
+        if (!c) {
+            return NULL;
+        }
+        c->id = id;
+        c->conn.id = id;
+        t->slots[j] = c;
+        t->used++;
+    }
+    return t->slots[j];
+}
+
+static void trace_free(trace_state *t)
+{
+    for (size_t i = 0; i < t->cap; i++) {
+        free(t->slots[i]);
+    }
+    free(t->slots);
+    t->slots = NULL;
+    t->cap = t->used = 0;
+    tlsneg_session_free(t->session);
+    t->session = NULL;
+}
+
+static void trace_findings(FILE *o, const tlsneg_result *x)
+{
+    for (size_t i = 0; i < x->findings.count; i++) {
+        const tlsneg_finding *f = &x->findings.item[i];
+        fprintf(o, "    finding %s (%s): %s\n", tlsneg_rules[f->rule].finding,
+                tlsneg_rules[f->rule].name, f->detail);
+    }
+    for (size_t i = 0; i < x->verdicts.count; i++) {
+        fprintf(o, "    verdict %s\n", tlsneg_verdict_kind_name(x->verdicts.item[i].kind));
+    }
+    for (size_t i = 0; i < x->num_back_notes; i++) {
+        fprintf(o, "    note for frame %u\n", x->back_notes[i].frame);
+    }
+}
+
+/* trace_event feeds one event to the session layer and prints what it says
+ * about it, as text (a debug format). */
+static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
+{
+    trace_state *t = r->trace;
+    trace_conn *tc = trace_find(t, ev->conn);
+    if (!tc) {
+        return;
+    }
+    FILE *o = r->out;
+    tlsneg_event e = {ev->frame,
+                      ev->time_us,
+                      {ev->src_addr, ev->addr_len, ev->src_port},
+                      {ev->dst_addr, ev->addr_len, ev->dst_port}};
+    tlsneg_result *x = &t->result;
+    if (ev->kind == TLSNEG_PCAP_CLOSE) {
+        tlsneg_close_result cx;
+        tlsneg_session_close(t->session, &tc->conn, &e, ev->reset, &cx);
+        fprintf(o, "frame %u conn %llu: %s from the %s", ev->frame, (unsigned long long)ev->conn,
+                ev->reset ? "RST" : "FIN", ev->from_client ? "client" : "server");
+        if (cx.ended_attempt_frame) {
+            fprintf(o, ", ends the attempt of frame %u before any ServerHello",
+                    cx.ended_attempt_frame);
+        }
+        fputc('\n', o);
+        return;
+    }
+    if (ev->kind == TLSNEG_PCAP_ALERT) {
+        tlsneg_session_alert(t->session, &tc->conn, &e, ev->bytes[1], x);
+        fprintf(o, "frame %u conn %llu: alert %u (%s) from the %s\n", ev->frame,
+                (unsigned long long)ev->conn, ev->bytes[1], tlsneg_alert_name(ev->bytes[1]),
+                ev->from_client ? "client" : "server");
+        trace_findings(o, x);
+        return;
+    }
+    tlsneg_wire wire = ev->transport == TLSNEG_PCAP_DTLS   ? TLSNEG_WIRE_DTLS
+                       : ev->transport == TLSNEG_PCAP_QUIC ? TLSNEG_WIRE_QUIC
+                                                           : TLSNEG_WIRE_TLS;
+    tlsneg_message m;
+    if (!tlsneg_frame_message(&m, wire, ev->has_record_version, ev->record_version, ev->bytes,
+                              ev->len, 0, NULL, 0)) {
+        return;
+    }
+    tlsneg_session_message(t->session, &tc->conn, &e, &m, ev->has_record_version,
+                           ev->record_version, x);
+    if (!x->analysed) {
+        return;
+    }
+    if (x->keep_facts) {
+        tlsneg_facts_copy(&tc->kept, &tc->kept_buf, &x->facts);
+        tlsneg_conn_keep_client_hello(&tc->conn, &tc->kept);
+    }
+    char summary[512];
+    fprintf(o, "frame %u conn %llu: %s from the %s: %s", ev->frame, (unsigned long long)ev->conn,
+            tlsneg_msg_name(&x->facts), x->from_client ? "client" : "server",
+            tlsneg_facts_summary(&x->facts, summary, sizeof summary));
+    if (x->retransmission_of) {
+        fprintf(o, " (sent again: judged in frame %u)", x->retransmission_of);
+    }
+    fputc('\n', o);
+    trace_findings(o, x);
+}
+
 static void on_event(void *user, const tlsneg_pcap_event *ev)
 {
     run_ctx *r = user;
+    if (r->trace) {
+        trace_event(r, ev);
+    }
     if (!r->events) {
         return;
     }
@@ -377,7 +563,7 @@ static int run_file(const char *path, const tlsneg_pcap_config *cfg, bool events
                     path, rd.linktype, ln ? ln : "unknown");
         }
     }
-    run_ctx rc = {path, events, stdout};
+    run_ctx rc = {path, events, stdout, trace_start()};
     tlsneg_pcap *tp = tlsneg_pcap_new(cfg, on_event, &rc);
     if (!tp) {
         fprintf(stderr, "tlsneg-pcap: out of memory (or libgcrypt failed to start)\n");
@@ -428,6 +614,7 @@ static int run_file(const char *path, const tlsneg_pcap_config *cfg, bool events
         print_stats(path, tlsneg_pcap_get_stats(tp));
     }
     tlsneg_pcap_free(tp);
+    trace_end(rc.trace);
     int ws = 0;
     if (rd.is_ng) {
         tlsneg_pcapng_close(&rd.ng);
@@ -489,7 +676,7 @@ static int run_live(const char *iface, const char *filter, const tlsneg_pcap_con
         pcap_freecode(&prog);
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    run_ctx rc = {iface, events, stdout};
+    run_ctx rc = {iface, events, stdout, trace_start()};
     tlsneg_pcap *tp = tlsneg_pcap_new(cfg, on_event, &rc);
     if (!tp) {
         fprintf(stderr, "tlsneg-pcap: out of memory (or libgcrypt failed to start)\n");
@@ -517,6 +704,7 @@ static int run_live(const char *iface, const char *filter, const tlsneg_pcap_con
         print_stats(iface, tlsneg_pcap_get_stats(tp));
     }
     tlsneg_pcap_free(tp);
+    trace_end(rc.trace);
     pcap_close(pc);
     return status;
 }
@@ -543,6 +731,8 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "--events") == 0) {
             events = true;
+        } else if (strcmp(a, "--trace") == 0) {
+            opt_trace = true;
         } else if (strcmp(a, "--stats") == 0) {
             stats = true;
         } else if (strcmp(a, "-q") == 0) {
