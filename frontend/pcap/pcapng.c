@@ -37,7 +37,8 @@ static uint32_t u32(const tlsneg_pcapng *r, const uint8_t *p)
 
 static uint16_t u16(const tlsneg_pcapng *r, const uint8_t *p)
 {
-    return r->swap ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+    unsigned hi = r->swap ? p[0] : p[1], lo = r->swap ? p[1] : p[0];
+    return (uint16_t)(hi << 8 | lo);
 }
 
 static tlsneg_pcapng_status bad(tlsneg_pcapng *r, const char *why)

@@ -329,7 +329,9 @@ static uint8_t *tcp_segment(const uint8_t *tmpl, uint32_t seq, uint8_t flags, co
     b[27] = (uint8_t)seq;
     b[32] = 0x50;
     b[33] = flags;
-    memcpy(b + 40, pl, n);
+    if (n) {
+        memcpy(b + 40, pl, n);
+    }
     *out_len = 40 + n;
     return b;
 }
@@ -365,7 +367,7 @@ static void test_tcp(void)
     const uint8_t *ip = f + 14;
     const uint8_t *pl = ip + 20 + 32; /* 20 IP + 32 TCP (timestamps) */
     size_t pl_len = len - 14 - 52;
-    uint32_t seq = (uint32_t)(ip[24] << 24 | ip[25] << 16 | ip[26] << 8 | ip[27]);
+    uint32_t seq = (uint32_t)ip[24] << 24 | (uint32_t)ip[25] << 16 | (uint32_t)ip[26] << 8 | ip[27];
     size_t cut1 = 3, cut2 = 200; /* inside the record header; inside the body */
     size_t l1, l2, l3, lsyn;
     uint8_t *syn = tcp_segment(ip, seq - 1, TLSNEG_TCP_SYN, NULL, 0, &lsyn);
