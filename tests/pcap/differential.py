@@ -3,8 +3,11 @@
 dissection: for every capture under pcaps/ (pcaps/public/ included), the
 handshake messages tlsneg-pcap --events finds (frame, type, body length,
 SHA-256 of the body) equal those tshark finds (tests/captures/extract_hellos.py,
-with tcp.reassemble_out_of_order on), except for the differences listed in
-KNOWN below, each of which must show up exactly as listed. The reasons, with
+with tcp.reassemble_out_of_order on); so do the plaintext TLS and DTLS alerts
+(frame, description: tshark's tls/dtls.alert_message.desc) and, on the TCP
+streams that carried a hello, the first FIN of each direction and the first
+RST (frame: tshark's tcp.flags); except for the differences listed in KNOWN
+below, each of which must show up exactly as listed. The reasons, with
 the bytes that decide who is right, are in docs/tlsneg-pcap.md.
 
 Prints TAP ("ok N - ...") and "N passed, N failed"."""
@@ -71,13 +74,46 @@ def tshark_messages(path):
     return out
 
 
+def tshark_alerts_closes(path, hello_frames):
+    """tshark's plaintext alerts (frame, description) and, on the TCP streams
+    that carried a hello, the first FIN of each direction and the first RST
+    of each stream (frame, "fin"/"rst")."""
+    out = subprocess.run(
+        ["tshark", "-r", path, "-o", "tcp.reassemble_out_of_order:TRUE", "-T", "fields",
+         "-E", "occurrence=a", "-E", "aggregator=,", "-e", "frame.number", "-e", "tcp.stream",
+         "-e", "tcp.srcport", "-e", "tcp.flags.fin", "-e", "tcp.flags.reset",
+         "-e", "tls.alert_message.desc", "-e", "dtls.alert_message.desc"],
+        capture_output=True, text=True, check=True).stdout
+    rows = [line.split("\t") for line in out.splitlines()]
+    hello_streams = {r[1] for r in rows if r[1] and int(r[0]) in hello_frames}
+    alerts, closes, seen = [], [], set()
+    for frame, stream, port, fin, rst, tls_alert, dtls_alert in rows:
+        for d in (tls_alert + "," + dtls_alert).split(","):
+            if d:
+                alerts.append((int(frame), int(d)))
+        if stream not in hello_streams:
+            continue
+        if rst in ("1", "True") and (stream, "rst") not in seen:
+            seen.add((stream, "rst"))
+            closes.append((int(frame), "rst"))
+        elif fin in ("1", "True") and (stream, port) not in seen and (stream, "rst") not in seen:
+            seen.add((stream, port))
+            closes.append((int(frame), "fin"))
+    return alerts, closes
+
+
 def pcap_messages(tool, path):
     r = subprocess.run([tool, "--events", "-q", path], capture_output=True, text=True)
-    out = []
+    out, alerts, closes, hello_conns, conn_closes = [], [], [], set(), []
     for line in r.stdout.splitlines():
         ev = json.loads(line)
+        if ev["event"] == "alert" and ev["transport"] != "quic":
+            alerts.append((ev["frame"], ev["description"]))
+        if ev["event"] == "close":
+            conn_closes.append((ev["conn"], (ev["frame"], "rst" if ev["reset"] else "fin")))
         if ev["event"] != "handshake" or ev["msg_type"] not in (1, 2, 3):
             continue
+        hello_conns.add(ev["conn"])
         raw = bytes.fromhex(ev["hex"])
         if ev.get("sslv2"):
             body = raw
@@ -86,7 +122,8 @@ def pcap_messages(tool, path):
         else:
             body = raw[4:]
         out.append(key(ev["frame"], ev["msg_type"], body))
-    return r.returncode, r.stderr.strip(), out
+    closes = [c for conn, c in conn_closes if conn in hello_conns]
+    return r.returncode, r.stderr.strip(), out, alerts, closes
 
 
 def main():
@@ -101,8 +138,18 @@ def main():
     for path in caps:
         rel = os.path.relpath(path, ROOT)
         theirs = tshark_messages(path)
-        rc, err, ours = pcap_messages(args.tool, path)
+        rc, err, ours, our_alerts, our_closes = pcap_messages(args.tool, path)
+        their_alerts, their_closes = tshark_alerts_closes(path, {k[0] for k in theirs})
         problems = []
+        for what, t, o in (("alert", their_alerts, our_alerts), ("close", their_closes, our_closes)):
+            for side, diff in (("tshark", collections.Counter(t) - collections.Counter(o)),
+                               ("pcap", collections.Counter(o) - collections.Counter(t))):
+                for k in sorted(diff):
+                    kk = (rel, side, k[0], f"{what} {k[1]}")
+                    if kk in KNOWN:
+                        seen_known.add(kk)
+                    else:
+                        problems.append(f"only {side}: {what} in frame {k[0]}: {k[1]}")
         if rc != 0:
             problems.append(f"tlsneg-pcap exited {rc}: {err}")
         only_t = collections.Counter(theirs) - collections.Counter(ours)
@@ -123,7 +170,8 @@ def main():
                 print(f"#   {p}")
         else:
             passed += 1
-            print(f"ok {n} - {rel}: {len(ours)} messages agree")
+            print(f"ok {n} - {rel}: {len(ours)} messages, {len(our_alerts)} alerts, "
+                  f"{len(our_closes)} closes agree")
     # Every listed difference must still be there: a fix on either side
     # shows up here and the list is brought up to date.
     if not args.captures:
