@@ -474,10 +474,10 @@ static size_t sslv2_hello(const uint8_t *b, size_t n)
 
 /* tcp_records reads every complete record in the contiguous bytes; returns
  * the bytes consumed. */
-static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t)
+static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *b,
+                            uint32_t n)
 {
-    const uint8_t *b = t->s.buf;
-    uint32_t n = t->s.have, pos = 0;
+    uint32_t pos = 0;
     while (!t->done) {
         const uint8_t *r = b + pos;
         uint32_t left = n - pos;
@@ -591,17 +591,29 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
         /* Data on a SYN (TCP Fast Open) starts after the SYN's number. */
         uint32_t seq = n->seq + ((fl & TLSNEG_TCP_SYN) ? 1u : 0u);
         uint64_t off = (uint32_t)(seq - t->isn);
-        tlsneg_stream_result r = tlsneg_stream_add(&t->s, off, n->payload, n->payload_len,
-                                                   p->cfg.max_buffer, &p->st.tcp_dropped);
-        if (r == TLSNEG_STREAM_AHEAD) {
-            p->st.tcp_out_of_order++;
-        } else if (r == TLSNEG_STREAM_OLD) {
-            p->st.tcp_retransmitted++;
-        }
-        if (r == TLSNEG_STREAM_IN_ORDER) {
-            uint32_t used = tcp_records(p, f, d, t);
+        if (!t->s.buf && t->s.num_ahead == 0 && off == t->s.base &&
+            n->payload_len <= p->cfg.max_buffer) {
+            /* Nothing pending and this segment is next (nearly always): read
+             * its records where they lie, keep only an incomplete tail. */
+            uint32_t used = tcp_records(p, f, d, t, n->payload, (uint32_t)n->payload_len);
             if (!t->done) {
-                tlsneg_stream_consume(&t->s, used);
+                t->s.base += used;
+                (void)tlsneg_stream_add(&t->s, t->s.base, n->payload + used, n->payload_len - used,
+                                        p->cfg.max_buffer, &p->st.tcp_dropped);
+            }
+        } else {
+            tlsneg_stream_result r = tlsneg_stream_add(&t->s, off, n->payload, n->payload_len,
+                                                       p->cfg.max_buffer, &p->st.tcp_dropped);
+            if (r == TLSNEG_STREAM_AHEAD) {
+                p->st.tcp_out_of_order++;
+            } else if (r == TLSNEG_STREAM_OLD) {
+                p->st.tcp_retransmitted++;
+            }
+            if (r == TLSNEG_STREAM_IN_ORDER) {
+                uint32_t used = tcp_records(p, f, d, t, t->s.buf, t->s.have);
+                if (!t->done) {
+                    tlsneg_stream_consume(&t->s, used);
+                }
             }
         }
     }

@@ -319,9 +319,14 @@ static void on_event(void *user, const tlsneg_pcap_event *ev)
             fputs(",\"sslv2\":true", o);
         }
         fprintf(o, ",\"len\":%zu,\"hex\":\"", ev->len);
-        for (size_t i = 0; i < ev->len; i++) {
-            fputc(hexd[ev->bytes[i] >> 4], o);
-            fputc(hexd[ev->bytes[i] & 15], o);
+        char chunk[1024];
+        for (size_t i = 0; i < ev->len;) {
+            size_t n = 0;
+            for (; i < ev->len && n < sizeof chunk; i++) {
+                chunk[n++] = hexd[ev->bytes[i] >> 4];
+                chunk[n++] = hexd[ev->bytes[i] & 15];
+            }
+            fwrite(chunk, 1, n, o);
         }
         fputc('"', o);
         break;
@@ -417,6 +422,8 @@ static FILE *open_input(const char *path, pid_t *out_child, char *err, size_t er
         snprintf(err, err_len, "%s", strerror(errno));
         return NULL;
     }
+    /* Large reads: the readers take a record at a time through stdio. */
+    setvbuf(f, NULL, _IOFBF, 1 << 20);
     unsigned char magic[2];
     size_t got = fread(magic, 1, 2, f);
     if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
@@ -446,7 +453,11 @@ static FILE *open_input(const char *path, pid_t *out_child, char *err, size_t er
         close(fds[1]);
         fclose(f);
         *out_child = pid;
-        return fdopen(fds[0], "rb");
+        FILE *in = fdopen(fds[0], "rb");
+        if (in) {
+            setvbuf(in, NULL, _IOFBF, 1 << 20);
+        }
+        return in;
     }
     rewind(f);
     return f;
