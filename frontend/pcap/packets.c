@@ -624,13 +624,6 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
         t->fin = true;
         emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_CLOSE, NULL, 0, false);
     }
-    if (f->rst || (f->tcp[0] && f->tcp[1] && f->tcp[0]->fin && f->tcp[1]->fin)) {
-        for (int i = 0; i < 2; i++) {
-            if (f->tcp[i]) {
-                tcp_done(f->tcp[i]);
-            }
-        }
-    }
 }
 
 /* ---- DTLS ---- */
@@ -1028,6 +1021,12 @@ void tlsneg_pcap_packet(tlsneg_pcap *p, int linktype, uint32_t frame, uint64_t t
         lru_unlink(p, f);
         lru_append(p, f);
         tcp_packet(p, f, d, &n);
+        if (f->rst || (f->tcp[0] && f->tcp[1] && f->tcp[0]->fin && f->tcp[1]->fin)) {
+            /* Over: nothing more to find, and memory stays flat in the
+             * number of connections. */
+            p->st.flows_closed++;
+            flow_remove(p, f);
+        }
         return;
     }
     p->st.udp++;

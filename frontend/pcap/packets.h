@@ -101,6 +101,7 @@ typedef struct {
     uint64_t malformed;         /* a header that does not fit its bytes */
     uint64_t fragments_skipped; /* IP fragments after the first */
     uint64_t flows, flows_evicted_idle, flows_evicted_cap;
+    uint64_t flows_closed;      /* TCP flows dropped after an RST or both FINs */
     uint64_t tcp_out_of_order;  /* segments stored ahead of a gap */
     uint64_t tcp_retransmitted; /* segments (or parts) already seen */
     uint64_t tcp_dropped;       /* bytes beyond the per-direction buffer */

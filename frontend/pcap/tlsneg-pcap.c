@@ -379,24 +379,25 @@ static void progress_show(progress *pr, const tlsneg_pcap_stats *st, bool final)
 
 static void print_stats(const char *name, const tlsneg_pcap_stats *st)
 {
-    fprintf(stderr,
-            "tlsneg-pcap: %s: %llu packets (%llu bytes, %llu snapped), %llu IPv4, %llu IPv6, "
-            "%llu TCP, %llu UDP, %llu not IP, %llu malformed, %llu later IP fragments skipped\n"
-            "tlsneg-pcap: %s: %llu flows (%llu dropped idle, %llu at the cap), TCP: %llu "
-            "out-of-order and %llu retransmitted segments, %llu bytes over the buffer, %llu "
-            "directions not TLS; %llu DTLS records; QUIC: %llu Initial packets, %llu decrypted, "
-            "%llu not; %llu events\n",
-            name, (unsigned long long)st->packets, (unsigned long long)st->bytes,
-            (unsigned long long)st->snapped, (unsigned long long)st->ipv4,
-            (unsigned long long)st->ipv6, (unsigned long long)st->tcp, (unsigned long long)st->udp,
-            (unsigned long long)st->not_ip, (unsigned long long)st->malformed,
-            (unsigned long long)st->fragments_skipped, name, (unsigned long long)st->flows,
-            (unsigned long long)st->flows_evicted_idle, (unsigned long long)st->flows_evicted_cap,
-            (unsigned long long)st->tcp_out_of_order, (unsigned long long)st->tcp_retransmitted,
-            (unsigned long long)st->tcp_dropped, (unsigned long long)st->tcp_gave_up,
-            (unsigned long long)st->dtls_records, (unsigned long long)st->quic_initials,
-            (unsigned long long)st->quic_decrypted, (unsigned long long)st->quic_failed,
-            (unsigned long long)st->events);
+    fprintf(
+        stderr,
+        "tlsneg-pcap: %s: %llu packets (%llu bytes, %llu snapped), %llu IPv4, %llu IPv6, "
+        "%llu TCP, %llu UDP, %llu not IP, %llu malformed, %llu later IP fragments skipped\n"
+        "tlsneg-pcap: %s: %llu flows (%llu closed, %llu dropped idle, %llu at the cap), TCP: %llu "
+        "out-of-order and %llu retransmitted segments, %llu bytes over the buffer, %llu "
+        "directions not TLS; %llu DTLS records; QUIC: %llu Initial packets, %llu decrypted, "
+        "%llu not; %llu events\n",
+        name, (unsigned long long)st->packets, (unsigned long long)st->bytes,
+        (unsigned long long)st->snapped, (unsigned long long)st->ipv4, (unsigned long long)st->ipv6,
+        (unsigned long long)st->tcp, (unsigned long long)st->udp, (unsigned long long)st->not_ip,
+        (unsigned long long)st->malformed, (unsigned long long)st->fragments_skipped, name,
+        (unsigned long long)st->flows, (unsigned long long)st->flows_closed,
+        (unsigned long long)st->flows_evicted_idle, (unsigned long long)st->flows_evicted_cap,
+        (unsigned long long)st->tcp_out_of_order, (unsigned long long)st->tcp_retransmitted,
+        (unsigned long long)st->tcp_dropped, (unsigned long long)st->tcp_gave_up,
+        (unsigned long long)st->dtls_records, (unsigned long long)st->quic_initials,
+        (unsigned long long)st->quic_decrypted, (unsigned long long)st->quic_failed,
+        (unsigned long long)st->events);
 }
 
 static void report_unknown_links(const char *name, const tlsneg_pcap_stats *st)
