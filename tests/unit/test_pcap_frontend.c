@@ -10,6 +10,7 @@
 
 #include "net.h"
 #include "packets.h"
+#include "pcapng.h"
 #include "quic.h"
 #include "stream.h"
 #include "tap.h"
@@ -784,6 +785,72 @@ static void test_quic(void)
        "frames of three Initials, complete in frame 3; all 12 Initials decrypt");
 }
 
+/* ---- the pcapng reader ---- */
+
+static void test_pcapng(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", root,
+             "pcaps/public/wireshark/quic_follow_multistream-first3.pcapng");
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ok(0, "quic_follow_multistream-first3.pcapng readable");
+        return;
+    }
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    rewind(f);
+    uint8_t *all = malloc((size_t)size);
+    size_t got = fread(all, 1, (size_t)size, f);
+    fclose(f);
+    /* tshark: 3 frames of 1392 bytes, Ethernet, the first at
+     * 1623189046.572975957 (nanosecond resolution) */
+    FILE *m = fmemopen(all, got, "rb");
+    uint8_t magic[4];
+    ok(fread(magic, 1, 4, m) == 4 && memcmp(magic, "\x0a\x0d\x0d\x0a", 4) == 0,
+       "a Section Header Block first");
+    tlsneg_pcapng r;
+    tlsneg_pcapng_open(&r, m);
+    int n = 0;
+    bool right = true;
+    tlsneg_pcapng_status st;
+    while ((st = tlsneg_pcapng_next(&r)) == TLSNEG_PCAPNG_PACKET) {
+        n++;
+        right = right && r.linktype == TLSNEG_LINK_ETHERNET && r.caplen == 1392 && r.len == 1392;
+        if (n == 1) {
+            right = right && r.time_us == 1623189046572975u;
+        }
+    }
+    ok(st == TLSNEG_PCAPNG_END && n == 3 && right,
+       "pcapng: 3 Ethernet packets of 1392 bytes, the first at 1623189046.572975 s");
+    tlsneg_pcapng_close(&r);
+    fclose(m);
+    /* Every cut of the file: packets before the cut, then the end (a cut
+     * between blocks) or a truncation, never a crash. */
+    bool clean = true;
+    for (size_t cut = 4; cut < got; cut += 7) {
+        uint8_t *part = malloc(cut);
+        memcpy(part, all, cut);
+        m = fmemopen(part, cut, "rb");
+        if (fread(magic, 1, 4, m) != 4) {
+            clean = false;
+        }
+        tlsneg_pcapng_open(&r, m);
+        int k = 0;
+        while ((st = tlsneg_pcapng_next(&r)) == TLSNEG_PCAPNG_PACKET) {
+            k++;
+        }
+        clean =
+            clean && k <= 3 &&
+            (st == TLSNEG_PCAPNG_TRUNCATED || st == TLSNEG_PCAPNG_END || st == TLSNEG_PCAPNG_BAD);
+        tlsneg_pcapng_close(&r);
+        fclose(m);
+        free(part);
+    }
+    ok(clean, "pcapng: every cut of the file reads the packets before it and stops cleanly");
+    free(all);
+}
+
 static void test_unknown_link(void)
 {
     events es;
@@ -811,6 +878,7 @@ int main(int argc, char **argv)
     test_tcp();
     test_dtls();
     test_quic();
+    test_pcapng();
     test_unknown_link();
     return tap_done();
 }
