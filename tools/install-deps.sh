@@ -4,7 +4,7 @@
 # Runs apt-get only for what is missing; needs root or sudo for that.
 set -eu
 pkgs="build-essential dpkg-dev file cmake pkg-config clang-format shellcheck
-      wireshark-dev libwireshark-dev tshark libglib2.0-dev libpcap-dev python3
+      wireshark-dev libwireshark-dev tshark libglib2.0-dev libpcap-dev libgcrypt20-dev python3
       openssl gnutls-bin curl iproute2 util-linux
       xvfb wireshark-qt xdotool imagemagick"
 missing=""

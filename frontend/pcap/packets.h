@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* packets.h: the libpcap front end's packet path. Captured frames go in (a
+ * link type number and the bytes as captured); what tlsneg analyses comes
+ * out as events: each complete plaintext handshake message of the first
+ * flight of each direction (TLS over TCP, DTLS over UDP, QUIC Initial
+ * packets), each plaintext alert, each TCP FIN and RST.
+ *
+ * Pure C11 plus libgcrypt (QUIC Initial decryption): no libpcap, Wireshark
+ * or GLib types, so unit tests and the fuzz target drive it with bytes. The
+ * session layer (plugin/analysis/session.h) consumes the events; nothing
+ * here judges a message. */
+#ifndef TLSNEG_PCAP_PACKETS_H
+#define TLSNEG_PCAP_PACKETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Link types (LINKTYPE_ and Linux DLT_ numbers, as pcap_datalink() returns
+ * them) the front end reads. */
+enum {
+    TLSNEG_LINK_NULL = 0,     /* BSD loopback, host byte order family */
+    TLSNEG_LINK_ETHERNET = 1, /* with 802.1Q / 802.1ad (QinQ) tags */
+    TLSNEG_LINK_PPP = 9,      /* PPP, address/control and protocol compression */
+    TLSNEG_LINK_RAW = 12,     /* DLT_RAW on Linux: IPv4 or IPv6 by version */
+    TLSNEG_LINK_RAW_LT = 101, /* LINKTYPE_RAW as stored in files */
+    TLSNEG_LINK_LOOP = 108,   /* OpenBSD loopback, network byte order family */
+    TLSNEG_LINK_SLL = 113,    /* Linux cooked v1 */
+    TLSNEG_LINK_IPV4 = 228,
+    TLSNEG_LINK_IPV6 = 229,
+    TLSNEG_LINK_SLL2 = 276, /* Linux cooked v2 */
+};
+
+typedef enum {
+    TLSNEG_PCAP_TCP,  /* TLS records over TCP (SSLv2-compatible hellos included) */
+    TLSNEG_PCAP_DTLS, /* DTLS records over UDP */
+    TLSNEG_PCAP_QUIC, /* CRYPTO frames of QUIC Initial packets: no record layer */
+} tlsneg_pcap_transport;
+
+typedef enum {
+    TLSNEG_PCAP_HANDSHAKE, /* a whole handshake message (see bytes) */
+    TLSNEG_PCAP_ALERT,     /* a plaintext alert: bytes = level, description */
+    TLSNEG_PCAP_CLOSE,     /* a TCP FIN or RST (reset says which); no bytes */
+} tlsneg_pcap_kind;
+
+typedef struct {
+    uint64_t conn; /* connection id: 1 and up, stable while the flow is tracked */
+    tlsneg_pcap_transport transport;
+    tlsneg_pcap_kind kind;
+    /* Who sent it: the client is the sender of the first SYN (without ACK),
+     * else of the first ClientHello, else of the first QUIC Initial seen;
+     * failing all that the sender of the flow's first packet
+     * (client_guessed). */
+    bool from_client;
+    bool client_guessed;
+    uint8_t addr_len; /* 4 (IPv4) or 16 (IPv6) */
+    uint8_t src_addr[16], dst_addr[16];
+    uint16_t src_port, dst_port;
+    uint32_t frame;   /* 1-based index of the packet that completed the event */
+    uint64_t time_us; /* that packet's time, microseconds since the epoch */
+    /* The version of the record that holds the message's first byte (TCP,
+     * DTLS; 0x0002 for an SSLv2-compatible ClientHello); none for QUIC. */
+    bool has_record_version;
+    uint16_t record_version;
+    /* Handshake messages: the whole message from its type byte.
+     *   TCP, QUIC: type, 3-byte length, body.
+     *   DTLS: type, length, message_seq, fragment_offset 0, fragment_length =
+     *         length, body: a DTLS message as if sent unfragmented (the front
+     *         end put the fragments together).
+     *   sslv2 (TCP only): the SSLv2-compatible ClientHello from msg_type to
+     *         the end of its record (the 2-byte record header is not part of
+     *         it; record_version is 0x0002).
+     * Alerts: the 2 bytes level, description (QUIC: a CONNECTION_CLOSE with a
+     * crypto error 0x100 + description, level 2 shown).
+     * Valid only during the callback. */
+    bool sslv2;
+    uint8_t msg_type;
+    const uint8_t *bytes;
+    size_t len;
+    bool reset; /* TLSNEG_PCAP_CLOSE: RST (true) or FIN (false) */
+} tlsneg_pcap_event;
+
+typedef void (*tlsneg_pcap_event_fn)(void *user, const tlsneg_pcap_event *ev);
+
+typedef struct {
+    uint32_t max_flows;      /* flow table cap (0: default 1,000,000) */
+    uint32_t idle_timeout_s; /* a flow unseen this long is dropped (0: default 300) */
+    uint32_t max_buffer;     /* reassembly bytes per direction (0: default 65536) */
+} tlsneg_pcap_config;
+
+#define TLSNEG_PCAP_MAX_LINKTYPES 8
+
+/* Counters, for the end-of-run summary and the tests. */
+typedef struct {
+    uint64_t packets, bytes;
+    uint64_t snapped;      /* captured shorter than on the wire */
+    uint64_t unknown_link; /* frames of a link type not read */
+    int unknown_linktype[TLSNEG_PCAP_MAX_LINKTYPES];
+    uint64_t unknown_linktype_count[TLSNEG_PCAP_MAX_LINKTYPES];
+    uint64_t not_ip; /* link payload neither IPv4 nor IPv6 (ARP, ...) */
+    uint64_t ipv4, ipv6, tcp, udp;
+    uint64_t malformed;         /* a header that does not fit its bytes */
+    uint64_t fragments_skipped; /* IP fragments after the first */
+    uint64_t flows, flows_evicted_idle, flows_evicted_cap;
+    uint64_t flows_closed;      /* TCP flows dropped after an RST or both FINs */
+    uint64_t tcp_out_of_order;  /* segments stored ahead of a gap */
+    uint64_t tcp_retransmitted; /* segments (or parts) already seen */
+    uint64_t tcp_dropped;       /* bytes beyond the per-direction buffer */
+    uint64_t tcp_gave_up;       /* directions whose stream is not TLS records */
+    uint64_t dtls_records;
+    uint64_t quic_initials, quic_decrypted, quic_failed;
+    uint64_t events;
+} tlsneg_pcap_stats;
+
+typedef struct tlsneg_pcap tlsneg_pcap;
+
+/* tlsneg_pcap_new returns NULL when out of memory or when libgcrypt cannot
+ * be initialised. cfg may be NULL (defaults). fn is called for every event,
+ * in packet order. */
+tlsneg_pcap *tlsneg_pcap_new(const tlsneg_pcap_config *cfg, tlsneg_pcap_event_fn fn, void *user);
+void tlsneg_pcap_free(tlsneg_pcap *p);
+
+/* tlsneg_pcap_packet reads one frame of link type linktype: caplen bytes as
+ * captured, wirelen on the wire. Frames must come in capture order, numbered
+ * from 1. Never fails: what it cannot read it counts. */
+void tlsneg_pcap_packet(tlsneg_pcap *p, int linktype, uint32_t frame, uint64_t time_us,
+                        const uint8_t *data, size_t caplen, size_t wirelen);
+
+const tlsneg_pcap_stats *tlsneg_pcap_get_stats(const tlsneg_pcap *p);
+
+/* tlsneg_pcap_link_supported tells whether linktype is one of the above. */
+bool tlsneg_pcap_link_supported(int linktype);
+
+#endif

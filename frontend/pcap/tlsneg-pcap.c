@@ -1,0 +1,826 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tlsneg-pcap: tlsneg's libpcap front end on the command line.
+ *
+ * Today it finds what tlsneg analyses (handshake messages, plaintext alerts,
+ * TCP closes) in pcap and pcapng files or on a live interface and, with
+ * --events, prints each as one JSON line: a debug and trace format, not the
+ * schema of tshark's -z tlsneg,jsonl (docs/tlsneg-pcap.md). */
+#define _DEFAULT_SOURCE 1
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pcap/pcap.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/rules.h"
+#include "analysis/session.h"
+#include "core/facts.h"
+#include "core/hello.h"
+#include "packets.h"
+#include "pcapng.h"
+
+/* --trace: what the session layer keeps per connection, found by the packet
+ * path's connection id. A debug mode: entries live until the end of the
+ * file (about 1 KB per connection). */
+typedef struct {
+    uint64_t id; /* 0: free slot */
+    tlsneg_conn conn;
+    tlsneg_facts kept;
+    tlsneg_facts_buf kept_buf;
+} trace_conn;
+
+typedef struct {
+    tlsneg_session *session;
+    trace_conn **slots;
+    size_t cap, used;
+    tlsneg_result result; /* large: one, reused */
+} trace_state;
+
+typedef struct {
+    const char *name; /* the file (or interface) shown in events */
+    bool events;
+    FILE *out;
+    trace_state *trace;
+} run_ctx;
+
+static volatile sig_atomic_t stop_requested;
+static bool opt_trace;
+static void trace_free(trace_state *t);
+
+/* trace_start makes the session layer for --trace, with the plugin's
+ * default preferences (500,000 attempts, a 30-second window, SNI in the
+ * key). */
+static trace_state *trace_start(void)
+{
+    if (!opt_trace) {
+        return NULL;
+    }
+    trace_state *t = calloc(1, sizeof *t);
+    if (!t) {
+        return NULL;
+    }
+    tlsneg_tracker_config cfg = {500000, 30u * 1000000u, true};
+    t->session = tlsneg_session_new(&cfg);
+    if (!t->session) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void trace_end(trace_state *t)
+{
+    if (t) {
+        trace_free(t);
+        free(t);
+    }
+}
+static pcap_t *live_handle;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+    if (live_handle) {
+        pcap_breakloop(live_handle);
+    }
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tlsneg-pcap [options] FILE...\n"
+               "       tlsneg-pcap [options] -i IFACE [BPF filter...]\n"
+               "Finds TLS, DTLS and QUIC handshake messages, plaintext alerts and TCP closes\n"
+               "in pcap/pcapng files (gzip-compressed too) or on a live interface.\n"
+               "  --events          print each event as one JSON line (debug/trace format:\n"
+               "                    docs/tlsneg-pcap.md; not tshark's -z tlsneg,jsonl schema)\n"
+               "  --trace           feed the events to the session layer and print each\n"
+               "                    message's facts and findings as text (debug format)\n"
+               "  --stats           print the packet path's counters on stderr at the end\n"
+               "  --max-flows N     flows tracked at once (default 1000000)\n"
+               "  --idle-timeout S  drop a flow unseen for S seconds of capture time (300)\n"
+               "  --buffer BYTES    reassembly bytes per direction (65536)\n"
+               "  -i IFACE          capture live (Ctrl-C ends); the rest is a BPF filter\n"
+               "  -q                no progress line\n"
+               "  -h, --help\n");
+}
+
+static void put_addr(FILE *o, const uint8_t *a, uint8_t len)
+{
+    char s[INET6_ADDRSTRLEN];
+    if (!inet_ntop(len == 4 ? AF_INET : AF_INET6, a, s, sizeof s)) {
+        strcpy(s, "?");
+    }
+    fputs(s, o);
+}
+
+static void put_json_string(FILE *o, const char *s)
+{
+    fputc('"', o);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            fputc('\\', o);
+            fputc(ch, o);
+        } else if (ch < 0x20) {
+            fprintf(o, "\\u%04x", ch);
+        } else {
+            fputc(ch, o);
+        }
+    }
+    fputc('"', o);
+}
+
+static const char *transport_name(tlsneg_pcap_transport t)
+{
+    switch (t) {
+    case TLSNEG_PCAP_TCP:
+        return "tcp";
+    case TLSNEG_PCAP_DTLS:
+        return "dtls";
+    case TLSNEG_PCAP_QUIC:
+        return "quic";
+    }
+    return "?";
+}
+
+static trace_conn *trace_find(trace_state *t, uint64_t id)
+{
+    if (t->used * 2 >= t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 1024;
+        trace_conn **slots = calloc(cap, sizeof *slots);
+        if (!slots) {
+            return NULL;
+        }
+        for (size_t i = 0; i < t->cap; i++) {
+            if (t->slots[i]) {
+                size_t j = (size_t)(t->slots[i]->id * 0x9e3779b97f4a7c15ull) & (cap - 1);
+                while (slots[j]) {
+                    j = (j + 1) & (cap - 1);
+                }
+                slots[j] = t->slots[i];
+            }
+        }
+        free(t->slots);
+        t->slots = slots;
+        t->cap = cap;
+    }
+    size_t j = (size_t)(id * 0x9e3779b97f4a7c15ull) & (t->cap - 1);
+    while (t->slots[j] && t->slots[j]->id != id) {
+        j = (j + 1) & (t->cap - 1);
+    }
+    if (!t->slots[j]) {
+        trace_conn *c = calloc(1, sizeof *c);
+        if (!c) {
+            return NULL;
+        }
+        c->id = id;
+        c->conn.id = id;
+        t->slots[j] = c;
+        t->used++;
+    }
+    return t->slots[j];
+}
+
+static void trace_free(trace_state *t)
+{
+    for (size_t i = 0; i < t->cap; i++) {
+        free(t->slots[i]);
+    }
+    free(t->slots);
+    t->slots = NULL;
+    t->cap = t->used = 0;
+    tlsneg_session_free(t->session);
+    t->session = NULL;
+}
+
+static void trace_findings(FILE *o, const tlsneg_result *x)
+{
+    for (size_t i = 0; i < x->findings.count; i++) {
+        const tlsneg_finding *f = &x->findings.item[i];
+        fprintf(o, "    finding %s (%s): %s\n", tlsneg_rules[f->rule].finding,
+                tlsneg_rules[f->rule].name, f->detail);
+    }
+    for (size_t i = 0; i < x->verdicts.count; i++) {
+        fprintf(o, "    verdict %s\n", tlsneg_verdict_kind_name(x->verdicts.item[i].kind));
+    }
+    for (size_t i = 0; i < x->num_back_notes; i++) {
+        fprintf(o, "    note for frame %u\n", x->back_notes[i].frame);
+    }
+}
+
+/* trace_event feeds one event to the session layer and prints what it says
+ * about it, as text (a debug format). */
+static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
+{
+    trace_state *t = r->trace;
+    trace_conn *tc = trace_find(t, ev->conn);
+    if (!tc) {
+        return;
+    }
+    FILE *o = r->out;
+    tlsneg_event e = {ev->frame,
+                      ev->time_us,
+                      {ev->src_addr, ev->addr_len, ev->src_port},
+                      {ev->dst_addr, ev->addr_len, ev->dst_port}};
+    tlsneg_result *x = &t->result;
+    if (ev->kind == TLSNEG_PCAP_CLOSE) {
+        tlsneg_close_result cx;
+        tlsneg_session_close(t->session, &tc->conn, &e, ev->reset, &cx);
+        fprintf(o, "frame %u conn %llu: %s from the %s", ev->frame, (unsigned long long)ev->conn,
+                ev->reset ? "RST" : "FIN", ev->from_client ? "client" : "server");
+        if (cx.ended_attempt_frame) {
+            fprintf(o, ", ends the attempt of frame %u before any ServerHello",
+                    cx.ended_attempt_frame);
+        }
+        fputc('\n', o);
+        return;
+    }
+    if (ev->kind == TLSNEG_PCAP_ALERT) {
+        tlsneg_session_alert(t->session, &tc->conn, &e, ev->bytes[1], x);
+        fprintf(o, "frame %u conn %llu: alert %u (%s) from the %s\n", ev->frame,
+                (unsigned long long)ev->conn, ev->bytes[1], tlsneg_alert_name(ev->bytes[1]),
+                ev->from_client ? "client" : "server");
+        trace_findings(o, x);
+        return;
+    }
+    tlsneg_wire wire = ev->transport == TLSNEG_PCAP_DTLS   ? TLSNEG_WIRE_DTLS
+                       : ev->transport == TLSNEG_PCAP_QUIC ? TLSNEG_WIRE_QUIC
+                                                           : TLSNEG_WIRE_TLS;
+    tlsneg_message m;
+    if (!tlsneg_frame_message(&m, wire, ev->has_record_version, ev->record_version, ev->bytes,
+                              ev->len, 0, NULL, 0)) {
+        return;
+    }
+    tlsneg_session_message(t->session, &tc->conn, &e, &m, ev->has_record_version,
+                           ev->record_version, x);
+    if (!x->analysed) {
+        return;
+    }
+    if (x->keep_facts) {
+        tlsneg_facts_copy(&tc->kept, &tc->kept_buf, &x->facts);
+        tlsneg_conn_keep_client_hello(&tc->conn, &tc->kept);
+    }
+    char summary[512];
+    fprintf(o, "frame %u conn %llu: %s from the %s: %s", ev->frame, (unsigned long long)ev->conn,
+            tlsneg_msg_name(&x->facts), x->from_client ? "client" : "server",
+            tlsneg_facts_summary(&x->facts, summary, sizeof summary));
+    if (x->retransmission_of) {
+        fprintf(o, " (sent again: judged in frame %u)", x->retransmission_of);
+    }
+    fputc('\n', o);
+    trace_findings(o, x);
+}
+
+static void on_event(void *user, const tlsneg_pcap_event *ev)
+{
+    run_ctx *r = user;
+    if (r->trace) {
+        trace_event(r, ev);
+    }
+    if (!r->events) {
+        return;
+    }
+    static const char hexd[] = "0123456789abcdef";
+    FILE *o = r->out;
+    const char *kind = ev->kind == TLSNEG_PCAP_HANDSHAKE ? "handshake"
+                       : ev->kind == TLSNEG_PCAP_ALERT   ? "alert"
+                                                         : "close";
+    fputs("{\"event\":\"", o);
+    fputs(kind, o);
+    fputs("\",\"capture\":", o);
+    put_json_string(o, r->name);
+    fprintf(o, ",\"frame\":%u,\"time_us\":%llu,\"conn\":%llu,\"transport\":\"%s\",\"from\":\"%s\"",
+            ev->frame, (unsigned long long)ev->time_us, (unsigned long long)ev->conn,
+            transport_name(ev->transport), ev->from_client ? "client" : "server");
+    if (ev->client_guessed) {
+        fputs(",\"client_guessed\":true", o);
+    }
+    fputs(",\"src\":\"", o);
+    put_addr(o, ev->src_addr, ev->addr_len);
+    fprintf(o, "\",\"sport\":%u,\"dst\":\"", ev->src_port);
+    put_addr(o, ev->dst_addr, ev->addr_len);
+    fprintf(o, "\",\"dport\":%u", ev->dst_port);
+    switch (ev->kind) {
+    case TLSNEG_PCAP_HANDSHAKE:
+        if (ev->has_record_version) {
+            fprintf(o, ",\"record_version\":\"0x%04x\"", ev->record_version);
+        }
+        fprintf(o, ",\"msg_type\":%u", ev->msg_type);
+        if (ev->sslv2) {
+            fputs(",\"sslv2\":true", o);
+        }
+        fprintf(o, ",\"len\":%zu,\"hex\":\"", ev->len);
+        char chunk[1024];
+        for (size_t i = 0; i < ev->len;) {
+            size_t n = 0;
+            for (; i < ev->len && n < sizeof chunk; i++) {
+                chunk[n++] = hexd[ev->bytes[i] >> 4];
+                chunk[n++] = hexd[ev->bytes[i] & 15];
+            }
+            fwrite(chunk, 1, n, o);
+        }
+        fputc('"', o);
+        break;
+    case TLSNEG_PCAP_ALERT:
+        fprintf(o, ",\"level\":%u,\"description\":%u", ev->bytes[0], ev->bytes[1]);
+        break;
+    case TLSNEG_PCAP_CLOSE:
+        fprintf(o, ",\"reset\":%s", ev->reset ? "true" : "false");
+        break;
+    }
+    fputs("}\n", o);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+typedef struct {
+    bool enabled;
+    double start, last;
+    long long size; /* of the file, or -1 */
+    FILE *file;     /* to ask the position, or NULL */
+} progress;
+
+static void progress_show(progress *pr, const tlsneg_pcap_stats *st, bool final)
+{
+    double t = now_s();
+    if (!pr->enabled || (!final && t - pr->last < 0.5)) {
+        return;
+    }
+    pr->last = t;
+    double el = t - pr->start > 1e-6 ? t - pr->start : 1e-6;
+    fprintf(stderr, "\rtlsneg-pcap: %llu packets, %.1f MB", (unsigned long long)st->packets,
+            (double)st->bytes / 1e6);
+    if (pr->file && pr->size > 0) {
+        long pos = ftell(pr->file);
+        if (pos >= 0) {
+            fprintf(stderr, ", %.0f%%", 100.0 * (double)pos / (double)pr->size);
+        }
+    }
+    fprintf(stderr, ", %.0f packets/s, %llu events   ", (double)st->packets / el,
+            (unsigned long long)st->events);
+    if (final) {
+        fputc('\n', stderr);
+    }
+}
+
+static void print_stats(const char *name, const tlsneg_pcap_stats *st)
+{
+    fprintf(
+        stderr,
+        "tlsneg-pcap: %s: %llu packets (%llu bytes, %llu snapped), %llu IPv4, %llu IPv6, "
+        "%llu TCP, %llu UDP, %llu not IP, %llu malformed, %llu later IP fragments skipped\n"
+        "tlsneg-pcap: %s: %llu flows (%llu closed, %llu dropped idle, %llu at the cap), TCP: %llu "
+        "out-of-order and %llu retransmitted segments, %llu bytes over the buffer, %llu "
+        "directions not TLS; %llu DTLS records; QUIC: %llu Initial packets, %llu decrypted, "
+        "%llu not; %llu events\n",
+        name, (unsigned long long)st->packets, (unsigned long long)st->bytes,
+        (unsigned long long)st->snapped, (unsigned long long)st->ipv4, (unsigned long long)st->ipv6,
+        (unsigned long long)st->tcp, (unsigned long long)st->udp, (unsigned long long)st->not_ip,
+        (unsigned long long)st->malformed, (unsigned long long)st->fragments_skipped, name,
+        (unsigned long long)st->flows, (unsigned long long)st->flows_closed,
+        (unsigned long long)st->flows_evicted_idle, (unsigned long long)st->flows_evicted_cap,
+        (unsigned long long)st->tcp_out_of_order, (unsigned long long)st->tcp_retransmitted,
+        (unsigned long long)st->tcp_dropped, (unsigned long long)st->tcp_gave_up,
+        (unsigned long long)st->dtls_records, (unsigned long long)st->quic_initials,
+        (unsigned long long)st->quic_decrypted, (unsigned long long)st->quic_failed,
+        (unsigned long long)st->events);
+}
+
+static void report_unknown_links(const char *name, const tlsneg_pcap_stats *st)
+{
+    for (int i = 0; i < TLSNEG_PCAP_MAX_LINKTYPES; i++) {
+        if (st->unknown_linktype_count[i] == 0) {
+            continue;
+        }
+        const char *ln = pcap_datalink_val_to_name(st->unknown_linktype[i]);
+        fprintf(stderr, "tlsneg-pcap: %s: %llu frames of link type %d (%s) not read\n", name,
+                (unsigned long long)st->unknown_linktype_count[i], st->unknown_linktype[i],
+                ln ? ln : "unknown");
+    }
+}
+
+/* open_input opens path for libpcap; a gzip-compressed file is read through
+ * gzip -dc. *out_child is the gzip process or 0. */
+static FILE *open_input(const char *path, pid_t *out_child, char *err, size_t err_len)
+{
+    *out_child = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_len, "%s", strerror(errno));
+        return NULL;
+    }
+    /* Large reads: the readers take a record at a time through stdio. */
+    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    unsigned char magic[2];
+    size_t got = fread(magic, 1, 2, f);
+    if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+        int fds[2];
+        if (pipe(fds) != 0) {
+            snprintf(err, err_len, "pipe: %s", strerror(errno));
+            fclose(f);
+            return NULL;
+        }
+        pid_t pid = fork();
+        if (pid < 0) {
+            snprintf(err, err_len, "fork: %s", strerror(errno));
+            close(fds[0]);
+            close(fds[1]);
+            fclose(f);
+            return NULL;
+        }
+        if (pid == 0) {
+            rewind(f);
+            dup2(fileno(f), 0);
+            dup2(fds[1], 1);
+            close(fds[0]);
+            close(fds[1]);
+            execlp("gzip", "gzip", "-dc", (char *)NULL);
+            _exit(127);
+        }
+        close(fds[1]);
+        fclose(f);
+        *out_child = pid;
+        FILE *in = fdopen(fds[0], "rb");
+        if (in) {
+            setvbuf(in, NULL, _IOFBF, 1 << 20);
+        }
+        return in;
+    }
+    rewind(f);
+    return f;
+}
+
+static void close_input(FILE *f, pid_t child, int *out_status)
+{
+    fclose(f);
+    if (child) {
+        int ws = 0;
+        waitpid(child, &ws, 0);
+        if (out_status) {
+            *out_status = ws;
+        }
+    }
+}
+
+/* A capture being read: pcap files through libpcap, pcapng files through
+ * tlsneg's own reader (libpcap 1.10 refuses pcapng files whose interfaces
+ * differ in link type or snapshot length). */
+typedef struct {
+    pcap_t *pc;
+    bool is_ng;
+    tlsneg_pcapng ng;
+    int linktype;
+    char err[PCAP_ERRBUF_SIZE + 160];
+} reader;
+
+enum { READ_PACKET, READ_END, READ_CUT, READ_ERROR };
+
+static int reader_next(reader *r, int *link, uint64_t *t, const uint8_t **data, uint32_t *caplen,
+                       uint32_t *len)
+{
+    if (r->is_ng) {
+        switch (tlsneg_pcapng_next(&r->ng)) {
+        case TLSNEG_PCAPNG_PACKET:
+            *link = r->ng.linktype;
+            *t = r->ng.time_us;
+            *data = r->ng.data;
+            *caplen = r->ng.caplen;
+            *len = r->ng.len;
+            return READ_PACKET;
+        case TLSNEG_PCAPNG_END:
+            return READ_END;
+        case TLSNEG_PCAPNG_TRUNCATED:
+            snprintf(r->err, sizeof r->err, "the file ends inside a block");
+            return READ_CUT;
+        case TLSNEG_PCAPNG_BAD:
+            snprintf(r->err, sizeof r->err, "%s", r->ng.err);
+            return READ_ERROR;
+        }
+        return READ_ERROR;
+    }
+    struct pcap_pkthdr *h;
+    const u_char *d;
+    int x = pcap_next_ex(r->pc, &h, &d);
+    if (x == 1) {
+        *link = r->linktype;
+        *t = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
+        *data = d;
+        *caplen = h->caplen;
+        *len = h->len;
+        return READ_PACKET;
+    }
+    if (x == PCAP_ERROR_BREAK) {
+        return READ_END;
+    }
+    snprintf(r->err, sizeof r->err, "%s", pcap_geterr(r->pc));
+    return strstr(r->err, "truncated") ? READ_CUT : READ_ERROR;
+}
+
+/* run_file reads one capture; returns 0, 1 (read, but cut short or with a
+ * read error) or 2 (not readable at all). */
+static int run_file(const char *path, const tlsneg_pcap_config *cfg, bool events, bool stats,
+                    bool show_progress)
+{
+    char err[PCAP_ERRBUF_SIZE + 64];
+    pid_t child;
+    FILE *f = open_input(path, &child, err, sizeof err);
+    if (!f) {
+        fprintf(stderr, "tlsneg-pcap: %s: cannot open: %s\n", path, err);
+        return 2;
+    }
+    reader rd;
+    memset(&rd, 0, sizeof rd);
+    uint8_t magic[4];
+    if (fread(magic, 1, 4, f) == 4 && memcmp(magic, "\x0a\x0d\x0d\x0a", 4) == 0) {
+        rd.is_ng = true;
+        tlsneg_pcapng_open(&rd.ng, f);
+    } else {
+        /* libpcap reads from the start: rewind, or decompress again. */
+        if (child) {
+            close_input(f, child, NULL);
+            f = open_input(path, &child, err, sizeof err);
+            if (!f) {
+                fprintf(stderr, "tlsneg-pcap: %s: cannot open: %s\n", path, err);
+                return 2;
+            }
+        } else {
+            rewind(f);
+        }
+        char perr[PCAP_ERRBUF_SIZE];
+        rd.pc = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_MICRO, perr);
+        if (!rd.pc) {
+            fprintf(stderr, "tlsneg-pcap: %s: not a capture tlsneg-pcap can read: %s\n", path,
+                    perr);
+            close_input(f, child, NULL);
+            return 2;
+        }
+        rd.linktype = pcap_datalink(rd.pc);
+        if (!tlsneg_pcap_link_supported(rd.linktype)) {
+            const char *ln = pcap_datalink_val_to_name(rd.linktype);
+            fprintf(stderr, "tlsneg-pcap: %s: link type %d (%s) is not one tlsneg-pcap reads\n",
+                    path, rd.linktype, ln ? ln : "unknown");
+        }
+    }
+    run_ctx rc = {path, events, stdout, trace_start()};
+    tlsneg_pcap *tp = tlsneg_pcap_new(cfg, on_event, &rc);
+    if (!tp) {
+        fprintf(stderr, "tlsneg-pcap: out of memory (or libgcrypt failed to start)\n");
+        if (rd.pc) {
+            pcap_close(rd.pc);
+            f = NULL;
+        }
+        return 2;
+    }
+    progress pr = {show_progress, now_s(), 0, -1, child ? NULL : f};
+    struct stat sb;
+    if (!child && stat(path, &sb) == 0) {
+        pr.size = (long long)sb.st_size;
+    }
+    int status = 0;
+    uint32_t frame = 0;
+    int r = READ_END, link;
+    uint64_t t;
+    const uint8_t *data;
+    uint32_t caplen, len;
+    while (!stop_requested &&
+           (r = reader_next(&rd, &link, &t, &data, &caplen, &len)) == READ_PACKET) {
+        frame++;
+        tlsneg_pcap_packet(tp, link, frame, t, data, caplen, len);
+        if ((frame & 0xfff) == 0) {
+            progress_show(&pr, tlsneg_pcap_get_stats(tp), false);
+        }
+    }
+    bool read_all = !stop_requested && r == READ_END;
+    if (!stop_requested && r != READ_END) {
+        fflush(stdout);
+        if (r == READ_CUT) {
+            fprintf(stderr,
+                    "tlsneg-pcap: %s: the file is cut short in frame %u (%s); the events of the "
+                    "%u frames before the cut are kept\n",
+                    path, frame + 1, rd.err, frame);
+        } else {
+            fprintf(stderr,
+                    "tlsneg-pcap: %s: cannot read frame %u: %s; the events of the %u frames "
+                    "before are kept\n",
+                    path, frame + 1, rd.err, frame);
+        }
+        status = 1;
+    }
+    progress_show(&pr, tlsneg_pcap_get_stats(tp), true);
+    report_unknown_links(path, tlsneg_pcap_get_stats(tp));
+    if (stats) {
+        print_stats(path, tlsneg_pcap_get_stats(tp));
+    }
+    tlsneg_pcap_free(tp);
+    trace_end(rc.trace);
+    int ws = 0;
+    if (rd.is_ng) {
+        tlsneg_pcapng_close(&rd.ng);
+        close_input(f, child, &ws);
+    } else {
+        pcap_close(rd.pc); /* closes f */
+        if (child) {
+            waitpid(child, &ws, 0);
+        }
+    }
+    if (child && read_all && (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0)) {
+        fprintf(stderr, "tlsneg-pcap: %s: gzip -dc failed (a damaged compressed file?)\n", path);
+        status = status ? status : 1;
+    }
+    return status;
+}
+
+typedef struct {
+    tlsneg_pcap *tp;
+    int linktype;
+    uint32_t frame;
+    progress *pr;
+} live_ctx;
+
+static void on_live_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
+{
+    live_ctx *lc = (live_ctx *)user;
+    lc->frame++;
+    uint64_t t = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
+    tlsneg_pcap_packet(lc->tp, lc->linktype, lc->frame, t, data, h->caplen, h->len);
+}
+
+static int run_live(const char *iface, const char *filter, const tlsneg_pcap_config *cfg,
+                    bool events, bool stats)
+{
+    char perr[PCAP_ERRBUF_SIZE];
+    pcap_t *pc = pcap_create(iface, perr);
+    if (!pc) {
+        fprintf(stderr, "tlsneg-pcap: %s: %s\n", iface, perr);
+        return 2;
+    }
+    pcap_set_snaplen(pc, 262144);
+    pcap_set_immediate_mode(pc, 1);
+    pcap_set_timeout(pc, 100);
+    int a = pcap_activate(pc);
+    if (a < 0) {
+        fprintf(stderr, "tlsneg-pcap: %s: %s\n", iface, pcap_geterr(pc));
+        pcap_close(pc);
+        return 2;
+    }
+    if (filter && *filter) {
+        struct bpf_program prog;
+        if (pcap_compile(pc, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) != 0 ||
+            pcap_setfilter(pc, &prog) != 0) {
+            fprintf(stderr, "tlsneg-pcap: filter \"%s\": %s\n", filter, pcap_geterr(pc));
+            pcap_close(pc);
+            return 2;
+        }
+        pcap_freecode(&prog);
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    run_ctx rc = {iface, events, stdout, trace_start()};
+    tlsneg_pcap *tp = tlsneg_pcap_new(cfg, on_event, &rc);
+    if (!tp) {
+        fprintf(stderr, "tlsneg-pcap: out of memory (or libgcrypt failed to start)\n");
+        pcap_close(pc);
+        return 2;
+    }
+    live_ctx lc = {tp, pcap_datalink(pc), 0, NULL};
+    if (!tlsneg_pcap_link_supported(lc.linktype)) {
+        const char *ln = pcap_datalink_val_to_name(lc.linktype);
+        fprintf(stderr, "tlsneg-pcap: %s: link type %d (%s) is not one tlsneg-pcap reads\n", iface,
+                lc.linktype, ln ? ln : "unknown");
+    }
+    live_handle = pc;
+    int r = 0;
+    while (!stop_requested && (r = pcap_dispatch(pc, -1, on_live_packet, (u_char *)&lc)) >= 0) {
+    }
+    live_handle = NULL;
+    int status = 0;
+    if (r == PCAP_ERROR) {
+        fprintf(stderr, "tlsneg-pcap: %s: %s\n", iface, pcap_geterr(pc));
+        status = 1;
+    }
+    report_unknown_links(iface, tlsneg_pcap_get_stats(tp));
+    if (stats) {
+        print_stats(iface, tlsneg_pcap_get_stats(tp));
+    }
+    tlsneg_pcap_free(tp);
+    trace_end(rc.trace);
+    pcap_close(pc);
+    return status;
+}
+
+static bool parse_u32(const char *s, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *end || end == s || v > 0xffffffffUL) {
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    tlsneg_pcap_config cfg = {0, 0, 0};
+    bool events = false, stats = false, quiet = false;
+    const char *iface = NULL;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--events") == 0) {
+            events = true;
+        } else if (strcmp(a, "--trace") == 0) {
+            opt_trace = true;
+        } else if (strcmp(a, "--stats") == 0) {
+            stats = true;
+        } else if (strcmp(a, "-q") == 0) {
+            quiet = true;
+        } else if ((strcmp(a, "--max-flows") == 0 || strcmp(a, "--idle-timeout") == 0 ||
+                    strcmp(a, "--buffer") == 0) &&
+                   i + 1 < argc) {
+            uint32_t v;
+            if (!parse_u32(argv[++i], &v) || v == 0) {
+                fprintf(stderr, "tlsneg-pcap: %s wants a positive number\n", a);
+                return 2;
+            }
+            if (strcmp(a, "--max-flows") == 0) {
+                cfg.max_flows = v;
+            } else if (strcmp(a, "--idle-timeout") == 0) {
+                cfg.idle_timeout_s = v;
+            } else {
+                cfg.max_buffer = v;
+            }
+        } else if (strcmp(a, "-i") == 0 && i + 1 < argc) {
+            iface = argv[++i];
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "tlsneg-pcap: unknown option %s\n", a);
+            usage(stderr);
+            return 2;
+        } else {
+            break;
+        }
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    if (iface) {
+        /* The rest of the command line is the filter, as tcpdump takes it. */
+        size_t n = 1;
+        for (int j = i; j < argc; j++) {
+            n += strlen(argv[j]) + 1;
+        }
+        char *filter = calloc(n, 1);
+        if (!filter) {
+            return 2;
+        }
+        for (int j = i; j < argc; j++) {
+            if (j > i) {
+                strcat(filter, " ");
+            }
+            strcat(filter, argv[j]);
+        }
+        int s = run_live(iface, filter, &cfg, events, stats);
+        free(filter);
+        return s;
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return 2;
+    }
+    int worst = 0;
+    bool show_progress = !quiet && isatty(2);
+    for (; i < argc && !stop_requested; i++) {
+        int s = run_file(argv[i], &cfg, events, stats, show_progress);
+        if (s > worst) {
+            worst = s;
+        }
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "tlsneg-pcap: writing the output failed\n");
+        return 2;
+    }
+    return worst;
+}
