@@ -68,7 +68,7 @@ static trace_state *trace_start(void)
     if (!t) {
         return NULL;
     }
-    tlsneg_tracker_config cfg = {500000, 30u * 1000000u, true};
+    tlsneg_tracker_config cfg = TLSNEG_TRACKER_DEFAULTS;
     t->session = tlsneg_session_new(&cfg);
     if (!t->session) {
         free(t);

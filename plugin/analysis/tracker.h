@@ -26,6 +26,16 @@ typedef struct {
     bool no_probes;        /* do not recognise scanners (every hello judged alone) */
 } tlsneg_tracker_config;
 
+/* The defaults of every front end (the plugin's preferences start here). */
+#define TLSNEG_DEFAULT_MAX_ATTEMPTS 500000u
+#define TLSNEG_DEFAULT_WINDOW_S     30u
+#define TLSNEG_TRACKER_DEFAULTS                                                                    \
+    {                                                                                              \
+        .max_attempts = TLSNEG_DEFAULT_MAX_ATTEMPTS,                                               \
+        .window_us = (uint64_t)TLSNEG_DEFAULT_WINDOW_S * 1000000u, .key_includes_sni = true,       \
+        .no_probes = false                                                                         \
+    }
+
 /* A client that probes a server: at least TLSNEG_PROBE_HELLOS hellos to one
  * server address and port, each at most window_us after the one before,
  * TLSNEG_PROBE_VARIATIONS of which make an offer not among the burst's last

@@ -69,9 +69,9 @@ static gint ett_fallback = -1;
 static gint ett_finding = -1;
 
 /* Preferences of the cross-connection tracker. */
-static guint pref_window_s = 30;
+static guint pref_window_s = TLSNEG_DEFAULT_WINDOW_S;
 static tlsneg_pref_bool pref_key_sni = TRUE;
-static guint pref_max_attempts = 500000;
+static guint pref_max_attempts = TLSNEG_DEFAULT_MAX_ATTEMPTS;
 static tlsneg_pref_bool pref_probes = TRUE;
 
 /* Across connections: reset with every capture file. */
