@@ -535,10 +535,28 @@ __attribute__((format(printf, 2, 3))) static void set_detail(tlsneg_verdict *v, 
 const char *tlsneg_verdict_kind_name(tlsneg_verdict_kind k)
 {
     static const char *const names[] = {
-        "fallback",     "intolerant", "fallback_rejected", "inconsistent",
-        "resumption_change", "ignored_scsv", "same_retry", "other_cause",
-        "no_common_version", "client_abort", "probe"};
+        "fallback",     "intolerant", "fallback_rejected", "inconsistent",      "resumption_change",
+        "ignored_scsv", "same_retry", "other_cause",       "no_common_version", "client_abort",
+        "probe"};
     return NAME_OF(names, k);
+}
+
+const char *tlsneg_verdict_tag(tlsneg_verdict_kind k)
+{
+    static const char *const tags[] = {
+        [TLSNEG_VERDICT_FALLBACK] = "fallback",
+        [TLSNEG_VERDICT_INTOLERANT] = "intolerant server",
+        [TLSNEG_VERDICT_FALLBACK_REJECTED] = "rejected fallback",
+        [TLSNEG_VERDICT_INCONSISTENT] = "inconsistent server",
+        [TLSNEG_VERDICT_RESUMPTION_CHANGE] = "resumed at another version",
+        [TLSNEG_VERDICT_IGNORED_SCSV] = "SCSV ignored",
+        [TLSNEG_VERDICT_SAME_RETRY] = "retry, same offer",
+        [TLSNEG_VERDICT_OTHER_CAUSE] = "lower retry, other cause",
+        [TLSNEG_VERDICT_NO_COMMON_VERSION] = "no common version",
+        [TLSNEG_VERDICT_CLIENT_ABORT] = "client aborted",
+        [TLSNEG_VERDICT_PROBE] = "probe",
+    };
+    return NAME_OF(tags, k);
 }
 
 const char *tlsneg_link_role_name(tlsneg_link_role r)

@@ -240,6 +240,8 @@ typedef struct {
 /* Names of kinds and roles, for machine-readable output ("fallback",
  * "previous_attempt"); "unknown" out of range. */
 const char *tlsneg_verdict_kind_name(tlsneg_verdict_kind k);
+/* tlsneg_verdict_tag: a few words for a packet list ("intolerant server"). */
+const char *tlsneg_verdict_tag(tlsneg_verdict_kind k);
 const char *tlsneg_link_role_name(tlsneg_link_role r);
 const char *tlsneg_version_role_name(tlsneg_version_role r);
 const char *tlsneg_text_role_name(tlsneg_text_role r);

@@ -73,6 +73,7 @@ static guint pref_window_s = TLSNEG_DEFAULT_WINDOW_S;
 static tlsneg_pref_bool pref_key_sni = TRUE;
 static guint pref_max_attempts = TLSNEG_DEFAULT_MAX_ATTEMPTS;
 static tlsneg_pref_bool pref_probes = TRUE;
+static tlsneg_pref_bool pref_info_notes = TRUE;
 
 /* Across connections: reset with every capture file. */
 static tlsneg_session *session;
@@ -1094,6 +1095,45 @@ static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     render_findings(st, pinfo, r);
 }
 
+static guint16 kept_verdict_version(const kept_verdict *v, tlsneg_version_role role, gboolean *has)
+{
+    for (guint i = 0; i < v->num_versions; i++) {
+        if (v->version[i].role == role) {
+            *has = TRUE;
+            return v->version[i].version;
+        }
+    }
+    *has = FALSE;
+    return 0;
+}
+
+/* info_notes tells the story in the packet list: one [note] per verdict
+ * across connections (the words of tlsneg_verdict_tag), and [DOWNGRD] on a
+ * ServerHello with a downgrade sentinel. */
+static void info_notes(packet_info *pinfo, const msg_result *r)
+{
+    char note[160], a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX];
+    gboolean dtls = !r->is_alert && tlsneg_facts_is_dtls(&r->facts);
+    for (guint i = 0; i < r->num_verdicts; i++) {
+        const kept_verdict *v = &r->verdicts[i];
+        gboolean has_from, has_to;
+        guint16 from = kept_verdict_version(v, TLSNEG_VERSION_OFFERED_BEFORE, &has_from);
+        guint16 to = kept_verdict_version(v, TLSNEG_VERSION_OFFERED_NOW, &has_to);
+        if (v->kind == TLSNEG_VERDICT_FALLBACK && has_from && has_to) {
+            snprintf(note, sizeof note, "[fallback: %s -> %s, %s]",
+                     tlsneg_version_name_in(from, dtls, a, sizeof a),
+                     tlsneg_version_name_in(to, dtls, b, sizeof b),
+                     r->facts.fallback_scsv ? "SCSV" : "no SCSV");
+        } else {
+            snprintf(note, sizeof note, "[%s]", tlsneg_verdict_tag(v->kind));
+        }
+        col_append_sep_str(pinfo->cinfo, COL_INFO, " ", note);
+    }
+    if (!r->is_alert && !r->retransmission_of && r->facts.has_sentinel) {
+        col_append_sep_str(pinfo->cinfo, COL_INFO, " ", "[DOWNGRD]");
+    }
+}
+
 static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
 {
     frame_result *res;
@@ -1117,6 +1157,9 @@ static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
             render_alert(tree, tvb, pinfo, &res->msgs[i]);
         } else {
             render_hello(tree, tvb, pinfo, &res->msgs[i]);
+        }
+        if (pref_info_notes) {
+            info_notes(pinfo, &res->msgs[i]);
         }
     }
     tap_queue_packet(tlsneg_tap, pinfo, res);
@@ -1253,6 +1296,12 @@ static void register_preferences(void)
         "versions, cipher lists or TLS_FALLBACK_SCSV on purpose, is reported once as a probe and "
         "its attempts are not judged as fallbacks or intolerance",
         &pref_probes);
+    prefs_register_bool_preference(
+        m, "info_notes", "Notes in the Info column",
+        "Append the story to the packet list's Info column: [fallback: TLS 1.3 -> TLS 1.2, no "
+        "SCSV], [intolerant server], [rejected fallback], [DOWNGRD], [probe] and the other "
+        "verdicts",
+        &pref_info_notes);
 }
 
 void proto_register_tlsneg(void)
