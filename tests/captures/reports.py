@@ -149,6 +149,8 @@ VERDICT_FACTS = {
         "frame 12  127.0.0.1:44329 localhost  version_intolerance: "],
     "pcaps/downgrade-sentinel-tls11-mitm.pcap": [
         "frame 13  127.0.0.1:44350 localhost  downgrade_sentinel: "],
+}
+
 # The scanner captures (pcaps/README.md, their manifests): one line per probe, no verdict.
 # scan-sslscan-tls13.pcap: 16 ClientHellos from 127.0.0.1 to port 44361, the first in frame 15
 # (frame.time_relative 0.003278), the last at 0.029319 (0.026 s later); highest offers from
