@@ -487,9 +487,11 @@ static void report_msg(report *rp, packet_info *pinfo, const msg_result *r)
         rp->findings[id]++;
         s->findings[id]++;
         /* An alert 86 is a verdict by itself; when the tracker saw the
-         * retry it answers, fallback_rejected says it with the link. */
+         * retry it answers, fallback_rejected says it with the link, and in
+         * a probe the probe's line says it. */
         if (tlsneg_rule_is_verdict(id) && !(id == TLSNEG_RULE_INAPPROPRIATE_FALLBACK &&
-                                            has_finding(r, TLSNEG_RULE_FALLBACK_REJECTED))) {
+                                            (has_finding(r, TLSNEG_RULE_FALLBACK_REJECTED) ||
+                                             kept_verdict_find(r, TLSNEG_VERDICT_PROBE)))) {
             verdict(rp,
                     g_strdup_printf("frame %u  %s%s%s  %s: %s", pinfo->num, s->label,
                                     r->sni ? " " : "", r->sni ? r->sni : "",
