@@ -13,7 +13,6 @@ shot=$root/tools/wireshark-screenshot.sh
 dir=$root/docs/screenshots
 pcaps=$root/pcaps
 grease=$root/pcaps/public/zeek/tls13draft23-chrome67.0.3368.0-canary.pcap
-missing=0
 mkdir -p "$dir"
 
 # HelloRetryRequest: the server picks TLS 1.3 and asks for a new ClientHello.
@@ -21,16 +20,11 @@ TLSNEG_SCREENSHOT_HEIGHT=640 \
     "$shot" "$plugin" "$pcaps/tls13-hrr.pcap" 6 "$dir/tls13-hrr.png"
 
 # Chrome 67 canary ClientHello: TLS 1.3 draft-23 offered, six GREASE values.
-if [ -r "$grease" ]; then
-    frame=$(timeout 120 tshark -r "$grease" -Y 'tls.handshake.type == 1' -T fields -e frame.number 2>/dev/null | head -n1)
-    [ -n "$frame" ] || { echo "screenshots: no ClientHello in $grease" >&2; exit 1; }
-    # Its Summary is long: a wider window shows it whole.
-    TLSNEG_SCREENSHOT_WIDTH=1920 TLSNEG_SCREENSHOT_HEIGHT=900 \
-        "$shot" "$plugin" "$grease" "$frame" "$dir/grease-chrome67.png"
-else
-    echo "screenshots: $grease not found, grease-chrome67.png not regenerated" >&2
-    missing=1
-fi
+frame=$(timeout 120 tshark -r "$grease" -Y 'tls.handshake.type == 1' -T fields -e frame.number 2>/dev/null | head -n1)
+[ -n "$frame" ] || { echo "screenshots: no ClientHello in $grease" >&2; exit 1; }
+# Its Summary is long: a wider window shows it whole.
+TLSNEG_SCREENSHOT_WIDTH=1920 TLSNEG_SCREENSHOT_HEIGHT=900 \
+    "$shot" "$plugin" "$grease" "$frame" "$dir/grease-chrome67.png"
 
 # DTLS 1.2 HelloVerifyRequest: the server asks for a cookie, version DTLS 1.0.
 TLSNEG_SCREENSHOT_HEIGHT=640 \
@@ -91,4 +85,11 @@ TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=420 TLSNEG_SCREENSHOT_DIAL
 TLSNEG_SCREENSHOT_WIDTH=1000 TLSNEG_SCREENSHOT_HEIGHT=480 TLSNEG_SCREENSHOT_DIALOG=stats \
     "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 34 "$dir/stats-tree-fallback-chain.png"
 
-exit "$missing"
+# The TLS Negotiation profile (profile/): its columns, buttons and colours.
+TLSNEG_SCREENSHOT_PROFILE=$root/profile TLSNEG_SCREENSHOT_FILTER="tlsneg || tcp.flags.reset == 1" \
+    TLSNEG_SCREENSHOT_HEIGHT=760 \
+    "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 14 "$dir/profile-fallback-chain.png"
+
+# Statistics > TLS Negotiation Ladder.
+TLSNEG_SCREENSHOT_DIALOG=ladder TLSNEG_SCREENSHOT_WIDTH=1000 TLSNEG_SCREENSHOT_HEIGHT=560 \
+    "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 4 "$dir/ladder-fallback-chain.png"

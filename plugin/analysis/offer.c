@@ -261,6 +261,5 @@ void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const t
     out->is_hrr = f->is_hrr;
     out->version = f->has_negotiated ? f->negotiated_version : 0;
     out->session_id = session_hash(h);
-    out->pre_shared_key = h->pre_shared_key.present;
     out->sentinel = f->has_sentinel;
 }

@@ -260,7 +260,7 @@ void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     tlsneg_check(&out->findings, &in);
     tlsneg_tracker *t = tracker_of(s);
     if (t) {
-        tlsneg_tracker_alert(t, c->id, ev->frame, ev->time_us, description, out->alert_from_server,
+        tlsneg_tracker_alert(t, c->id, ev->time_us, description, out->alert_from_server,
                              &out->verdicts);
         add_verdicts(out, ev->frame);
     }
@@ -274,7 +274,7 @@ void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     if (!t) {
         return;
     }
-    out->ended_attempt_frame = tlsneg_tracker_close(t, c->id, ev->frame, ev->time_us, reset);
+    out->ended_attempt_frame = tlsneg_tracker_close(t, c->id, ev->time_us, reset);
     if (out->ended_attempt_frame) {
         out->cause = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
         out->from_client = tlsneg_session_from_client(c, &ev->src);

@@ -25,8 +25,7 @@ typedef struct {
     uint32_t best_frame;   /* the highest ServerHello of this key so far */
     uint16_t best_version;
     uint16_t version; /* in force, once answered */
-    uint8_t chain_len;
-    uint8_t outcome; /* tlsneg_cause, SUCCESS or COMPLETED */
+    uint8_t outcome;  /* tlsneg_cause, SUCCESS or COMPLETED */
     uint8_t alert;
     bool has_best;
     bool same_retry;      /* prev is a failed attempt with the same offer */
@@ -730,7 +729,6 @@ static void client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key
     a->offer = *offer;
     a->outcome = TLSNEG_CAUSE_NONE;
     a->prev = NONE;
-    a->chain_len = 1;
     if (before) {
         a->has_best = before->has_best;
         a->best_version = before->best_version;
@@ -792,7 +790,6 @@ static void client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key
     if (changed) {
         return; /* linked for its outcome only: another offer, not a fallback */
     }
-    a->chain_len = (uint8_t)(before->chain_len < 255 ? before->chain_len + 1 : 255);
     out->fallback = fallback;
     out->same_retry = same;
     out->prev_frame = before->frame;
@@ -967,11 +964,10 @@ static void server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint6
     map_put(&t->by_session, session_key(a, answer->session_id), (uint32_t)(a - t->ring));
 }
 
-static void alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                  uint8_t description, bool from_server, cross *out)
+static void alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_t description,
+                  bool from_server, cross *out)
 {
     memset(out, 0, sizeof *out);
-    (void)frame;
     attempt *a = by_conn(t, conn);
     if (!a || !tlsneg_alert_ends_handshake(description)) {
         return;
@@ -1029,10 +1025,8 @@ static void alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t tim
     fill_chain(t, a, out);
 }
 
-uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                              bool reset)
+uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, bool reset)
 {
-    (void)frame;
     attempt *a = by_conn(t, conn);
     if (!a || a->outcome != TLSNEG_CAUSE_NONE) {
         return 0;
@@ -1281,11 +1275,11 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
     emit(&c, out);
 }
 
-void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                          uint8_t description, bool from_server, tlsneg_verdicts *out)
+void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_t description,
+                          bool from_server, tlsneg_verdicts *out)
 {
     cross c;
-    alert(t, conn, frame, time_us, description, from_server, &c);
+    alert(t, conn, time_us, description, from_server, &c);
     emit(&c, out);
 }
 

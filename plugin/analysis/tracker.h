@@ -103,7 +103,6 @@ typedef struct {
     bool is_hrr;
     uint16_t version;    /* in force (not for a HelloRetryRequest) */
     uint64_t session_id; /* a hash of the session ID; 0 if empty */
-    bool pre_shared_key; /* TLS 1.3 resumption */
     bool sentinel;       /* ServerHello.random ends with a downgrade sentinel (the checks
                             judge an ignored SCSV by it; the tracker, without one) */
 } tlsneg_answer;
@@ -275,12 +274,11 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
                                  tlsneg_verdicts *out);
 void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
                                  const tlsneg_answer *answer, tlsneg_verdicts *out);
-void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                          uint8_t description, bool from_server, tlsneg_verdicts *out);
+void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_t description,
+                          bool from_server, tlsneg_verdicts *out);
 /* A TCP RST (reset) or FIN on the connection. Returns the frame of the
  * ClientHello whose attempt this ends before any ServerHello, or 0. */
-uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
-                              bool reset);
+uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, bool reset);
 
 /* ChangeCipherSpec or an encrypted record on the connection: once both
  * sides have sent one, a handshake whose ServerHello the capture misses

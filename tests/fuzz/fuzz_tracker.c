@@ -169,14 +169,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tlsneg_answer a = {.is_hrr = (op & 32) != 0,
                                .version = v,
                                .session_id = x & 4 ? 0 : (uint64_t)(x >> 3) + 1,
-                               .pre_shared_key = (x & 2) != 0,
                                .sentinel = (op & 32) != 0};
             tlsneg_tracker_server_hello(t, conn, frame, now, &a, &c);
             check_verdicts(&c, frame);
             break;
         }
         case 2:
-            tlsneg_tracker_alert(t, conn, frame, now, x, (op & 32) != 0, &c);
+            tlsneg_tracker_alert(t, conn, now, x, (op & 32) != 0, &c);
             check_verdicts(&c, frame);
             break;
         default: {
@@ -184,7 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 tlsneg_tracker_progress(t, conn, (op & 32) != 0);
                 break;
             }
-            uint32_t ended = tlsneg_tracker_close(t, conn, frame, now, (op & 32) != 0);
+            uint32_t ended = tlsneg_tracker_close(t, conn, now, (op & 32) != 0);
             require(ended < frame);
             break;
         }
