@@ -669,9 +669,13 @@ static int run_live(const char *iface, const char *filter, const tlsneg_pcap_con
         fprintf(stderr, "tlsneg-pcap: %s: %s\n", iface, perr);
         return 2;
     }
-    pcap_set_snaplen(pc, 262144);
-    pcap_set_immediate_mode(pc, 1);
-    pcap_set_timeout(pc, 100);
+    /* These fail only on an activated handle, which pc is not yet. */
+    if (pcap_set_snaplen(pc, 262144) != 0 || pcap_set_immediate_mode(pc, 1) != 0 ||
+        pcap_set_timeout(pc, 100) != 0) {
+        fprintf(stderr, "tlsneg-pcap: %s: cannot set up the capture\n", iface);
+        pcap_close(pc);
+        return 2;
+    }
     int a = pcap_activate(pc);
     if (a < 0) {
         fprintf(stderr, "tlsneg-pcap: %s: %s\n", iface, pcap_geterr(pc));

@@ -712,7 +712,7 @@ static gboolean wire_holds(const wire_bytes *b, tlsneg_span at, guint32 v)
     }
     guint32 got = 0;
     for (guint i = 0; i < at.len; i++) {
-        got = got << 8 | tvb_get_guint8(b->tvb, pos + (gint)i);
+        got = got << 8 | tlsneg_tvb_get_uint8(b->tvb, pos + (gint)i);
     }
     return got == v;
 }
@@ -964,9 +964,9 @@ static void render_sentinel(proto_tree *tree, const wire_bytes *b, const tlsneg_
     gint pos = wire_pos(b, f->sentinel_at);
     gboolean holds = pos >= 0 && f->sentinel_at.len == 8 &&
                      (f->sentinel == TLSNEG_SENTINEL_JDK11
-                          ? tvb_get_guint8(b->tvb, pos) == 0xed
+                          ? tlsneg_tvb_get_uint8(b->tvb, pos) == 0xed
                           : tvb_memeql(b->tvb, pos, downgrd, sizeof downgrd) == 0 &&
-                                tvb_get_guint8(b->tvb, pos + 7) == f->sentinel);
+                                tlsneg_tvb_get_uint8(b->tvb, pos + 7) == f->sentinel);
     if (holds) {
         proto_tree_add_uint(tree, hf_downgrade_sentinel, b->tvb, pos, 8, f->sentinel);
     } else {

@@ -138,7 +138,7 @@ for m in msgs:
             if "downgrade_sentinel" in d:
                 if neg == 0x0304: expert.append("downgrade_sentinel_tls13")
                 elif ch and ch[1] and 0x0304 in ch[1]: expert.append("downgrade_sentinel")
-                else: expert.append("downgrade_sentinel_no_tls13_offer")
+                else: expert.append("downgrade_sentinel_no_higher_offer")
             if neg in DEPR: expert.append("deprecated_version")
             if neg is not None and is_draft(neg): expert.append("draft_version")
     else:
