@@ -178,7 +178,7 @@ def reads_as(it):
     if name == "tlsneg.sni":
         return bytes.fromhex(v).decode("latin-1") == show
     if name == "tlsneg.fallback_scsv":
-        return show == "1" and v in ("5600", "005600")
+        return show in ("1", "True", "true") and v in ("5600", "005600")
     if name == "tlsneg.downgrade_sentinel":
         return show in ("0", "1") and v == "444f574e475244" + "0" + show
     if name == "tlsneg.grease_family":
@@ -206,7 +206,9 @@ def check_message(frame, own, msg, record_rule):
         name = it["name"]
         if name not in WIRE:
             continue
-        must = name != "tlsneg.record_version" and not (name == "tlsneg.fallback_scsv" and it["show"] == "0")
+        # PDML shows a boolean as 0/1 in Wireshark 4.0, False/True from 4.4 on.
+        must = name != "tlsneg.record_version" and not (
+            name == "tlsneg.fallback_scsv" and it["show"] in ("0", "False", "false"))
         if name == "tlsneg.record_version":
             must = record_rule == "all" or (record_rule == "sslv2" and it["show"] != "2")
             if record_rule == "sslv2" and it["show"] == "2" and it["size"]:

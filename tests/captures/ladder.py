@@ -81,11 +81,20 @@ def expected_rungs(box, cap):
 
 
 def check_info_notes(box, cap, name, want, check):
+    # The packet list as printed (in Wireshark 4.4, -T fields' _ws.col.Info
+    # is taken before the postdissectors add to it).
     info = {}
-    for line in box.run(["-n", "-r", cap, "-T", "fields", "-e", "frame.number",
-                         "-e", "_ws.col.Info"]).stdout.splitlines():
-        f, _, text = line.partition("\t")
-        info[int(f)] = text
+    for line in box.run(["-n", "-r", cap, "-o",
+                         'gui.column.format:"No.","%m","Info","%i"']).stdout.splitlines():
+        m = re.match(r"^\s*(\d+)\s+(.*)$", line)
+        if m:
+            info[int(m.group(1))] = m.group(2)
+    marked = {int(f) for f in box.run(["-n", "-r", cap, "-Y", "tlsneg.fallback", "-T", "fields",
+                                       "-e", "frame.number"]).stdout.split()}
+    for frame in sorted(marked):
+        check(re.search(r"\[fallback: ", info.get(frame, "")),
+              f"{name}: frame {frame}, a fallback retry, says so in the Info column",
+              info.get(frame, ""))
     previous = None
     for frame, (from_client, pattern, *extra) in sorted(want.items()):
         notes = re.findall(r"\[fallback: ([^\]]*)\]", info.get(frame, ""))
@@ -103,8 +112,8 @@ def check_info_notes(box, cap, name, want, check):
                   "as its random says", info.get(frame, ""))
         elif notes:
             check(False, f"{name}: a fallback note on frame {frame}, which is no ClientHello")
-    off = box.run(["-n", "-r", cap, "-o", "tlsneg.info_notes:FALSE", "-T", "fields",
-                   "-e", "_ws.col.Info"]).stdout
+    off = box.run(["-n", "-r", cap, "-o", "tlsneg.info_notes:FALSE", "-o",
+                   'gui.column.format:"No.","%m","Info","%i"']).stdout
     check(not re.search(r"\[(fallback|intolerant|rejected|DOWNGRD|probe|client)", off),
           f"{name}: -o tlsneg.info_notes:FALSE leaves the Info column alone")
 

@@ -94,7 +94,8 @@ for m in msgs:
             rec = int(d["record_version"], 16)
             if rec < 0x0300 or rec > 0x0303:
                 expert.append("record_version_unusual")
-            if offered is None and (51 in exts or 45 in exts or 42 in exts or any(0x1301 <= s <= 0x1305 for s in suites)):
+            # Issue 14: only the TLS 1.3-only extensions; TLS 1.3 cipher suites alone are no sign.
+            if offered is None and (51 in exts or 45 in exts or 42 in exts):
                 expert.append("missing_supported_versions")
             if offered is not None and 0x0304 in offered:
                 miss = (51 in exts and 10 not in exts) or (51 not in exts and 10 in exts) or \
