@@ -59,7 +59,9 @@ OWN = {
     "tlsneg.offered_version": {"handshake.extensions.supported_version"},
     "tlsneg.selected_version": {"handshake.extensions.supported_version"},
     "tlsneg.sni": {"handshake.extensions_server_name"},
-    "tlsneg.fallback_scsv": {"handshake.ciphersuite", "handshake.cipherspec"},
+    # 4.4 renamed the SSLv2 cipher spec tls.ssl2.handshake.cipherspec.
+    "tlsneg.fallback_scsv": {"handshake.ciphersuite", "handshake.cipherspec",
+                             "ssl2.handshake.cipherspec"},
 }
 GREASE_OWN = {
     "cipher_suite": {"handshake.ciphersuite"},
