@@ -294,8 +294,7 @@ for version in "$@"; do
     remove_tree "$work"
     copy_sources "$work"
     # The lint tests read the sources, and differential.pcap checks
-    # tlsneg-pcap, which uses no Wireshark, against the host's tshark 4.0
-    # (4.4 no longer finds sslscan's SSLv2 hello on an unknown port): the
+    # tlsneg-pcap, which uses no Wireshark, against the host's tshark: the
     # host's run covers them.
     exclude='^(lint[.].*|differential[.]pcap)$'
     if [ "$gui" != 1 ]; then

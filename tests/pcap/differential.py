@@ -39,6 +39,54 @@ KNOWN = {
     # and reports it.
     ("pcaps/public/wireshark/quic-fragmented-handshakes.pcapng.gz", "pcap", 3, 1):
         "the ClientHello sent again after a Retry",
+    # The scanners use ports tshark does not know for TLS (4436x). tshark
+    # leaves undissected a connection that starts with sslscan's or
+    # testssl.sh's SSLv2 CLIENT-HELLO (docs/fields.md: Decode As), and
+    # testssl.sh's first connection, where the client sends nothing and the
+    # server's first bytes are an alert record (15 03 03 00 02 02 32: fatal
+    # decode_error); tlsneg-pcap reads a TLS record or an SSLv2 hello at the
+    # start of either direction of any stream. The alerts and FINs of those
+    # connections follow.
+    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 7, 'alert 50'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 9, 'alert 70'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 10, 'close fin'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 16, 'close fin'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 6, 1):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 7, 'alert 50'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 9, 'alert 70'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 10, 'close fin'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 16, 'close fin'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 6, 1):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 4, 'alert 50'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 62, 'alert 70'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 63, 'close fin'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 64, 'close fin'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 61, 1):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 4, 'alert 50'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 60, 'alert 70'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 61, 'close fin'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 62, 'close fin'):
+        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 59, 1):
+        "a scanner's connection that tshark does not dissect",
 }
 
 
