@@ -123,7 +123,7 @@ uint8_t tlsneg_version_bit(uint16_t v, bool dtls)
 {
     unsigned r = tlsneg_version_rank(v, dtls);
     if (dtls) {
-        return r >= 1 && r <= 4 ? (uint8_t)(1u << (r - 1)) : 0;
+        return (uint8_t)(r >= 1 && r <= 4 ? 1u << (r - 1) : 0u);
     }
     if (r >= 1 && r <= 5) {
         return (uint8_t)(1u << (r - 1)); /* SSL 2.0 .. TLS 1.2 */

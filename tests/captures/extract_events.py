@@ -9,16 +9,25 @@ and the session unit tests.
 
 A DTLS message fragmented over records comes out once, reassembled, in the
 record that completes it, with the header of one whole fragment."""
+import datetime
+import json
 import os
 import subprocess
 import sys
-import json
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from extract_hellos import pairs, first, collect, messages, sslv2_records  # noqa: E402
 
 
 def time_us(epoch):
+    """frame.time_epoch in microseconds: seconds since 1970 as tshark 4.0 and
+    4.4 print it, or the UTC date and time that 4.6 prints
+    (2026-12-03T10:45:51.123456789Z)."""
+    if "T" in epoch:
+        day, _, rest = epoch.rstrip("Z").partition("T")
+        clock, _, frac = rest.partition(".")
+        stamp = datetime.datetime.fromisoformat(f"{day}T{clock}+00:00")
+        return int(stamp.timestamp()) * 1000000 + int((frac + "000000")[:6])
     secs, _, frac = epoch.partition(".")
     return int(secs) * 1000000 + int((frac + "000000")[:6])
 
