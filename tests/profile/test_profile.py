@@ -43,6 +43,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--tshark", default="tshark")
+    ap.add_argument("--sanitizers", action="store_true",
+                    help="the plugin is an ASan/UBSan build: preload their runtimes into tshark")
     args = ap.parse_args()
     passed = failed = 0
 
@@ -63,7 +65,7 @@ def main():
     check(len(cols) >= 8 and len(rules) >= 5 and len(btns) >= 4,
           f"the profile has {len(cols)} columns, {len(rules)} colouring rules, {len(btns)} buttons")
 
-    box = TsharkBox(args.plugin, args.tshark)
+    box = TsharkBox(args.plugin, args.tshark, args.sanitizers)
     try:
         dest = os.path.join(box.dir, ".config", "wireshark", "profiles", PROFILE)
         os.makedirs(dest)
