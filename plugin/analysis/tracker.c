@@ -1107,17 +1107,24 @@ const char *tlsneg_cause_text(uint8_t cause, uint8_t alert, char *buf, size_t bu
     return buf;
 }
 
-static const char *chain_text(const cross *c, char *buf, size_t buf_len)
+/* write_chain writes "TLS 1.3 (frame 4) -> TLS 1.2 (frame 10)". */
+static const char *write_chain(size_t len, const uint32_t *frames, const uint16_t *versions,
+                               char *buf, size_t buf_len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < c->chain_len && used < buf_len; i++) {
+    for (size_t i = 0; i < len && used < buf_len; i++) {
         char name[TLSNEG_VERSION_NAME_MAX];
         int n = snprintf(buf + used, buf_len - used, "%s%s (frame %u)", i ? " -> " : "",
-                         vname(c->chain_versions[i], name), c->chain_frames[i]);
+                         vname(versions[i], name), frames[i]);
         used += n > 0 ? (size_t)n : 0;
     }
     return buf;
+}
+
+static const char *chain_text(const cross *c, char *buf, size_t buf_len)
+{
+    return write_chain(c->chain_len, c->chain_frames, c->chain_versions, buf, buf_len);
 }
 
 static void copy_chain(const cross *c, tlsneg_verdict *v)
@@ -1285,15 +1292,7 @@ void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, ui
 
 const char *tlsneg_chain_text(const tlsneg_verdict *c, char *buf, size_t buf_len)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < c->chain_len && used < buf_len; i++) {
-        char name[TLSNEG_VERSION_NAME_MAX];
-        int n = snprintf(buf + used, buf_len - used, "%s%s (frame %u)", i ? " -> " : "",
-                         vname(c->chain_versions[i], name), c->chain_frames[i]);
-        used += n > 0 ? (size_t)n : 0;
-    }
-    return buf;
+    return write_chain(c->chain_len, c->chain_frames, c->chain_versions, buf, buf_len);
 }
 
 void tlsneg_verdict_findings(const tlsneg_verdicts *vs, tlsneg_findings *out)
