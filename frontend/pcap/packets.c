@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hello.h"
 #include "net.h"
 #include "quic.h"
 #include "stream.h"
@@ -155,13 +156,14 @@ static void emit(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t, tlsneg
 static void emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t,
                          const uint8_t *msg, size_t len, bool has_rv, uint16_t rv, bool sslv2)
 {
-    uint8_t type = sslv2 ? 1 : msg[0];
+    /* SSL 2.0: CLIENT-HELLO 1, SERVER-HELLO 4 (TLSNEG_SSL2_*). */
+    uint8_t type = msg[0];
     /* The client is who sends a ClientHello, unless a SYN said otherwise. */
     if (f->client < 0 || f->client_guessed) {
         if (type == 1) {
             f->client = (int8_t)d;
             f->client_guessed = false;
-        } else if (type == 2) {
+        } else if (type == 2 || (sslv2 && type == TLSNEG_SSL2_SERVER_HELLO)) {
             f->client = (int8_t)(1 - d);
             f->client_guessed = false;
         }
@@ -473,6 +475,32 @@ static size_t sslv2_hello(const uint8_t *b, size_t n)
     return 2 + len;
 }
 
+/* sslv2_server_hello tells how long the SSL 2.0 SERVER-HELLO record at the
+ * front of b is (a 2-byte header with the top bit set, msg_type 4), 0 if it
+ * is not one, or SIZE_MAX if more bytes are needed. Whether the record is a
+ * SERVER-HELLO is the core's to say: its framing and its parser, as for the
+ * plugin (tlsneg_frame_message, tlsneg_message_parse). */
+static size_t sslv2_server_hello(const uint8_t *b, size_t n)
+{
+    if (n < 3) {
+        return SIZE_MAX;
+    }
+    if (!(b[0] & 0x80) || b[2] != TLSNEG_SSL2_SERVER_HELLO) {
+        return 0;
+    }
+    size_t len = (size_t)(b[0] & 0x7f) << 8 | b[1];
+    if (n < 2 + len) {
+        return SIZE_MAX;
+    }
+    tlsneg_message m;
+    tlsneg_hello h;
+    if (!tlsneg_frame_message(&m, TLSNEG_WIRE_TLS, true, 0x0002, b, 2 + len, 2, NULL, 0) ||
+        tlsneg_message_parse(&h, &m) != TLSNEG_OK || h.msg_type != TLSNEG_HS_SERVER_HELLO) {
+        return 0;
+    }
+    return 2 + len;
+}
+
 /* tcp_records reads every complete record in the contiguous bytes; returns
  * the bytes consumed. */
 static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *b,
@@ -499,6 +527,23 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
                 emit_message(p, f, d, TLSNEG_PCAP_TCP, r + 2, v2 - 2, true, 0x0002, true);
                 pos += (uint32_t)v2;
                 continue;
+            }
+            size_t sh = sslv2_server_hello(r, left);
+            if (sh == SIZE_MAX) {
+                if (left >= 2 && (r[0] & 0x80) && left >= p->cfg.max_buffer) {
+                    p->st.tcp_gave_up++;
+                    tcp_done(t);
+                }
+                break;
+            }
+            if (sh > 0) {
+                /* What follows in SSL 2.0 is no TLS record, and nothing
+                 * more to find: the direction is done. */
+                t->started = true;
+                emit_message(p, f, d, TLSNEG_PCAP_TCP, r + 2, sh - 2, true, 0x0002, true);
+                pos += (uint32_t)sh;
+                tcp_done(t);
+                break;
             }
         }
         if (left < 5) {

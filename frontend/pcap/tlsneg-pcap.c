@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tlsneg-pcap: tlsneg's libpcap front end on the command line.
  *
- * Today it finds what tlsneg analyses (handshake messages, plaintext alerts,
- * TCP closes) in pcap and pcapng files or on a live interface and, with
- * --events, prints each as one JSON line: a debug and trace format, not the
- * schema of tshark's -z tlsneg,jsonl (docs/tlsneg-pcap.md). */
+ * It finds what tlsneg analyses (handshake messages, plaintext alerts, TCP
+ * closes) in pcap and pcapng files or on a live interface, feeds them to the
+ * session layer the plugin uses, and writes the plugin's outputs through the
+ * same writer (report/output.h): --jsonl, --csv, --report. --events and
+ * --trace are debug formats (docs/tlsneg-pcap.md). */
 #define _DEFAULT_SOURCE 1
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <pcap/pcap.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +30,7 @@
 #include "core/hello.h"
 #include "packets.h"
 #include "pcapng.h"
+#include "report/output.h"
 
 /* --trace: what the session layer keeps per connection, found by the packet
  * path's connection id. A debug mode: entries live until the end of the
@@ -43,6 +47,7 @@ typedef struct {
     trace_conn **slots;
     size_t cap, used;
     tlsneg_result result; /* large: one, reused */
+    tlsneg_out_msg_buf view_buf;
 } trace_state;
 
 typedef struct {
@@ -53,15 +58,22 @@ typedef struct {
 } run_ctx;
 
 static volatile sig_atomic_t stop_requested;
+static const char *drop_user; /* -Z */
 static bool opt_trace;
+/* The outputs asked for (--jsonl, --csv, --report), in that order. */
+static tlsneg_out *outs[3];
+static size_t num_outs;
+/* --shard K/N: only the clients whose address hashes to K (0 <= K < N). */
+static uint32_t shard_k, shard_n;
 static void trace_free(trace_state *t);
+static bool drop_root(const char *user);
 
-/* trace_start makes the session layer for --trace, with the plugin's
- * default preferences (500,000 attempts, a 30-second window, SNI in the
- * key). */
+/* trace_start makes the session layer for --trace and the outputs, with the
+ * plugin's default preferences (500,000 attempts, a 30-second window, SNI
+ * in the key): one per capture file, as tshark reads one file. */
 static trace_state *trace_start(void)
 {
-    if (!opt_trace) {
+    if (!opt_trace && !num_outs) {
         return NULL;
     }
     trace_state *t = calloc(1, sizeof *t);
@@ -101,6 +113,10 @@ static void usage(FILE *f)
                "       tlsneg-pcap [options] -i IFACE [BPF filter...]\n"
                "Finds TLS, DTLS and QUIC handshake messages, plaintext alerts and TCP closes\n"
                "in pcap/pcapng files (gzip-compressed too) or on a live interface.\n"
+               "  --jsonl           JSON lines, as tshark -z tlsneg,jsonl writes them\n"
+               "  --csv             one CSV row per server at the end (-z tlsneg,csv)\n"
+               "  --report          the report for people at the end (-z tlsneg,report)\n"
+               "  --shard K/N       only the clients whose address hashes to K (0..N-1)\n"
                "  --events          print each event as one JSON line (debug/trace format:\n"
                "                    docs/tlsneg-pcap.md; not tshark's -z tlsneg,jsonl schema)\n"
                "  --trace           feed the events to the session layer and print each\n"
@@ -109,7 +125,9 @@ static void usage(FILE *f)
                "  --max-flows N     flows tracked at once (default 1000000)\n"
                "  --idle-timeout S  drop a flow unseen for S seconds of capture time (300)\n"
                "  --buffer BYTES    reassembly bytes per direction (65536)\n"
-               "  -i IFACE          capture live (Ctrl-C ends); the rest is a BPF filter\n"
+               "  -i IFACE          capture live (Ctrl-C or SIGTERM ends, with the report);\n"
+               "                    the rest is a BPF filter\n"
+               "  -Z USER           with -i: drop root for USER once the device is open\n"
                "  -q                no progress line\n"
                "  -h, --help\n");
 }
@@ -218,8 +236,32 @@ static void trace_findings(FILE *o, const tlsneg_result *x)
     }
 }
 
-/* trace_event feeds one event to the session layer and prints what it says
- * about it, as text (a debug format). */
+/* out_frame_of describes ev's frame for the writer. */
+static tlsneg_out_frame out_frame_of(const tlsneg_pcap_event *ev)
+{
+    tlsneg_out_frame fr = {ev->frame,
+                           (int64_t)(ev->time_us / 1000000u),
+                           (uint32_t)(ev->time_us % 1000000u),
+                           {ev->src_addr, ev->addr_len, NULL, ev->src_port},
+                           {ev->dst_addr, ev->addr_len, NULL, ev->dst_port}};
+    return fr;
+}
+
+static void outs_message(const tlsneg_pcap_event *ev, trace_state *t, const tlsneg_result *x)
+{
+    if (!num_outs) {
+        return;
+    }
+    tlsneg_out_msg m;
+    tlsneg_out_msg_view(&m, &t->view_buf, x);
+    tlsneg_out_frame fr = out_frame_of(ev);
+    for (size_t i = 0; i < num_outs; i++) {
+        tlsneg_out_message(outs[i], &fr, &m);
+    }
+}
+
+/* trace_event feeds one event to the session layer, hands what it says to
+ * the outputs and, with --trace, prints it as text (a debug format). */
 static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
 {
     trace_state *t = r->trace;
@@ -236,6 +278,16 @@ static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
     if (ev->kind == TLSNEG_PCAP_CLOSE) {
         tlsneg_close_result cx;
         tlsneg_session_close(t->session, &tc->conn, &e, ev->reset, &cx);
+        if (cx.ended_attempt_frame) {
+            tlsneg_out_frame fr = out_frame_of(ev);
+            for (size_t i = 0; i < num_outs; i++) {
+                tlsneg_out_close(outs[i], &fr, cx.cause, cx.from_client, cx.ended_attempt_frame,
+                                 cx.has_sni ? cx.sni : NULL);
+            }
+        }
+        if (!opt_trace) {
+            return;
+        }
         fprintf(o, "frame %u conn %llu: %s from the %s", ev->frame, (unsigned long long)ev->conn,
                 ev->reset ? "RST" : "FIN", ev->from_client ? "client" : "server");
         if (cx.ended_attempt_frame) {
@@ -247,6 +299,10 @@ static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
     }
     if (ev->kind == TLSNEG_PCAP_ALERT) {
         tlsneg_session_alert(t->session, &tc->conn, &e, ev->bytes[1], x);
+        outs_message(ev, t, x);
+        if (!opt_trace) {
+            return;
+        }
         fprintf(o, "frame %u conn %llu: alert %u (%s) from the %s\n", ev->frame,
                 (unsigned long long)ev->conn, ev->bytes[1], tlsneg_alert_name(ev->bytes[1]),
                 ev->from_client ? "client" : "server");
@@ -270,6 +326,10 @@ static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
         tlsneg_facts_copy(&tc->kept, &tc->kept_buf, &x->facts);
         tlsneg_conn_keep_client_hello(&tc->conn, &tc->kept);
     }
+    outs_message(ev, t, x);
+    if (!opt_trace) {
+        return;
+    }
     char summary[512];
     fprintf(o, "frame %u conn %llu: %s from the %s: %s", ev->frame, (unsigned long long)ev->conn,
             tlsneg_msg_name(&x->facts), x->from_client ? "client" : "server",
@@ -281,9 +341,25 @@ static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
     trace_findings(o, x);
 }
 
+/* shard_of: the shard of a client address, FNV-1a (64-bit) over its 4 or
+ * 16 bytes, modulo N (docs/tlsneg-pcap.md). Stable across runs, machines
+ * and byte orders. */
+static uint32_t shard_of(const uint8_t *addr, size_t len, uint32_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h = (h ^ addr[i]) * 0x100000001b3ull;
+    }
+    return (uint32_t)(h % n);
+}
+
 static void on_event(void *user, const tlsneg_pcap_event *ev)
 {
     run_ctx *r = user;
+    if (shard_n &&
+        shard_of(ev->from_client ? ev->src_addr : ev->dst_addr, ev->addr_len, shard_n) != shard_k) {
+        return;
+    }
     if (r->trace) {
         trace_event(r, ev);
     }
@@ -692,7 +768,10 @@ static int run_live(const char *iface, const char *filter, const tlsneg_pcap_con
         }
         pcap_freecode(&prog);
     }
-    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (drop_user && !drop_root(drop_user)) {
+        pcap_close(pc);
+        return 2;
+    }
     run_ctx rc = {iface, events, stdout, trace_start()};
     tlsneg_pcap *tp = tlsneg_pcap_new(cfg, on_event, &rc);
     if (!tp) {
@@ -726,6 +805,23 @@ static int run_live(const char *iface, const char *filter, const tlsneg_pcap_con
     return status;
 }
 
+/* finish writes what the outputs know only at the end (the probes of the
+ * JSON lines, the CSV, the report), also after Ctrl-C. */
+static int finish(int status)
+{
+    for (size_t i = 0; i < num_outs; i++) {
+        tlsneg_out_end(outs[i]);
+        tlsneg_out_free(outs[i]);
+        outs[i] = NULL;
+    }
+    num_outs = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "tlsneg-pcap: writing the output failed\n");
+        return 2;
+    }
+    return status;
+}
+
 static bool parse_u32(const char *s, uint32_t *out)
 {
     char *end;
@@ -738,16 +834,65 @@ static bool parse_u32(const char *s, uint32_t *out)
     return true;
 }
 
+/* parse_shard reads "K/N", 0 <= K < N. */
+static bool parse_shard(const char *s, uint32_t *k, uint32_t *n)
+{
+    char buf[32];
+    const char *slash = strchr(s, '/');
+    if (!slash || (size_t)(slash - s) >= sizeof buf) {
+        return false;
+    }
+    memcpy(buf, s, (size_t)(slash - s));
+    buf[slash - s] = '\0';
+    return parse_u32(buf, k) && parse_u32(slash + 1, n) && *n > 0 && *k < *n;
+}
+
+/* drop_root gives up root for user once the capture device is open, as
+ * tcpdump -Z does: its groups, its group, then its user; and checks that
+ * root cannot be had back. */
+static bool drop_root(const char *user)
+{
+    struct passwd *pw = getpwnam(user);
+    if (!pw) {
+        fprintf(stderr, "tlsneg-pcap: -Z %s: no such user\n", user);
+        return false;
+    }
+    if (initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
+        setuid(pw->pw_uid) != 0) {
+        fprintf(stderr, "tlsneg-pcap: -Z %s: cannot become %s: %s\n", user, user, strerror(errno));
+        return false;
+    }
+    if (pw->pw_uid != 0 && (setuid(0) == 0 || seteuid(0) == 0)) {
+        fprintf(stderr, "tlsneg-pcap: -Z %s: root could be had back\n", user);
+        return false;
+    }
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     tlsneg_pcap_config cfg = {0, 0, 0};
     bool events = false, stats = false, quiet = false;
+    bool want[3] = {false, false, false};
     const char *iface = NULL;
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--events") == 0) {
             events = true;
+        } else if (strcmp(a, "--jsonl") == 0) {
+            want[TLSNEG_OUT_JSONL] = true;
+        } else if (strcmp(a, "--csv") == 0) {
+            want[TLSNEG_OUT_CSV] = true;
+        } else if (strcmp(a, "--report") == 0) {
+            want[TLSNEG_OUT_REPORT] = true;
+        } else if (strcmp(a, "--shard") == 0 && i + 1 < argc) {
+            if (!parse_shard(argv[++i], &shard_k, &shard_n)) {
+                fprintf(stderr, "tlsneg-pcap: --shard wants K/N with 0 <= K < N\n");
+                return 2;
+            }
+        } else if (strcmp(a, "-Z") == 0 && i + 1 < argc) {
+            drop_user = argv[++i];
         } else if (strcmp(a, "--trace") == 0) {
             opt_trace = true;
         } else if (strcmp(a, "--stats") == 0) {
@@ -785,6 +930,24 @@ int main(int argc, char **argv)
             break;
         }
     }
+    if (drop_user && !iface) {
+        fprintf(stderr, "tlsneg-pcap: -Z is for live capture (-i)\n");
+        return 2;
+    }
+    if (iface) {
+        /* Live: every line leaves as it is written. */
+        setvbuf(stdout, NULL, _IOLBF, 0);
+    }
+    for (int f = TLSNEG_OUT_JSONL; f <= TLSNEG_OUT_REPORT; f++) {
+        if (want[f]) {
+            outs[num_outs] = tlsneg_out_new((tlsneg_out_format)f, stdout);
+            if (!outs[num_outs]) {
+                fprintf(stderr, "tlsneg-pcap: out of memory\n");
+                return 2;
+            }
+            tlsneg_out_header(outs[num_outs++]);
+        }
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -808,7 +971,7 @@ int main(int argc, char **argv)
         }
         int s = run_live(iface, filter, &cfg, events, stats);
         free(filter);
-        return s;
+        return finish(s);
     }
     if (i >= argc) {
         usage(stderr);
@@ -822,9 +985,5 @@ int main(int argc, char **argv)
             worst = s;
         }
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "tlsneg-pcap: writing the output failed\n");
-        return 2;
-    }
-    return worst;
+    return finish(worst);
 }

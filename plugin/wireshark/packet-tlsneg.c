@@ -319,11 +319,12 @@ static void keep_findings(msg_result *r, const tlsneg_findings *fs)
     if (!fs->count) {
         return;
     }
-    r->findings = wmem_alloc_array(wmem_file_scope(), kept_finding, fs->count);
+    kept_finding *kf = wmem_alloc_array(wmem_file_scope(), kept_finding, fs->count);
     for (size_t i = 0; i < fs->count; i++) {
-        r->findings[i].rule = fs->item[i].rule;
-        r->findings[i].detail = wmem_strdup(wmem_file_scope(), fs->item[i].detail);
+        kf[i].rule = fs->item[i].rule;
+        kf[i].detail = wmem_strdup(wmem_file_scope(), fs->item[i].detail);
     }
+    r->findings = kf;
 }
 
 static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs)
@@ -348,36 +349,6 @@ static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs)
         }
     }
     r->verdicts = kv;
-}
-
-const kept_verdict *kept_verdict_find(const msg_result *r, tlsneg_verdict_kind k)
-{
-    for (guint i = 0; i < r->num_verdicts; i++) {
-        if (r->verdicts[i].kind == k) {
-            return &r->verdicts[i];
-        }
-    }
-    return NULL;
-}
-
-guint32 kept_verdict_link(const kept_verdict *v, tlsneg_link_role l)
-{
-    for (guint i = 0; i < v->num_links; i++) {
-        if (v->link[i].role == l) {
-            return v->link[i].frame;
-        }
-    }
-    return 0;
-}
-
-const char *kept_verdict_text(const kept_verdict *v, tlsneg_text_role t)
-{
-    for (guint i = 0; i < v->num_texts; i++) {
-        if (v->text[i].role == t) {
-            return v->text[i].text;
-        }
-    }
-    return NULL;
 }
 
 /* keep_back_notes stores what this frame revealed about earlier frames;
@@ -534,8 +505,8 @@ static wire_place place_of(const packet_info *pinfo, const found_msg *m, const t
 }
 
 /* analyse_message returns FALSE when the message is not complete here. */
-static gboolean analyse_message(msg_result *r, const found_msg *m, packet_info *pinfo,
-                                gboolean quic, tlsneg_result *x)
+static gboolean analyse_message(msg_result *r, wire_place *place, const found_msg *m,
+                                packet_info *pinfo, gboolean quic, tlsneg_result *x)
 {
     tlsneg_event ev = event_of(pinfo);
     if (m->is_alert) {
@@ -551,7 +522,7 @@ static gboolean analyse_message(msg_result *r, const found_msg *m, packet_info *
     tlsneg_conn *c = connection(pinfo);
     tlsneg_session_message(session, c, &ev, &msg, m->has_record, m->record_version, x);
     keep_result(r, x, c);
-    r->place = place_of(pinfo, m, &msg);
+    *place = place_of(pinfo, m, &msg);
     return TRUE;
 }
 
@@ -620,9 +591,11 @@ static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
         tlsneg_result *x = n ? wmem_new(pinfo->pool, tlsneg_result) : NULL;
         res = wmem_new0(wmem_file_scope(), frame_result);
         res->msgs = wmem_alloc0_array(wmem_file_scope(), msg_result, n);
+        res->places = wmem_alloc0_array(wmem_file_scope(), wire_place, n);
         for (guint i = 0; i < n; i++) {
             const found_msg *m = (const found_msg *)wmem_array_index(found, i);
-            if (analyse_message(&res->msgs[res->num_msgs], m, pinfo, quic, x)) {
+            if (analyse_message(&res->msgs[res->num_msgs], &res->places[res->num_msgs], m, pinfo,
+                                quic, x)) {
                 res->num_msgs++;
             }
         }
@@ -1031,12 +1004,13 @@ static void render_grease(proto_tree *tree, tvbuff_t *tvb, const wire_bytes *b,
     }
 }
 
-static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r)
+static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r,
+                         const wire_place *place)
 {
     const tlsneg_facts *f = &r->facts;
     gboolean dtls = tlsneg_facts_is_dtls(f);
     char summary[512];
-    wire_bytes b = wire_bytes_of(pinfo, &r->place);
+    wire_bytes b = wire_bytes_of(pinfo, place);
 
     proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
     if (shown(tree, proto_tlsneg)) {
@@ -1055,8 +1029,8 @@ static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     }
     if (f->has_record_version) {
         /* Its record header, when it is in the message's data source. */
-        wire_bytes rb = {r->place.has_record_at ? b.tvb : NULL, 0};
-        tlsneg_span at = {r->place.record_at, 2};
+        wire_bytes rb = {place->has_record_at ? b.tvb : NULL, 0};
+        tlsneg_span at = {place->record_at, 2};
         add_wire_version(st, hf_record_version, &rb, at, f->record_version, dtls);
     }
     add_wire_version(st, hf_legacy_version, &b, f->legacy_version_at, f->legacy_version, dtls);
@@ -1156,7 +1130,7 @@ static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
         if (res->msgs[i].is_alert) {
             render_alert(tree, tvb, pinfo, &res->msgs[i]);
         } else {
-            render_hello(tree, tvb, pinfo, &res->msgs[i]);
+            render_hello(tree, tvb, pinfo, &res->msgs[i], &res->places[i]);
         }
         if (pref_info_notes) {
             info_notes(pinfo, &res->msgs[i]);

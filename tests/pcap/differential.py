@@ -7,9 +7,12 @@ SHA-256 of the body) equal those tshark finds (tests/captures/extract_hellos.py,
 with tcp.reassemble_out_of_order on); so do the plaintext TLS and DTLS alerts
 (frame, description: tshark's tls/dtls.alert_message.desc) and, on the TCP
 streams that carried a hello, the first FIN of each direction and the first
-RST unless both FINs came before it (frame: tshark's tcp.flags); except for the differences listed in KNOWN
-below, each of which must show up exactly as listed. The reasons, with
-the bytes that decide who is right, are in docs/tlsneg-pcap.md.
+RST unless both FINs came before it (frame: tshark's tcp.flags). With
+--plugin, the JSON lines of both front ends (tshark -q -z tlsneg,jsonl with
+the fresh plugin, tlsneg-pcap --jsonl: one writer, report/output.c) are
+compared line by line, in order. Except for the differences listed in KNOWN
+below, each of which must show up exactly as listed. The reasons, with the
+bytes that decide who is right, are in docs/tlsneg-pcap.md.
 
 Prints TAP ("ok N - ...") and "N passed, N failed"."""
 import argparse
@@ -39,12 +42,6 @@ KNOWN = {
     # and reports it.
     ("pcaps/public/wireshark/quic-fragmented-handshakes.pcapng.gz", "pcap", 3, 1):
         "the ClientHello sent again after a Retry",
-    # A gap of tlsneg-pcap, not of tshark: it reads an SSL 2.0 record only at
-    # the start of the client's direction (the SSLv2-compatible ClientHello),
-    # so the server's SSL 2.0 SERVER-HELLO (frame 6, the server's first record)
-    # is not found yet.
-    ("pcaps/sslv2-handshake.pcap", "tshark", 6, 1):
-        "the SSL 2.0 SERVER-HELLO, which tlsneg-pcap does not read yet",
     # The scanners use ports tshark does not know for TLS (4436x). tshark
     # leaves undissected a connection that starts with sslscan's or
     # testssl.sh's SSLv2 CLIENT-HELLO (docs/fields.md: Decode As), and
@@ -94,6 +91,14 @@ KNOWN = {
     ('pcaps/scan-testssl-tls13.pcap', 'pcap', 59, 1):
         "a scanner's connection that tshark does not dissect",
 }
+
+
+# The JSON lines of both front ends: capture -> (lines only the plugin writes,
+# lines only tlsneg-pcap writes, why). A message one front end does not see
+# changes the records after it (a probe's first frame, its count), so these
+# differences are counted per capture; the messages themselves are in KNOWN
+# above, with the bytes that decide. docs/tlsneg-pcap.md says it for people.
+KNOWN_JSONL = {}
 
 
 def key(frame, msg_type, body):
@@ -168,7 +173,10 @@ def pcap_messages(tool, path):
             alerts.append((ev["frame"], ev["description"]))
         if ev["event"] == "close":
             conn_closes.append((ev["conn"], (ev["frame"], "rst" if ev["reset"] else "fin")))
-        if ev["event"] != "handshake" or ev["msg_type"] not in (1, 2, 3):
+        # SSL 2.0: CLIENT-HELLO 1, SERVER-HELLO 4; extract_hellos.py's "ssl2"
+        # messages are keyed as type 1 on tshark's side (tshark_messages).
+        if ev["event"] != "handshake" or (ev["msg_type"] not in (1, 2, 3)
+                                          and not ev.get("sslv2")):
             continue
         hello_conns.add(ev["conn"])
         raw = bytes.fromhex(ev["hex"])
@@ -178,20 +186,73 @@ def pcap_messages(tool, path):
             body = raw[12:]
         else:
             body = raw[4:]
-        out.append(key(ev["frame"], ev["msg_type"], body))
+        out.append(key(ev["frame"], 1 if ev.get("sslv2") else ev["msg_type"], body))
     closes = [c for conn, c in conn_closes if conn in hello_conns]
     return r.returncode, r.stderr.strip(), out, alerts, closes
+
+
+def record_what(line):
+    """A JSON line's key in KNOWN: (frame, "jsonl hello ClientHello")."""
+    r = json.loads(line)
+    return r.get("frame"), f"jsonl {r['record']} {r.get('msg') or r.get('outcome') or ''}".strip()
+
+
+def jsonl_problems(rel, plugin_lines, pcap_lines, seen_known):
+    """The two front ends' JSON lines, line by line: every line that only one
+    writes must be listed in KNOWN; the lines both write come in the same
+    order."""
+    problems = []
+    theirs = [l for l in plugin_lines if '"record":"header"' not in l]
+    ours = [l for l in pcap_lines if '"record":"header"' not in l]
+    if plugin_lines[:1] != pcap_lines[:1]:
+        problems.append(f"the header lines differ: {plugin_lines[:1]} {pcap_lines[:1]}")
+    only = {"tshark": collections.Counter(theirs) - collections.Counter(ours),
+            "pcap": collections.Counter(ours) - collections.Counter(theirs)}
+    if rel in KNOWN_JSONL:
+        want_t, want_p, _ = KNOWN_JSONL[rel]
+        got = (sum(only["tshark"].values()), sum(only["pcap"].values()))
+        seen_known.add(("jsonl", rel))
+        if got != (want_t, want_p):
+            problems.append(f"{got[0]} JSON lines only from the plugin, {got[1]} only from "
+                            f"tlsneg-pcap; KNOWN_JSONL expects {want_t} and {want_p}")
+        return problems, len(ours)
+    for side, diff in only.items():
+        for line in sorted(diff):
+            frame, what = record_what(line)
+            kk = (rel, side, frame, what)
+            if kk in KNOWN:
+                seen_known.add(kk)
+            else:
+                problems.append(f"only {side}: {line}")
+    common_t = [l for l in theirs if l not in only["tshark"]]
+    common_p = [l for l in ours if l not in only["pcap"]]
+    if common_t != common_p:
+        problems.append("the JSON lines both write come in another order")
+    return problems, len(ours)
+
+
+def plugin_jsonl(box, path):
+    name = box.add_capture(path)
+    p = box.run(["-r", name, "-o", "tcp.reassemble_out_of_order:TRUE", "-q", "-z",
+                 "tlsneg,jsonl"])
+    os.unlink(os.path.join(box.dir, name))
+    return p.stdout.splitlines()
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True, help="the tlsneg-pcap binary")
+    ap.add_argument("--plugin", help="the freshly built tlsneg.so: compare the JSON lines too")
     ap.add_argument("captures", nargs="*")
     args = ap.parse_args()
     caps = args.captures or sorted(glob.glob(os.path.join(ROOT, "pcaps", "**", "*.pcap*"),
                                              recursive=True))
     passed = failed = n = 0
     seen_known = set()
+    box = None
+    if args.plugin:
+        from tsharkbox import TsharkBox
+        box = TsharkBox(args.plugin)
     for path in caps:
         rel = os.path.relpath(path, ROOT)
         theirs = tshark_messages(path)
@@ -219,6 +280,13 @@ def main():
                 else:
                     problems.append(f"only {side}: frame {k[0]} type {k[1]} length {k[2]} "
                                     f"sha256 {k[3]}")
+        records = ""
+        if box:
+            lines = subprocess.run([args.tool, "--jsonl", "-q", path], capture_output=True,
+                                   text=True).stdout.splitlines()
+            jp, nrec = jsonl_problems(rel, plugin_jsonl(box, path), lines, seen_known)
+            problems += jp
+            records = f", {nrec} JSON lines"
         n += 1
         if problems:
             failed += 1
@@ -228,11 +296,19 @@ def main():
         else:
             passed += 1
             print(f"ok {n} - {rel}: {len(ours)} messages, {len(our_alerts)} alerts, "
-                  f"{len(our_closes)} closes agree")
+                  f"{len(our_closes)} closes{records} agree")
     # Every listed difference must still be there: a fix on either side
     # shows up here and the list is brought up to date.
+    if box:
+        box.close()
+    if box and not args.captures:
+        for rel in sorted(set(KNOWN_JSONL) - {k[1] for k in seen_known if k[0] == "jsonl"}):
+            n += 1
+            failed += 1
+            print(f"not ok {n} - known JSON-lines difference no longer seen: {rel}")
     if not args.captures:
-        for kk in sorted(set(KNOWN) - seen_known):
+        for kk in sorted(k for k in set(KNOWN) - seen_known
+                         if box or not str(k[3]).startswith("jsonl")):
             n += 1
             failed += 1
             print(f"not ok {n} - known difference no longer seen: {kk}: {KNOWN[kk]}")

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* output.h: tlsneg's outputs for a whole capture, written once for both front
+ * ends (the plugin's -z tlsneg,jsonl|csv|report taps and tlsneg-pcap's
+ * --jsonl, --csv, --report), in the schema of docs/output-formats.md. Pure
+ * C, no Wireshark or GLib types: the front end hands over each analysed
+ * message (as the session layer judged it) and each TCP close that ended an
+ * attempt, with its frame's number, time and endpoints. Nothing is judged
+ * here: every word comes from the analysis. */
+#ifndef TLSNEG_OUTPUT_H
+#define TLSNEG_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/rules.h"
+#include "analysis/session.h"
+#include "analysis/tracker.h"
+#include "core/facts.h"
+
+/* A finding as the outputs read it. */
+typedef struct {
+    tlsneg_rule_id rule;
+    const char *detail;
+} tlsneg_out_finding;
+
+/* A verdict across connections as the outputs read it: its evidence by
+ * role (analysis/tracker.h). */
+typedef struct {
+    tlsneg_verdict_kind kind;
+    tlsneg_probe probe; /* TLSNEG_VERDICT_PROBE */
+    uint8_t num_links, num_versions, num_texts;
+    tlsneg_link link[TLSNEG_VERDICT_LINKS];
+    tlsneg_version_ref version[TLSNEG_VERDICT_VERSIONS];
+    struct {
+        uint8_t role; /* tlsneg_text_role */
+        const char *text;
+    } text[TLSNEG_VERDICT_TEXTS];
+} tlsneg_out_verdict;
+
+/* One analysed hello or alert (the plugin keeps one per message per frame). */
+typedef struct {
+    bool is_alert;
+    uint8_t alert_description;
+    bool alert_from_server;
+    tlsneg_facts facts;          /* a hello */
+    uint32_t client_hello_frame; /* an alert: the ClientHello it answers, or 0 */
+    uint32_t retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
+    unsigned num_findings;
+    const tlsneg_out_finding *findings;
+    unsigned num_verdicts;
+    const tlsneg_out_verdict *verdicts; /* across connections */
+    bool from_client;
+    const char *sni; /* the server name of the connection's ClientHello, or NULL */
+} tlsneg_out_msg;
+
+/* tlsneg_out_verdict_find returns m's verdict of kind k, or NULL; its link of
+ * role l (0 if none) and its text of role t (NULL if none). */
+const tlsneg_out_verdict *tlsneg_out_verdict_find(const tlsneg_out_msg *m, tlsneg_verdict_kind k);
+uint32_t tlsneg_out_verdict_link(const tlsneg_out_verdict *v, tlsneg_link_role l);
+const char *tlsneg_out_verdict_text(const tlsneg_out_verdict *v, tlsneg_text_role t);
+
+/* Storage for tlsneg_out_msg_view. */
+typedef struct {
+    tlsneg_out_finding findings[TLSNEG_MAX_FINDINGS];
+    tlsneg_out_verdict verdicts[TLSNEG_MAX_VERDICTS];
+} tlsneg_out_msg_buf;
+
+/* tlsneg_out_msg_view makes out a view of the session layer's result x
+ * (pointers into x and buf: valid while both are). */
+void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tlsneg_result *x);
+
+/* An address: 4 bytes IPv4, 16 bytes IPv6 (written as inet_ntop writes them,
+ * an IPv6 server in brackets); any other, with its text. */
+typedef struct {
+    const uint8_t *bytes;
+    size_t len;
+    const char *text; /* NULL for IPv4 and IPv6 */
+    uint16_t port;
+} tlsneg_out_addr;
+
+/* The frame a message came in. */
+typedef struct {
+    uint32_t frame;
+    int64_t secs; /* absolute time */
+    uint32_t usecs;
+    tlsneg_out_addr src, dst;
+} tlsneg_out_frame;
+
+typedef enum {
+    TLSNEG_OUT_JSONL,  /* JSON lines as messages pass; probes at the end */
+    TLSNEG_OUT_CSV,    /* one row per server, at the end */
+    TLSNEG_OUT_REPORT, /* for people, at the end */
+} tlsneg_out_format;
+
+typedef struct tlsneg_out tlsneg_out;
+
+/* tlsneg_out_new returns NULL when out of memory. The JSON lines' header is
+ * written by tlsneg_out_header. */
+tlsneg_out *tlsneg_out_new(tlsneg_out_format format, FILE *out);
+void tlsneg_out_free(tlsneg_out *o);
+/* tlsneg_out_reset forgets what was counted (a new capture in the GUI). */
+void tlsneg_out_reset(tlsneg_out *o);
+void tlsneg_out_header(tlsneg_out *o);
+/* tlsneg_out_message takes one analysed message of frame fr. */
+void tlsneg_out_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsneg_out_msg *m);
+/* tlsneg_out_close takes a TCP RST (cause TLSNEG_CAUSE_RESET) or FIN
+ * (TLSNEG_CAUSE_CLOSE) in frame fr that ended the attempt of ClientHello
+ * attempt_frame before any ServerHello. */
+void tlsneg_out_close(tlsneg_out *o, const tlsneg_out_frame *fr, uint8_t cause, bool from_client,
+                      uint32_t attempt_frame, const char *sni);
+/* tlsneg_out_end writes what is known only at the end: the probes of the
+ * JSON lines, the CSV table, the report. */
+void tlsneg_out_end(tlsneg_out *o);
+
+/* tlsneg_rule_is_variant: a rule row whose expert name differs from its
+ * finding name. */
+bool tlsneg_rule_is_variant(tlsneg_rule_id id);
+
+#endif

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_output.c: the shared writer of the JSON lines, the CSV and the report
+ * (plugin/report/output.c) on hand-made messages: quoting and escaping of a
+ * server name, IPv6 servers, a close. The captures tests check the rest. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/output.h"
+#include "tap.h"
+
+static const uint8_t client4[4] = {192, 0, 2, 1}, server4[4] = {192, 0, 2, 20};
+static const uint8_t client6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+static const uint8_t server6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+
+static tlsneg_out_frame frame(uint32_t n, bool v6)
+{
+    tlsneg_out_frame fr = {n,
+                           1700000000,
+                           42,
+                           {v6 ? client6 : client4, v6 ? 16u : 4u, NULL, 50000},
+                           {v6 ? server6 : server4, v6 ? 16u : 4u, NULL, 443}};
+    return fr;
+}
+
+static tlsneg_out_msg client_hello(const char *sni)
+{
+    tlsneg_out_msg m;
+    memset(&m, 0, sizeof m);
+    m.facts.msg_type = TLSNEG_HS_CLIENT_HELLO;
+    m.facts.legacy_version = 0x0303;
+    m.facts.has_offered_max = true;
+    m.facts.offered_max = 0x0303;
+    m.facts.sni = sni;
+    m.from_client = true;
+    m.sni = sni;
+    return m;
+}
+
+/* run writes the messages in the given format and returns the text. */
+static char *run(tlsneg_out_format f, const char *sni, bool v6)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    tlsneg_out *o = tlsneg_out_new(f, mem);
+    tlsneg_out_header(o);
+    tlsneg_out_frame fr = frame(4, v6);
+    tlsneg_out_msg m = client_hello(sni);
+    tlsneg_out_message(o, &fr, &m);
+    fr = frame(6, v6);
+    tlsneg_out_close(o, &fr, TLSNEG_CAUSE_RESET, true, 4, sni); /* the client resets */
+    tlsneg_out_end(o);
+    tlsneg_out_free(o);
+    fclose(mem);
+    return text;
+}
+
+int main(void)
+{
+    char *csv = run(TLSNEG_OUT_CSV, "a\"b,c", false);
+    ok(strstr(csv, "\n192.0.2.20,443,\"a\"\"b,c\",1,0,0,0,1,0,0,\"\",0x0303:1,,\n") != NULL,
+       "CSV: a quote in the server name is doubled (RFC 4180 2.7), the field quoted: %s", csv);
+    ok(strncmp(csv, "server,port,sni,client_hellos,", 30) == 0, "CSV: the header comes first");
+    free(csv);
+
+    csv = run(TLSNEG_OUT_CSV, NULL, false);
+    ok(strstr(csv, "\n192.0.2.20,443,\"\",1,") != NULL, "CSV: no server name is \"\": %s", csv);
+    free(csv);
+
+    char *jsonl = run(TLSNEG_OUT_JSONL, "a\"b\\c", false);
+    ok(strstr(jsonl, "\"sni\":\"a\\\"b\\\\c\"") != NULL,
+       "JSON lines: a quote and a backslash in the server name are escaped: %s", jsonl);
+    ok(strstr(jsonl,
+              "{\"record\":\"hello\",\"frame\":4,\"time\":1700000000.000042,\"client\":"
+              "\"192.0.2.1\",\"client_port\":50000,\"server\":\"192.0.2.20\",\"port\":443") != NULL,
+       "JSON lines: frame, time with microseconds, both ends");
+    ok(strstr(jsonl, "{\"record\":\"outcome\",\"frame\":6,") != NULL &&
+           strstr(jsonl, "\"attempt_frame\":4,\"outcome\":\"reset\"}\n") != NULL,
+       "JSON lines: a reset that ends the attempt is an outcome");
+    free(jsonl);
+
+    jsonl = run(TLSNEG_OUT_JSONL, "x", true);
+    ok(strstr(jsonl, "\"client\":\"2001:db8::1\"") != NULL &&
+           strstr(jsonl, "\"server\":\"2001:db8::2\"") != NULL,
+       "JSON lines: IPv6 addresses as RFC 5952 text");
+    free(jsonl);
+
+    char *report = run(TLSNEG_OUT_REPORT, "x", true);
+    ok(strstr(report, "\n[2001:db8::2]:443 x\n") != NULL,
+       "report: an IPv6 server in brackets, with its port: %s", report);
+    ok(strstr(report, "1 ClientHello, 0 ServerHello, 0 HelloRetryRequest; failures: 0 alerts, 1 "
+                      "resets, 0 closes") != NULL,
+       "report: the reset counted for the server");
+    free(report);
+    return tap_done();
+}
