@@ -52,6 +52,7 @@ typedef struct {
 
 typedef struct {
     const char *name; /* the file (or interface) shown in events */
+    uint32_t file_no; /* the file's place on the command line: keeps connection ids apart */
     bool events;
     FILE *out;
     trace_state *trace;
@@ -70,7 +71,8 @@ static bool drop_root(const char *user);
 
 /* trace_start makes the session layer for --trace and the outputs, with the
  * plugin's default preferences (500,000 attempts, a 30-second window, SNI
- * in the key): one per capture file, as tshark reads one file. */
+ * in the key): one per run, the files read as one capture, in the order
+ * given (as mergecap -a would join them), their frames numbered on. */
 static trace_state *trace_start(void)
 {
     if (!opt_trace && !num_outs) {
@@ -265,7 +267,9 @@ static void outs_message(const tlsneg_pcap_event *ev, trace_state *t, const tlsn
 static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
 {
     trace_state *t = r->trace;
-    trace_conn *tc = trace_find(t, ev->conn);
+    /* The packet path numbers connections per file; the session layer
+     * sees all files as one capture. */
+    trace_conn *tc = trace_find(t, (uint64_t)r->file_no << 40 | ev->conn);
     if (!tc) {
         return;
     }
@@ -609,8 +613,8 @@ static int reader_next(reader *r, int *link, uint64_t *t, const uint8_t **data, 
 
 /* run_file reads one capture; returns 0, 1 (read, but cut short or with a
  * read error) or 2 (not readable at all). */
-static int run_file(const char *path, const tlsneg_pcap_config *cfg, bool events, bool stats,
-                    bool show_progress)
+static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, trace_state *trace,
+                    const tlsneg_pcap_config *cfg, bool events, bool stats, bool show_progress)
 {
     char err[PCAP_ERRBUF_SIZE + 64];
     pid_t child;
@@ -652,7 +656,7 @@ static int run_file(const char *path, const tlsneg_pcap_config *cfg, bool events
                     path, rd.linktype, ln ? ln : "unknown");
         }
     }
-    run_ctx rc = {path, events, stdout, trace_start()};
+    run_ctx rc = {path, file_no, events, stdout, trace};
     tlsneg_pcap *tp = tlsneg_pcap_new(cfg, on_event, &rc);
     if (!tp) {
         fprintf(stderr, "tlsneg-pcap: out of memory (or libgcrypt failed to start)\n");
@@ -676,7 +680,7 @@ static int run_file(const char *path, const tlsneg_pcap_config *cfg, bool events
     while (!stop_requested &&
            (r = reader_next(&rd, &link, &t, &data, &caplen, &len)) == READ_PACKET) {
         frame++;
-        tlsneg_pcap_packet(tp, link, frame, t, data, caplen, len);
+        tlsneg_pcap_packet(tp, link, *frame_base + frame, t, data, caplen, len);
         if ((frame & 0xfff) == 0) {
             progress_show(&pr, tlsneg_pcap_get_stats(tp), false);
         }
@@ -703,7 +707,7 @@ static int run_file(const char *path, const tlsneg_pcap_config *cfg, bool events
         print_stats(path, tlsneg_pcap_get_stats(tp));
     }
     tlsneg_pcap_free(tp);
-    trace_end(rc.trace);
+    *frame_base += frame;
     int ws = 0;
     if (rd.is_ng) {
         tlsneg_pcapng_close(&rd.ng);
@@ -772,7 +776,7 @@ static int run_live(const char *iface, const char *filter, const tlsneg_pcap_con
         pcap_close(pc);
         return 2;
     }
-    run_ctx rc = {iface, events, stdout, trace_start()};
+    run_ctx rc = {iface, 0, events, stdout, trace_start()};
     tlsneg_pcap *tp = tlsneg_pcap_new(cfg, on_event, &rc);
     if (!tp) {
         fprintf(stderr, "tlsneg-pcap: out of memory (or libgcrypt failed to start)\n");
@@ -786,6 +790,10 @@ static int run_live(const char *iface, const char *filter, const tlsneg_pcap_con
                 lc.linktype, ln ? ln : "unknown");
     }
     live_handle = pc;
+    /* As tcpdump says it: the capture runs from here. */
+    fprintf(stderr, "tlsneg-pcap: listening on %s, link type %s\n", iface,
+            pcap_datalink_val_to_name(lc.linktype) ? pcap_datalink_val_to_name(lc.linktype)
+                                                   : "unknown");
     int r = 0;
     while (!stop_requested && (r = pcap_dispatch(pc, -1, on_live_packet, (u_char *)&lc)) >= 0) {
     }
@@ -979,11 +987,14 @@ int main(int argc, char **argv)
     }
     int worst = 0;
     bool show_progress = !quiet && isatty(2);
-    for (; i < argc && !stop_requested; i++) {
-        int s = run_file(argv[i], &cfg, events, stats, show_progress);
+    trace_state *trace = trace_start();
+    uint32_t frame_base = 0;
+    for (uint32_t file_no = 0; i < argc && !stop_requested; i++, file_no++) {
+        int s = run_file(argv[i], file_no, &frame_base, trace, &cfg, events, stats, show_progress);
         if (s > worst) {
             worst = s;
         }
     }
+    trace_end(trace);
     return finish(worst);
 }

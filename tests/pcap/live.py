@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""tlsneg-pcap live, in a network namespace of its own (unshare -n as root,
+unshare -rn otherwise): loopback up, `tlsneg-pcap -i lo --jsonl --report`
+(with `-Z nobody` when root), then a real client falling back against a
+version-intolerant server, as pcaps/make-captures.sh makes intolerant-rst.pcap:
+OpenSSL's s_server -tls1_2 behind pcaps/tlsproxy.py, which resets every
+ClientHello that offers more than TLS 1.2; `openssl s_client` fails, then
+`openssl s_client -tls1_2` gets through. Checks, while the capture runs, that
+the records come out as they happen (line-buffered), that root was given up,
+then sends SIGINT and checks that the tool ends cleanly (exit 0) with the
+report: the fallback retry, the reset outcome, the version-intolerance verdict.
+
+Every wait is bounded. Prints TAP ("ok N - ...") and "N passed, N failed"."""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PORT, BACKEND = 44323, 44324
+results = []
+
+
+def ok(cond, what):
+    results.append(bool(cond))
+    print(f"{'ok' if cond else 'not ok'} {len(results)} - {what}", flush=True)
+    return cond
+
+
+def wait_for(pred, secs):
+    end = time.monotonic() + secs
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return pred()
+
+
+def listening(port):
+    out = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True,
+                         text=True).stdout
+    return bool(out.strip())
+
+
+def lines_of(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read().splitlines()
+
+
+def records(path):
+    out = []
+    for line in lines_of(path):
+        if line.startswith("{"):
+            out.append(json.loads(line))
+    return out
+
+
+def inside(tool):
+    """The test itself, in the new namespace."""
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    tmp = tempfile.mkdtemp(prefix="tlsneg-live-")
+    os.chmod(tmp, 0o755)
+    procs = []
+    try:
+        cert, key = os.path.join(tmp, "cert.pem"), os.path.join(tmp, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                        "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", cert,
+                        "-days", "2", "-subj", "/CN=localhost"], check=True,
+                       capture_output=True, timeout=30)
+        out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")
+        root = os.geteuid() == 0 and not os.environ.get("TLSNEG_LIVE_USERNS")
+        cmd = [tool, "--jsonl", "--report", "-i", "lo"]
+        if root:
+            cmd[1:1] = ["-Z", "nobody"]
+        cmd += ["tcp", "port", str(PORT)]
+        with open(out, "wb") as fo, open(err, "wb") as fe:
+            tp = subprocess.Popen(cmd, stdout=fo, stderr=fe)
+        procs.append(tp)
+        if not ok(wait_for(lambda: "listening on lo" in open(err).read(), 10),
+                  "tlsneg-pcap -i lo says it is listening"):
+            print("# " + open(err).read().replace("\n", "\n# "))
+            return
+        if root:
+            uid = [l for l in open(f"/proc/{tp.pid}/status") if l.startswith("Uid:")]
+            ok(uid and uid[0].split()[1:] == ["65534"] * 4,
+               f"-Z nobody: real, effective, saved and filesystem uid are nobody's: {uid}")
+        else:
+            print("# not root: -Z is not tested (unshare -rn maps no other user)")
+        server = subprocess.Popen(["openssl", "s_server", "-accept", f"127.0.0.1:{BACKEND}",
+                                   "-cert", cert, "-key", key, "-naccept", "1", "-quiet",
+                                   "-tls1_2"], stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        procs.append(server)
+        proxy = subprocess.Popen(["timeout", "15", sys.executable,
+                                  os.path.join(ROOT, "pcaps", "tlsproxy.py"), "intolerant",
+                                  str(PORT), str(BACKEND), "0303", "rst", "2"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        procs.append(proxy)
+        ok(wait_for(lambda: listening(BACKEND) and listening(PORT), 10),
+           "the TLS 1.2 server and the intolerant proxy listen")
+        client = ["timeout", "10", "openssl", "s_client", "-connect", f"127.0.0.1:{PORT}",
+                  "-servername", "localhost"]
+        first = subprocess.run(client, stdin=subprocess.DEVNULL, capture_output=True)
+        ok(first.returncode not in (0, 124), "the client's TLS 1.3 attempt fails (reset)")
+        second = subprocess.run(client + ["-tls1_2"], stdin=subprocess.DEVNULL,
+                                capture_output=True)
+        ok(second.returncode == 0, "its TLS 1.2 retry gets through")
+
+        def retry_seen():
+            return any(r.get("record") == "hello" and "fallback_of" in r for r in records(out))
+
+        # Line-buffered: the retry's record is out before the capture ends.
+        ok(wait_for(retry_seen, 10), "the fallback retry's record is written while capturing")
+        tp.send_signal(signal.SIGINT)
+        try:
+            rc = tp.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            tp.kill()
+            rc = None
+        ok(rc == 0, f"SIGINT ends tlsneg-pcap cleanly (exit {rc})")
+        recs = records(out)
+        hellos = [r for r in recs if r["record"] == "hello" and r["msg"] == "ClientHello"]
+        ok(len(hellos) == 2 and hellos[0]["offered_max"] == "0x0304"
+           and hellos[1]["offered_max"] == "0x0303" and hellos[1]["fallback_of"] ==
+           hellos[0]["frame"] and "fallback_retry" in hellos[1]["findings"],
+           "two ClientHellos: up to TLS 1.3, then up to TLS 1.2 with fallback_of the first "
+           "and fallback_retry")
+        ok(any(r["record"] == "outcome" and r["outcome"] == "reset"
+               and r["attempt_frame"] == hellos[0]["frame"] for r in recs) if hellos else False,
+           "the first attempt's outcome is the reset")
+        ok(any(r["record"] == "hello" and r["msg"] == "ServerHello" and r["negotiated"] == "0x0303"
+               and "version_intolerance" in r["findings"] for r in recs),
+           "the TLS 1.2 ServerHello carries the version_intolerance verdict")
+        text = "\n".join(lines_of(out))
+        ok("=== tlsneg report ===" in text and "VERSION-INTOLERANT" in text
+           and "fallback_retry" in text.split("=== tlsneg report ===")[-1],
+           "the report follows at the end, with the intolerant server and the retry")
+        if not all(results):
+            print("# output:\n# " + text.replace("\n", "\n# "))
+            print("# stderr:\n# " + open(err).read().replace("\n", "\n# "))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait(timeout=5)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True, help="the tlsneg-pcap binary")
+    ap.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.inside:
+        inside(os.path.abspath(args.tool))
+        return 0 if results and all(results) else 1
+    else:
+        # A namespace of our own: as root a plain one (so -Z can be tested),
+        # else a user namespace that maps us to root in it.
+        env = dict(os.environ)
+        if os.geteuid() == 0:
+            ns = ["unshare", "-n"]
+        else:
+            ns = ["unshare", "-rn"]
+            env["TLSNEG_LIVE_USERNS"] = "1"
+        p = subprocess.run(ns + [sys.executable, os.path.abspath(__file__), "--tool",
+                                 os.path.abspath(args.tool), "--inside"], env=env,
+                           capture_output=True, text=True, timeout=120)
+        sys.stdout.write("".join(l + "\n" for l in p.stdout.splitlines()
+                                 if not l.startswith("1..")))
+        sys.stderr.write(p.stderr)
+        for line in p.stdout.splitlines():
+            if line.startswith("ok ") or line.startswith("not ok "):
+                results.append(line.startswith("ok "))
+        if p.returncode != 0 and not results:
+            results.append(False)
+            print(f"not ok 1 - could not run in a network namespace: {p.stderr[:500]}")
+    n = len(results)
+    print(f"1..{n}")
+    print(f"{sum(results)} passed, {n - sum(results)} failed")
+    return 0 if n and all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
