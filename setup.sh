@@ -34,4 +34,7 @@ tshark -r "$capture" -q -z tlsneg,report 2>/dev/null
 echo
 echo "Every hello in detail:  tshark -r '$capture' -Y tlsneg -O tlsneg -V"
 echo "JSON lines, CSV:        tshark -r '$capture' -q -z tlsneg,jsonl   (or tlsneg,csv)"
+if command -v tlsneg-pcap >/dev/null 2>&1; then
+    echo "Without tshark, faster: tlsneg-pcap --jsonl '$capture'   (--csv, --report, -i IFACE)"
+fi
 echo "The findings only:      tshark -r '$capture' -Y tlsneg.finding -T fields -e frame.number -e tlsneg.finding"

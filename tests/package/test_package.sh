@@ -4,11 +4,13 @@
 #   tests/package/test_package.sh BUILD_DIR
 # Builds the package with cpack from BUILD_DIR (a configured and built tree),
 # checks its name, its Depends (the libwireshark ABI package that this
-# Wireshark's library belongs to, and the pin to this release series) and its
-# one file (the plugin in the global plugin folder). As root (or with
-# passwordless sudo) it then installs it with apt, checks that tshark lists
-# tlsneg from that folder, removes it, checks that the plugin is gone, and
-# puts back a tlsneg package that was installed before.
+# Wireshark's library belongs to, and the pin to this release series; with
+# tlsneg-pcap built, libpcap0.8 and libgcrypt20) and its files (the plugin in
+# the global plugin folder, the profile, and /usr/bin/tlsneg-pcap when
+# built). As root (or with passwordless sudo) it then installs it with apt,
+# checks that tshark lists tlsneg from that folder and that tlsneg-pcap runs,
+# removes it, checks that both are gone, and puts back a tlsneg package that
+# was installed before.
 set -eu
 build=$(cd "${1:?usage: test_package.sh BUILD_DIR}" && pwd)
 out=$(mktemp -d)
@@ -55,10 +57,22 @@ plugdir=$(tshark -G folders 2>/dev/null | sed -n 's/^Global Plugins:[[:space:]]*
 confdir=$(tshark -G folders 2>/dev/null | sed -n 's/^Global configuration:[[:space:]]*//p')
 profile="$confdir/profiles/TLS Negotiation"
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/' | sed 's/^.* \.\//\//' | sort)
+# tlsneg-pcap is in the package when the build made it (TLSNEG_BUILD_PCAP).
+pcap_tool=""
+if grep -q '^TLSNEG_BUILD_PCAP:BOOL=ON$' "$build/CMakeCache.txt"; then
+    pcap_tool=/usr/bin/tlsneg-pcap
+fi
 want=$(printf '%s\n' "$plugdir/epan/tlsneg.so" "$profile/colorfilters" "$profile/dfilter_buttons" \
-    "$profile/preferences" | sort)
+    "$profile/preferences" $pcap_tool | sort)
 printf '%s\n' "$files" | sed 's/^/# file: /'
-check "the package holds the plugin and the profile, nothing else" test "$files" = "$want"
+check "the package holds the plugin, the profile${pcap_tool:+ and $pcap_tool}, nothing else" \
+    test "$files" = "$want"
+if [ -n "$pcap_tool" ]; then
+    for lib in libpcap0.8 libgcrypt20; do
+        check "Depends names $lib (tlsneg-pcap's libraries, by dpkg-shlibdeps)" \
+            sh -c "printf '%s\n' '$depends' | tr ',' '\n' | grep -q '^ *$lib '"
+    done
+fi
 
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -78,6 +92,9 @@ apt_get() {
 listed() { tshark -G plugins 2>/dev/null | grep -q "tlsneg.so.*$plugdir/epan/tlsneg.so"; }
 check "apt-get install ./$(basename "$deb")" apt_get install -y --reinstall "$deb"
 check "tshark lists tlsneg from $plugdir/epan" listed
+if [ -n "$pcap_tool" ]; then
+    check "$pcap_tool --help runs" sh -c "$pcap_tool --help >/dev/null"
+fi
 capture=$(cd "$(dirname "$0")/../.." && pwd)/pcaps/fallback-chain.pcap
 # shellcheck disable=SC2016 # $1 is the inner shell's
 check "tshark -C \"TLS Negotiation\" reads a capture" \
@@ -86,6 +103,9 @@ check "apt-get remove tlsneg" apt_get remove -y tlsneg
 check "the plugin file is gone" test ! -e "$plugdir/epan/tlsneg.so"
 check "the profile is gone" test ! -e "$profile"
 check "tshark no longer lists tlsneg" sh -c "! tshark -G plugins 2>/dev/null | grep -q tlsneg"
+if [ -n "$pcap_tool" ]; then
+    check "$pcap_tool is gone" test ! -e "$pcap_tool"
+fi
 case $before in
 *"install ok installed"*)
     apt_get install -y --reinstall "$deb"
