@@ -42,6 +42,23 @@ KNOWN = {
     # and reports it.
     ("pcaps/public/wireshark/quic-fragmented-handshakes.pcapng.gz", "pcap", 3, 1):
         "the ClientHello sent again after a Retry",
+    # The same message in the JSON lines: tlsneg-pcap writes its hello
+    # record, with "retransmission_of":1 (judged in frame 1, no findings).
+    ("pcaps/public/wireshark/quic-fragmented-handshakes.pcapng.gz", "pcap", 3,
+     "jsonl hello ClientHello"):
+        "the ClientHello sent again after a Retry",
+    # QUIC CONNECTION_CLOSE frames whose error is a crypto error, 0x0100 +
+    # the TLS alert (RFC 9001 4.8): 0x0146 (protocol_version, 70) from the
+    # server in frame 2, 0x016d (109) in frame 4, 0x0146 from the client in
+    # frame 7 (tshark's own quic.cc.error_code). tlsneg-pcap reads them as
+    # the alerts they carry; the plugin reads alerts from tls.alert_message
+    # only, which a QUIC CONNECTION_CLOSE is not.
+    ("pcaps/synth-quic-tls12.pcap", "pcap", 2, "jsonl outcome alert"):
+        "a QUIC CONNECTION_CLOSE with a crypto error: an alert for tlsneg-pcap only",
+    ("pcaps/synth-quic-tls12.pcap", "pcap", 4, "jsonl outcome alert"):
+        "a QUIC CONNECTION_CLOSE with a crypto error: an alert for tlsneg-pcap only",
+    ("pcaps/synth-quic-tls12.pcap", "pcap", 7, "jsonl outcome alert"):
+        "a QUIC CONNECTION_CLOSE with a crypto error: an alert for tlsneg-pcap only",
     # The scanners use ports tshark does not know for TLS (4436x). tshark
     # leaves undissected a connection that starts with sslscan's or
     # testssl.sh's SSLv2 CLIENT-HELLO (docs/fields.md: Decode As), and
@@ -98,7 +115,23 @@ KNOWN = {
 # changes the records after it (a probe's first frame, its count), so these
 # differences are counted per capture; the messages themselves are in KNOWN
 # above, with the bytes that decide. docs/tlsneg-pcap.md says it for people.
-KNOWN_JSONL = {}
+SCANNER_JSONL = ("the scanner's connection tshark does not dissect (KNOWN above): its "
+                 "SSLv2 CLIENT-HELLO, the alerts around it, and the probe that counts it")
+KNOWN_JSONL = {
+    # sslscan: the SSLv2 CLIENT-HELLO of frame 6 is the probe's first hello
+    # for tlsneg-pcap (probe 6, 17 hellos, lowest 0x0002), frame 15 for the
+    # plugin (probe 15, 16 hellos, lowest 0x0300): every hello record of the
+    # probe names another first frame; plus frame 6's hello and the alerts
+    # of frames 7 and 9.
+    "pcaps/scan-sslscan-tls12.pcap": (14, 17, SCANNER_JSONL),
+    "pcaps/scan-sslscan-tls13.pcap": (14, 17, SCANNER_JSONL),
+    # testssl.sh: its SSLv2 CLIENT-HELLO comes late (frame 61, 59), inside
+    # the probe that starts at frame 8: one more hello in the probe record
+    # (14, lowest 0x0002, against 13 and 0x0300), the hello, and the alerts
+    # of frames 4 (the server's alert record before any hello) and 62 (60).
+    "pcaps/scan-testssl-tls12.pcap": (1, 4, SCANNER_JSONL),
+    "pcaps/scan-testssl-tls13.pcap": (1, 4, SCANNER_JSONL),
+}
 
 
 def key(frame, msg_type, body):
