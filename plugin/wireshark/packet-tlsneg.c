@@ -113,7 +113,6 @@ typedef enum {
     ROLE_TLS_ALERT_DESCRIPTION,
     ROLE_DTLS_ALERT_DESCRIPTION,
     ROLE_TCP_FLAGS,
-    ROLE_TLS_PROGRESS, /* ChangeCipherSpec or an encrypted record */
     ROLE_COUNT
 } field_role;
 
@@ -130,8 +129,6 @@ static const struct {
     {"tls.alert_message.desc", ROLE_TLS_ALERT_DESCRIPTION},
     {"dtls.alert_message.desc", ROLE_DTLS_ALERT_DESCRIPTION},
     {"tcp.flags", ROLE_TCP_FLAGS},
-    {"tls.change_cipher_spec", ROLE_TLS_PROGRESS},
-    {"tls.app_data", ROLE_TLS_PROGRESS},
 };
 
 /* Every hfid of every watched name (several fields can share one name),
@@ -258,7 +255,6 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
                 break;
             }
             case ROLE_TCP_FLAGS:
-            case ROLE_TLS_PROGRESS:
             case ROLE_NONE:
             case ROLE_COUNT:
                 break;
@@ -590,13 +586,35 @@ static frame_result *track_close(proto_tree *tree, packet_info *pinfo, frame_res
     return res;
 }
 
+/* has_progress_record tells whether a TLS record in this frame is a
+ * ChangeCipherSpec (20) or application data (23), the encrypted records of
+ * either version. Wanting tls.change_cipher_spec and tls.app_data for this
+ * would make tshark build an item for every such record (bench/README.md);
+ * the content type is the byte before the record version, which is wanted
+ * anyway and which tshark adds to every record it dissects. */
+static gboolean has_progress_record(proto_tree *tree)
+{
+    for (guint i = 0; i < by_role[ROLE_TLS_RECORD_VERSION].n; i++) {
+        GPtrArray *recs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_RECORD_VERSION].hfid[i]);
+        for (guint j = 0; recs && j < recs->len; j++) {
+            const field_info *fi = (const field_info *)g_ptr_array_index(recs, j);
+            if (fi->ds_tvb && fi->start > 0 && fi->length == 2) {
+                guint8 type = tvb_get_guint8(fi->ds_tvb, fi->start - 1);
+                if (type == 20 || type == 23) {
+                    return TRUE;
+                }
+            }
+        }
+    }
+    return FALSE;
+}
+
 /* track_progress tells the session layer that a side of a connection sent
  * a ChangeCipherSpec or an encrypted record: a handshake whose ServerHello
  * the capture misses is no failure. */
 static void track_progress(proto_tree *tree, packet_info *pinfo, guint layers)
 {
-    if (!tlsneg_session_tracker(session) || !(layers & LAYER_TLS) ||
-        !watched_items(tree, ROLE_TLS_PROGRESS)) {
+    if (!tlsneg_session_tracker(session) || !(layers & LAYER_TLS) || !has_progress_record(tree)) {
         return;
     }
     conversation_t *conv = find_conversation_pinfo(pinfo, 0);
