@@ -113,7 +113,6 @@ typedef enum {
     ROLE_TLS_ALERT_DESCRIPTION,
     ROLE_DTLS_ALERT_DESCRIPTION,
     ROLE_TCP_FLAGS,
-    ROLE_TLS_PROGRESS, /* ChangeCipherSpec or an encrypted record */
     ROLE_COUNT
 } field_role;
 
@@ -130,8 +129,6 @@ static const struct {
     {"tls.alert_message.desc", ROLE_TLS_ALERT_DESCRIPTION},
     {"dtls.alert_message.desc", ROLE_DTLS_ALERT_DESCRIPTION},
     {"tcp.flags", ROLE_TCP_FLAGS},
-    {"tls.change_cipher_spec", ROLE_TLS_PROGRESS},
-    {"tls.app_data", ROLE_TLS_PROGRESS},
 };
 
 /* Every hfid of every watched name (several fields can share one name),
@@ -258,7 +255,6 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
                 break;
             }
             case ROLE_TCP_FLAGS:
-            case ROLE_TLS_PROGRESS:
             case ROLE_NONE:
             case ROLE_COUNT:
                 break;
@@ -411,17 +407,102 @@ static gboolean has_anchor(proto_tree *tree, guint layers)
                                       watched_items(tree, ROLE_DTLS_ALERT_DESCRIPTION)));
 }
 
+/* The connection of the last TCP frame whose conversation was looked up:
+ * find_conversation costs about 1,100 instructions, and the next lookups
+ * (ServerHello, ChangeCipherSpec, encrypted records, FIN) are mostly for
+ * the same connection. Only a SYN makes TCP start a new conversation on the
+ * same addresses and ports (port reuse), so any SYN forgets it; kept only
+ * while the tracker runs, since only then are every TCP frame's flags
+ * read. */
+typedef struct {
+    int type;
+    guint len;
+    guint8 addr[16];
+    guint32 port;
+} conn_end;
+
+static struct {
+    gboolean valid;
+    conn_end a, b;
+    tlsneg_conn *c;
+} last_conn;
+
+static gboolean conn_cacheable(const packet_info *pinfo)
+{
+    return tlsneg_session_tracker(session) && pinfo->ptype == PT_TCP &&
+           !pinfo->use_conv_addr_port_endpoints && !pinfo->conv_elements && pinfo->src.len > 0 &&
+           pinfo->src.len <= 16 && pinfo->dst.len > 0 && pinfo->dst.len <= 16;
+}
+
+static gboolean end_is(const conn_end *e, const address *addr, guint32 port)
+{
+    return e->port == port && e->type == addr->type && e->len == (guint)addr->len &&
+           memcmp(e->addr, addr->data, e->len) == 0;
+}
+
+static tlsneg_conn *cached_conn(const packet_info *pinfo)
+{
+    if (!last_conn.valid || !conn_cacheable(pinfo)) {
+        return NULL;
+    }
+    if ((end_is(&last_conn.a, &pinfo->src, pinfo->srcport) &&
+         end_is(&last_conn.b, &pinfo->dst, pinfo->destport)) ||
+        (end_is(&last_conn.a, &pinfo->dst, pinfo->destport) &&
+         end_is(&last_conn.b, &pinfo->src, pinfo->srcport))) {
+        return last_conn.c;
+    }
+    return NULL;
+}
+
+static void set_end(conn_end *e, const address *addr, guint32 port)
+{
+    e->type = addr->type;
+    e->len = (guint)addr->len;
+    memcpy(e->addr, addr->data, e->len);
+    e->port = port;
+}
+
+static void remember_conn(const packet_info *pinfo, tlsneg_conn *c)
+{
+    if (!c || !conn_cacheable(pinfo)) {
+        return;
+    }
+    set_end(&last_conn.a, &pinfo->src, pinfo->srcport);
+    set_end(&last_conn.b, &pinfo->dst, pinfo->destport);
+    last_conn.c = c;
+    last_conn.valid = TRUE;
+}
+
 /* connection returns the session layer's state of this frame's
  * conversation, made on first use. */
 static tlsneg_conn *connection(packet_info *pinfo)
 {
+    tlsneg_conn *c = cached_conn(pinfo);
+    if (c) {
+        return c;
+    }
     conversation_t *conv = find_or_create_conversation(pinfo);
-    tlsneg_conn *c = (tlsneg_conn *)conversation_get_proto_data(conv, proto_tlsneg);
+    c = (tlsneg_conn *)conversation_get_proto_data(conv, proto_tlsneg);
     if (!c) {
         c = wmem_new0(wmem_file_scope(), tlsneg_conn);
         c->id = conv->conv_index;
         conversation_add_proto_data(conv, proto_tlsneg, c);
     }
+    remember_conn(pinfo, c);
+    return c;
+}
+
+/* existing_connection returns the session layer's state of this frame's
+ * conversation, or NULL if it has none. */
+static tlsneg_conn *existing_connection(packet_info *pinfo)
+{
+    tlsneg_conn *c = cached_conn(pinfo);
+    if (c) {
+        return c;
+    }
+    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    c = conv ? (tlsneg_conn *)conversation_get_proto_data(conv, proto_tlsneg) : NULL;
+    remember_conn(pinfo, c);
     return c;
 }
 
@@ -526,29 +607,36 @@ static gboolean analyse_message(msg_result *r, wire_place *place, const found_ms
     return TRUE;
 }
 
+/* tcp_flags returns the flags of this frame's first TCP header when the
+ * tracker runs (it alone needs them), else 0; *syn tells whether any TCP
+ * header in the frame has SYN set. */
+static guint32 tcp_flags(proto_tree *tree, const packet_info *pinfo, gboolean *syn)
+{
+    GPtrArray *items = tlsneg_session_tracker(session) && pinfo->ptype == PT_TCP
+                           ? watched_items(tree, ROLE_TCP_FLAGS)
+                           : NULL;
+    *syn = FALSE;
+    for (guint i = 0; items && i < items->len; i++) {
+        *syn |= (tlsneg_fi_uint((field_info *)g_ptr_array_index(items, i)) & 0x002) != 0;
+    }
+    return items ? tlsneg_fi_uint((field_info *)g_ptr_array_index(items, 0)) : 0;
+}
+
 /* track_close tells the session layer about a TCP RST or FIN in a
  * connection that has shown a hello or alert; res keeps it if it ended an
  * attempt. */
-static frame_result *track_close(proto_tree *tree, packet_info *pinfo, frame_result *res)
+static frame_result *track_close(guint32 flags, packet_info *pinfo, frame_result *res)
 {
-    GPtrArray *flags = tlsneg_session_tracker(session) && pinfo->ptype == PT_TCP
-                           ? watched_items(tree, ROLE_TCP_FLAGS)
-                           : NULL;
-    if (!flags) {
+    if (!(flags & 0x005)) { /* FIN 0x001, RST 0x004 */
         return res;
     }
-    guint32 v = tlsneg_fi_uint((field_info *)g_ptr_array_index(flags, 0));
-    if (!(v & 0x005)) { /* FIN 0x001, RST 0x004 */
-        return res;
-    }
-    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
-    tlsneg_conn *c = conv ? (tlsneg_conn *)conversation_get_proto_data(conv, proto_tlsneg) : NULL;
+    tlsneg_conn *c = existing_connection(pinfo);
     if (!c) {
         return res;
     }
     tlsneg_event ev = event_of(pinfo);
     tlsneg_close_result x;
-    tlsneg_session_close(session, c, &ev, (v & 0x004) != 0, &x);
+    tlsneg_session_close(session, c, &ev, (flags & 0x004) != 0, &x);
     if (x.ended_attempt_frame) {
         if (!res) {
             res = wmem_new0(wmem_file_scope(), frame_result);
@@ -561,17 +649,38 @@ static frame_result *track_close(proto_tree *tree, packet_info *pinfo, frame_res
     return res;
 }
 
+/* has_progress_record tells whether a TLS record in this frame is a
+ * ChangeCipherSpec (20) or application data (23), the encrypted records of
+ * either version. Wanting tls.change_cipher_spec and tls.app_data for this
+ * would make tshark build an item for every such record (bench/README.md);
+ * the content type is the byte before the record version, which is wanted
+ * anyway and which tshark adds to every record it dissects. */
+static gboolean has_progress_record(proto_tree *tree)
+{
+    for (guint i = 0; i < by_role[ROLE_TLS_RECORD_VERSION].n; i++) {
+        GPtrArray *recs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_RECORD_VERSION].hfid[i]);
+        for (guint j = 0; recs && j < recs->len; j++) {
+            const field_info *fi = (const field_info *)g_ptr_array_index(recs, j);
+            if (fi->ds_tvb && fi->start > 0 && fi->length == 2) {
+                guint8 type = tvb_get_guint8(fi->ds_tvb, fi->start - 1);
+                if (type == 20 || type == 23) {
+                    return TRUE;
+                }
+            }
+        }
+    }
+    return FALSE;
+}
+
 /* track_progress tells the session layer that a side of a connection sent
  * a ChangeCipherSpec or an encrypted record: a handshake whose ServerHello
  * the capture misses is no failure. */
 static void track_progress(proto_tree *tree, packet_info *pinfo, guint layers)
 {
-    if (!tlsneg_session_tracker(session) || !(layers & LAYER_TLS) ||
-        !watched_items(tree, ROLE_TLS_PROGRESS)) {
+    if (!tlsneg_session_tracker(session) || !(layers & LAYER_TLS) || !has_progress_record(tree)) {
         return;
     }
-    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
-    tlsneg_conn *c = conv ? (tlsneg_conn *)conversation_get_proto_data(conv, proto_tlsneg) : NULL;
+    tlsneg_conn *c = existing_connection(pinfo);
     if (c) {
         tlsneg_event ev = event_of(pinfo);
         tlsneg_session_progress(session, c, &ev);
@@ -582,6 +691,11 @@ static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
 {
     frame_result *res = NULL;
     guint layers = frame_layers(pinfo);
+    gboolean syn;
+    guint32 flags = tcp_flags(tree, pinfo, &syn);
+    if (syn) { /* TCP may start a new conversation here */
+        last_conn.valid = FALSE;
+    }
     if (has_anchor(tree, layers)) {
         wmem_array_t *found = wmem_array_new(pinfo->pool, sizeof(found_msg));
         find_messages(tree, found, FALSE, 0, NULL);
@@ -604,7 +718,7 @@ static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
         res = NULL;
     }
     track_progress(tree, pinfo, layers);
-    return track_close(tree, pinfo, res);
+    return track_close(flags, pinfo, res);
 }
 
 static proto_item *add_generated_uint(proto_tree *tree, int hf, guint32 v)
@@ -1240,12 +1354,14 @@ static void session_init(void)
     tlsneg_tracker_config cfg = {pref_max_attempts, (guint64)pref_window_s * 1000000u, pref_key_sni,
                                  !pref_probes};
     session = tlsneg_session_new(&cfg);
+    last_conn.valid = FALSE;
 }
 
 static void session_cleanup(void)
 {
     tlsneg_session_free(session);
     session = NULL;
+    last_conn.valid = FALSE;
 }
 
 static void register_preferences(void)

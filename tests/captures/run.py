@@ -381,7 +381,7 @@ def check_field_reference(box, res):
 # messages from tlsneg.
 WATCHED_FIELDS = ["tls.record.version", "tls.handshake.type", "dtls.record.version",
                   "dtls.handshake.type", "dtls.fragments", "tls.alert_message.desc",
-                  "dtls.alert_message.desc", "tcp.flags", "tls.change_cipher_spec", "tls.app_data"]
+                  "dtls.alert_message.desc", "tcp.flags"]
 
 
 def check_watched_fields(box, res):
