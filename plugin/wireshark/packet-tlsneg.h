@@ -19,6 +19,7 @@ typedef struct {
  * (analysis/tracker.h); its finding is kept with the others. */
 typedef struct {
     tlsneg_verdict_kind kind;
+    const char *note;   /* its words in the packet list (tlsneg_verdict_note) */
     tlsneg_probe probe; /* TLSNEG_VERDICT_PROBE */
     guint8 num_links, num_versions, num_texts;
     tlsneg_link link[TLSNEG_VERDICT_LINKS];
@@ -53,7 +54,10 @@ typedef struct {
     guint num_verdicts;
     const kept_verdict *verdicts; /* across connections */
     gboolean from_client;
-    const char *sni; /* the server name of the connection's ClientHello */
+    const char *sni;        /* the server name of the connection's ClientHello */
+    const char *title;      /* a retry: what its title says (tlsneg_result.title), or NULL */
+    guint32 failed_attempt; /* an alert: the ClientHello whose attempt it made fail, or 0 */
+    guint8 failure_cause;   /* then how (tlsneg_cause) */
 } msg_result;
 
 /* The analysed messages of one frame, in wire order. */
