@@ -13,7 +13,8 @@ its ClientHello's title once the capture has been read (-2), as tshark's own
 tcp.flags.reset/fin and tls.alert_message fields show; a fallback retry's
 title says so ("fallback retry 2/3 (TLS 1.2 -> TLS 1.1, no SCSV)"). The SVG
 ladder (-z tlsneg,ladder-svg) is well-formed XML naming the same frames,
-rungs and notes as the text."""
+rungs and notes as the text. A client's abort after a ServerHello with a
+sentinel, from a client that offered TLS 1.3, says it caught the downgrade."""
 import argparse
 import os
 import re
@@ -254,6 +255,36 @@ def check_info_notes(box, cap, name, want, check):
                   "as its random says", info.get(frame, ""))
         elif notes:
             check(False, f"{name}: a fallback note on frame {frame}, which is no ClientHello")
+    # A client's fatal alert after a ServerHello whose random ends with a
+    # sentinel, in a connection whose ClientHello offered TLS 1.3 (0x0304 in
+    # supported_versions): the client caught the downgrade.
+    wire = ["frame.number", "tcp.stream", "tcp.srcport", "tls.handshake.type",
+            "tls.handshake.random", "tls.handshake.extensions.supported_version",
+            "tls.alert_message.level"]
+    args = ["-n", "-r", cap, "-Y", "tls.handshake.type || tls.alert_message", "-T", "fields",
+            "-E", "occurrence=a", "-E", "aggregator=,"]
+    for f in wire:
+        args += ["-e", f]
+    state = {}
+    for line in box.run(args).stdout.splitlines():
+        r = dict(zip(wire, line.split("\t")))
+        st = state.setdefault(r["tcp.stream"], {})
+        types = r["tls.handshake.type"].split(",")
+        frame = int(r["frame.number"])
+        if types[0] == "1":
+            st["client"] = r["tcp.srcport"]
+            st["tls13"] = "0x0304" in r["tls.handshake.extensions.supported_version"].split(",")
+        elif types[0] == "2":
+            st["sentinel"] = r["tls.handshake.random"].split(",")[0].replace(":", "").endswith(
+                SENTINELS)
+        elif "2" in r["tls.alert_message.level"].split(",") and "sentinel" in st and \
+                r["tcp.srcport"] == st.get("client"):
+            caught = st["sentinel"] and st["tls13"]
+            has = "[client caught the downgrade]" in info.get(frame, "")
+            check(has == caught, f"{name}: frame {frame}, the client's abort, "
+                  f"{'says' if caught else 'does not say'} it caught the downgrade (the "
+                  f"bytes: sentinel {st['sentinel']}, TLS 1.3 offered {st['tls13']})",
+                  info.get(frame, ""))
     off = box.run(["-n", "-r", cap, "-o", "tlsneg.info_notes:FALSE", "-o",
                    'gui.column.format:"No.","%m","Info","%i"']).stdout
     check(not re.search(r"\[(fallback|intolerant|rejected|DOWNGRD|probe|client)", off),
