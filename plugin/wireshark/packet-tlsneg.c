@@ -940,9 +940,9 @@ static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     if (shown(tree, proto_tlsneg)) {
         const char *name = tlsneg_alert_name(r->alert_description);
         proto_item_append_text(ti, ": Alert %s", name ? name : "unknown");
-        const kept_verdict *abort = kept_verdict_find(r, TLSNEG_VERDICT_CLIENT_ABORT);
-        if (abort) {
-            proto_item_append_text(ti, ", %s", abort->note);
+        const kept_verdict *aborted = kept_verdict_find(r, TLSNEG_VERDICT_CLIENT_ABORT);
+        if (aborted) {
+            proto_item_append_text(ti, ", %s", aborted->note);
         }
     }
     proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
