@@ -38,6 +38,8 @@ typedef struct {
     uint16_t version;
     bool fallback_scsv;  /* ClientHello */
     uint8_t alert;       /* ALERT: its description */
+    uint8_t failure;     /* ALERT, RESET, CLOSE: this step made its attempt fail, and how
+                            (a tlsneg_cause, as the session layer judged it); 0: it did not */
     const char *finding; /* VERDICT: the rule's finding name (copied) */
     const char *detail;  /* VERDICT: its sentence (copied) */
 } tlsneg_step;
@@ -58,5 +60,12 @@ void tlsneg_ladder_add(tlsneg_ladder *l, const char *server, const char *sni, co
  * newline), servers in the order they first appeared. */
 void tlsneg_ladder_write(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
                          void *ctx);
+
+/* tlsneg_ladder_write_svg writes the same ladders, laid out by the same
+ * code, as one SVG document (for handouts), line by line: per lane a
+ * heading, the client's and the server's lifelines, each step an arrow
+ * with its frame number and text, the notes under it. */
+void tlsneg_ladder_write_svg(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
+                             void *ctx);
 
 #endif

@@ -99,6 +99,9 @@ static void result_init(tlsneg_result *out)
     out->verdicts.count = 0;
     out->verdicts.dropped = 0;
     out->num_back_notes = 0;
+    out->title[0] = '\0';
+    out->failed_attempt = 0;
+    out->failure_cause = TLSNEG_CAUSE_NONE;
     memset(&out->facts, 0, sizeof out->facts);
 }
 
@@ -106,6 +109,8 @@ const char *tlsneg_note_kind_name(tlsneg_note_kind k)
 {
     return k == TLSNEG_NOTE_RETRIED_IN   ? "retried_in"
            : k == TLSNEG_NOTE_INTOLERANT ? "intolerant"
+           : k == TLSNEG_NOTE_FAILED     ? "failed"
+           : k == TLSNEG_NOTE_TITLE      ? "title"
                                          : "unknown";
 }
 
@@ -121,15 +126,58 @@ static tlsneg_back_note *add_note(tlsneg_result *out, uint32_t frame, tlsneg_not
     return n;
 }
 
+/* fill_failed makes n the note that the attempt of ClientHello frame
+ * hello failed (cause, alert) in frame. */
+static void fill_failed(tlsneg_back_note *n, uint32_t hello, uint32_t frame, uint8_t cause,
+                        uint8_t alert)
+{
+    memset(n, 0, sizeof *n);
+    n->frame = hello;
+    n->kind = TLSNEG_NOTE_FAILED;
+    n->link.role = TLSNEG_LINK_FAILED_IN;
+    n->link.frame = frame;
+    n->has_text = true;
+    n->text.role = TLSNEG_TEXT_FAILURE;
+    tlsneg_failure_text(cause, alert, frame, n->text.text, sizeof n->text.text);
+}
+
+/* own_title: a retry's title, from its fallback or same-offer verdict. */
+static void own_title(tlsneg_result *out)
+{
+    for (size_t k = 0; k < out->verdicts.count; k++) {
+        const tlsneg_verdict *v = &out->verdicts.item[k];
+        tlsneg_retry r;
+        if ((v->kind == TLSNEG_VERDICT_FALLBACK || v->kind == TLSNEG_VERDICT_SAME_RETRY) &&
+            tlsneg_verdict_retry(v, (size_t)v->chain_len - 1, 0, &r)) {
+            tlsneg_retry_text(&r, out->title, sizeof out->title);
+            return;
+        }
+    }
+}
+
 /* back_notes tells the earlier attempts of a chain what this frame
  * revealed: the last failed attempt that it retried it, every failed attempt
- * what the server did not tolerate. */
+ * what the server did not tolerate, every retry of a chain that ended here
+ * its number among all of them. */
 static void back_notes(tlsneg_result *out, uint32_t frame)
 {
     for (size_t k = 0; k < out->verdicts.count; k++) {
         const tlsneg_verdict *v = &out->verdicts.item[k];
         bool fallback = v->kind == TLSNEG_VERDICT_FALLBACK;
         bool intolerant = v->kind == TLSNEG_VERDICT_INTOLERANT;
+        bool ended = intolerant || v->kind == TLSNEG_VERDICT_OTHER_CAUSE;
+        for (size_t i = 1; ended && i < v->chain_len; i++) {
+            tlsneg_retry r;
+            tlsneg_back_note *n;
+            if (tlsneg_verdict_retry(v, i, (uint8_t)(v->chain_len - 1), &r) && r.retries &&
+                (n = add_note(out, v->chain_frames[i], TLSNEG_NOTE_TITLE))) {
+                n->link.role = TLSNEG_LINK_COMPLETED_BY;
+                n->link.frame = frame;
+                n->has_text = true;
+                n->text.role = TLSNEG_TEXT_TITLE;
+                tlsneg_retry_text(&r, n->text.text, sizeof n->text.text);
+            }
+        }
         const char *what = tlsneg_verdict_text(v, TLSNEG_TEXT_INTOLERANT_OF);
         for (size_t i = 0; i + 1 < v->chain_len; i++) {
             uint32_t earlier = v->chain_frames[i];
@@ -163,6 +211,7 @@ static void add_verdicts(tlsneg_result *out, uint32_t frame)
         return;
     }
     tlsneg_verdict_findings(&out->verdicts, &out->findings);
+    own_title(out);
     back_notes(out, frame);
 }
 
@@ -260,9 +309,17 @@ void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     tlsneg_check(&out->findings, &in);
     tlsneg_tracker *t = tracker_of(s);
     if (t) {
-        tlsneg_tracker_alert(t, c->id, ev->time_us, description, out->alert_from_server,
-                             &out->verdicts);
+        uint32_t failed = tlsneg_tracker_alert(t, c->id, ev->time_us, description,
+                                               out->alert_from_server, &out->verdicts);
         add_verdicts(out, ev->frame);
+        uint8_t alert;
+        uint8_t cause = failed ? tlsneg_tracker_cause(t, c->id, &alert) : TLSNEG_CAUSE_NONE;
+        if (cause != TLSNEG_CAUSE_NONE && failed < ev->frame &&
+            out->num_back_notes < TLSNEG_MAX_BACK_NOTES) {
+            out->failed_attempt = failed;
+            out->failure_cause = cause;
+            fill_failed(&out->back_notes[out->num_back_notes++], failed, ev->frame, cause, alert);
+        }
     }
 }
 
@@ -279,6 +336,7 @@ void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
         out->cause = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
         out->from_client = tlsneg_session_from_client(c, &ev->src);
         set_sni(&out->has_sni, out->sni, c->client_hello ? c->client_hello->sni : NULL);
+        fill_failed(&out->note, out->ended_attempt_frame, ev->frame, out->cause, 0);
     }
 }
 

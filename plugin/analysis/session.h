@@ -67,10 +67,14 @@ typedef enum {
     TLSNEG_NOTE_RETRIED_IN, /* link TLSNEG_LINK_RETRY: the fallback retry of this attempt */
     TLSNEG_NOTE_INTOLERANT, /* text TLSNEG_TEXT_INTOLERANT_OF, link TLSNEG_LINK_COMPLETED_BY,
                                and a version_intolerance finding */
+    TLSNEG_NOTE_FAILED,     /* link TLSNEG_LINK_FAILED_IN, text TLSNEG_TEXT_FAILURE: how and
+                               where this attempt failed */
+    TLSNEG_NOTE_TITLE,      /* link TLSNEG_LINK_COMPLETED_BY, text TLSNEG_TEXT_TITLE: the
+                               retry's title once its chain ended ("fallback retry 1/3 ...") */
     TLSNEG_NOTE_KINDS
 } tlsneg_note_kind;
 
-/* tlsneg_note_kind_name: "retried_in", "intolerant". */
+/* tlsneg_note_kind_name: "retried_in", "intolerant", "failed", "title". */
 const char *tlsneg_note_kind_name(tlsneg_note_kind k);
 
 typedef struct {
@@ -83,7 +87,7 @@ typedef struct {
     tlsneg_finding finding;
 } tlsneg_back_note;
 
-#define TLSNEG_MAX_BACK_NOTES (2 * TLSNEG_CHAIN_MAX)
+#define TLSNEG_MAX_BACK_NOTES (3 * TLSNEG_CHAIN_MAX)
 
 /* The result of one event. */
 typedef struct {
@@ -107,6 +111,15 @@ typedef struct {
     char sni[TLSNEG_MAX_SNI + 1];
     tlsneg_findings findings; /* the message's own, then one per verdict */
     tlsneg_verdicts verdicts;
+    /* A ClientHello that retries a failed attempt: what its own title says
+     * ("fallback retry 2 (TLS 1.2 -> TLS 1.1, no SCSV)", "retry, same
+     * version (TLS 1.3)"); empty otherwise. A TLSNEG_NOTE_TITLE back note
+     * replaces it once the chain has ended. */
+    char title[TLSNEG_VERDICT_TEXT_MAX];
+    /* An alert that made its attempt fail: that attempt's ClientHello (a
+     * TLSNEG_NOTE_FAILED back note tells it), and how; or 0. */
+    uint32_t failed_attempt;
+    uint8_t failure_cause; /* tlsneg_cause */
     size_t num_back_notes;
     tlsneg_back_note back_notes[TLSNEG_MAX_BACK_NOTES];
 } tlsneg_result;
@@ -120,6 +133,7 @@ typedef struct {
     bool from_client;
     bool has_sni; /* of the attempt it ends */
     char sni[TLSNEG_MAX_SNI + 1];
+    tlsneg_back_note note; /* TLSNEG_NOTE_FAILED for ended_attempt_frame */
 } tlsneg_close_result;
 
 typedef struct tlsneg_session tlsneg_session;

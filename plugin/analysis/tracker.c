@@ -69,6 +69,8 @@ typedef struct {
     uint8_t chain_len;
     uint32_t chain_frames[TLSNEG_CHAIN_MAX];
     uint16_t chain_versions[TLSNEG_CHAIN_MAX]; /* highest offered; 0 unknown */
+    uint8_t chain_scsv, chain_same;            /* bit i: attempt i had SCSV, repeated its offer */
+    bool chain_dtls;
 
     /* ServerHello completing a retry: the server failed the higher offers
      * of the chain and accepted this one. */
@@ -560,9 +562,9 @@ const char *tlsneg_verdict_tag(tlsneg_verdict_kind k)
 
 const char *tlsneg_link_role_name(tlsneg_link_role r)
 {
-    static const char *const names[] = {"previous_attempt", "retry",           "refused_retry",
-                                        "completed_by",     "session_made_in", "higher_version_in",
-                                        "same_offer_as",    "aborted_after",   "probe_start"};
+    static const char *const names[] = {
+        "previous_attempt",  "retry",         "refused_retry", "completed_by", "session_made_in",
+        "higher_version_in", "same_offer_as", "aborted_after", "probe_start",  "failed_in"};
     return NAME_OF(names, r);
 }
 
@@ -575,8 +577,8 @@ const char *tlsneg_version_role_name(tlsneg_version_role r)
 
 const char *tlsneg_text_role_name(tlsneg_text_role r)
 {
-    static const char *const names[] = {"cause",   "chain",    "intolerant_of", "less",
-                                        "changed", "attempts", "probe"};
+    static const char *const names[] = {"cause",    "chain", "intolerant_of", "less", "changed",
+                                        "attempts", "probe", "failure",       "title"};
     return NAME_OF(names, r);
 }
 
@@ -629,10 +631,14 @@ static void fill_chain(tlsneg_tracker *t, const attempt *a, cross *out)
         steps[n++] = s;
     }
     out->chain_len = (uint8_t)n;
+    out->chain_scsv = out->chain_same = 0;
+    out->chain_dtls = a->offer.dtls;
     for (size_t i = 0; i < n; i++) {
         const attempt *s = steps[n - 1 - i];
         out->chain_frames[i] = s->frame;
         out->chain_versions[i] = s->offer.has_offered_max ? s->offer.offered_max : 0;
+        out->chain_scsv |= (uint8_t)(s->offer.fallback_scsv ? 1u << i : 0u);
+        out->chain_same |= (uint8_t)(s->same_retry ? 1u << i : 0u);
     }
 }
 
@@ -964,13 +970,15 @@ static void server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint6
     map_put(&t->by_session, session_key(a, answer->session_id), (uint32_t)(a - t->ring));
 }
 
-static void alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_t description,
-                  bool from_server, cross *out)
+/* alert returns the frame of the ClientHello whose attempt the alert makes
+ * fail, or 0. */
+static uint32_t alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_t description,
+                      bool from_server, cross *out)
 {
     memset(out, 0, sizeof *out);
     attempt *a = by_conn(t, conn);
     if (!a || !tlsneg_alert_ends_handshake(description)) {
-        return;
+        return 0;
     }
     attempt *probe = in_probe(t, a);
     if (a->outcome == SUCCESS && !from_server && a->progress != 3) {
@@ -987,10 +995,10 @@ static void alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_t de
             out->answer_frame = a->answer_frame;
             out->caught_sentinel = a->answer_sentinel && a->offer.offers_tls13;
         }
-        return;
+        return a->frame;
     }
     if (a->outcome != TLSNEG_CAUSE_NONE) {
-        return;
+        return 0;
     }
     a->outcome = TLSNEG_CAUSE_ALERT;
     a->alert = description;
@@ -1002,27 +1010,39 @@ static void alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_t de
         }
         out->probe = true;
         out->probe_info = probe->probe;
-        return;
+        return a->frame;
     }
     if (!from_server || !live(t, a->prev, a->prev_id)) {
-        return;
+        return a->frame;
     }
     out->prev_frame = a->frame;
     if (description == 86 && !a->same_retry) {
         out->fallback_rejected = true;
-        return;
+        return a->frame;
     }
     /* The retry is refused with protocol_version too: the server says it
      * supports none of the versions offered (RFC 8446 6.2), so the chain
      * ends without a common version. Other failures may still be followed
      * by a further retry. */
     if (description != 70) {
-        return;
+        return a->frame;
     }
     out->retry_refused = true;
     out->cause = TLSNEG_CAUSE_ALERT;
     out->cause_alert = description;
     fill_chain(t, a, out);
+    return a->frame;
+}
+
+uint8_t tlsneg_tracker_cause(const tlsneg_tracker *t, uint64_t conn, uint8_t *alert)
+{
+    uint32_t s = map_get(&t->by_conn, conn);
+    const attempt *a = s == NONE ? NULL : &t->ring[s];
+    *alert = a ? a->alert : 0;
+    if (!a || a->outcome == SUCCESS || a->outcome == COMPLETED) {
+        return TLSNEG_CAUSE_NONE;
+    }
+    return a->outcome;
 }
 
 uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, bool reset)
@@ -1130,6 +1150,9 @@ static const char *chain_text(const cross *c, char *buf, size_t buf_len)
 static void copy_chain(const cross *c, tlsneg_verdict *v)
 {
     v->chain_len = c->chain_len;
+    v->chain_scsv = c->chain_scsv;
+    v->chain_same = c->chain_same;
+    v->chain_dtls = c->chain_dtls;
     memcpy(v->chain_frames, c->chain_frames, sizeof v->chain_frames);
     memcpy(v->chain_versions, c->chain_versions, sizeof v->chain_versions);
 }
@@ -1217,6 +1240,7 @@ static void emit(const cross *c, tlsneg_verdicts *out)
     if (c->client_abort &&
         (v = add_verdict(out, TLSNEG_VERDICT_CLIENT_ABORT, TLSNEG_RULE_CLIENT_ABORTED))) {
         add_link(v, TLSNEG_LINK_ABORTED_AFTER, c->answer_frame);
+        v->downgrade_caught = c->caught_sentinel;
         set_detail(v, "The client ends the handshake after the ServerHello in frame %u%s",
                    c->answer_frame,
                    c->caught_sentinel ? ", which carries a downgrade sentinel although the client "
@@ -1282,12 +1306,13 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
     emit(&c, out);
 }
 
-void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_t description,
-                          bool from_server, tlsneg_verdicts *out)
+uint32_t tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us,
+                              uint8_t description, bool from_server, tlsneg_verdicts *out)
 {
     cross c;
-    alert(t, conn, time_us, description, from_server, &c);
+    uint32_t failed = alert(t, conn, time_us, description, from_server, &c);
     emit(&c, out);
+    return failed;
 }
 
 const char *tlsneg_chain_text(const tlsneg_verdict *c, char *buf, size_t buf_len)
@@ -1302,4 +1327,114 @@ void tlsneg_verdict_findings(const tlsneg_verdicts *vs, tlsneg_findings *out)
             tlsneg_finding_add(out, vs->item[i].rule, "%s", vs->item[i].detail);
         }
     }
+}
+
+const char *tlsneg_failure_text(uint8_t cause, uint8_t alert, uint32_t frame, char *buf,
+                                size_t buf_len)
+{
+    const char *name = tlsneg_alert_name(alert);
+    switch ((tlsneg_cause)cause) {
+    case TLSNEG_CAUSE_ALERT:
+        snprintf(buf, buf_len, "failed: alert %s (%u), frame %u", name ? name : "unknown", alert,
+                 frame);
+        break;
+    case TLSNEG_CAUSE_RESET:
+        snprintf(buf, buf_len, "failed: TCP reset, frame %u", frame);
+        break;
+    case TLSNEG_CAUSE_CLOSE:
+        snprintf(buf, buf_len, "failed: connection closed (FIN), frame %u", frame);
+        break;
+    case TLSNEG_CAUSE_CLIENT_ABORT:
+        snprintf(buf, buf_len, "failed: the client aborted with alert %s (%u), frame %u",
+                 name ? name : "unknown", alert, frame);
+        break;
+    case TLSNEG_CAUSE_NO_ANSWER:
+        snprintf(buf, buf_len, "failed: no answer");
+        break;
+    case TLSNEG_CAUSE_NONE:
+    default:
+        buf[0] = '\0';
+        break;
+    }
+    return buf;
+}
+
+bool tlsneg_verdict_retry(const tlsneg_verdict *v, size_t step, uint8_t retries, tlsneg_retry *out)
+{
+    bool chain_kind = v->kind == TLSNEG_VERDICT_FALLBACK || v->kind == TLSNEG_VERDICT_SAME_RETRY ||
+                      v->kind == TLSNEG_VERDICT_INTOLERANT || v->kind == TLSNEG_VERDICT_OTHER_CAUSE;
+    if (!chain_kind || step < 1 || step >= v->chain_len || step >= TLSNEG_CHAIN_MAX) {
+        return false;
+    }
+    memset(out, 0, sizeof *out);
+    out->same = (v->chain_same >> step) & 1u;
+    out->scsv = (v->chain_scsv >> step) & 1u;
+    out->dtls = v->chain_dtls;
+    /* A chain as long as the tracker keeps may have lost its oldest
+     * attempts: then the numbers are not known. */
+    bool whole = v->chain_len < TLSNEG_CHAIN_MAX;
+    out->retry = whole ? (uint8_t)step : 0;
+    out->retries = whole && retries >= step ? retries : 0;
+    out->from = v->chain_versions[step - 1];
+    out->to = v->chain_versions[step];
+    out->has_from = out->from != 0;
+    out->has_to = out->to != 0;
+    return true;
+}
+
+static const char *rname(bool has, uint16_t v, bool dtls, char *buf)
+{
+    return has ? tlsneg_version_name_in(v, dtls, buf, TLSNEG_VERSION_NAME_MAX) : "no known version";
+}
+
+const char *tlsneg_retry_text(const tlsneg_retry *r, char *buf, size_t buf_len)
+{
+    char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX], num[16] = "";
+    if (r->same) {
+        snprintf(buf, buf_len, "retry, same version (%s)", rname(r->has_to, r->to, r->dtls, b));
+        return buf;
+    }
+    if (r->retry && r->retries) {
+        snprintf(num, sizeof num, " %u/%u", r->retry, r->retries);
+    } else if (r->retry) {
+        snprintf(num, sizeof num, " %u", r->retry);
+    }
+    snprintf(buf, buf_len, "fallback retry%s (%s -> %s, %s)", num,
+             rname(r->has_from, r->from, r->dtls, a), rname(r->has_to, r->to, r->dtls, b),
+             r->scsv ? "SCSV" : "no SCSV");
+    return buf;
+}
+
+const char *tlsneg_retry_info(const tlsneg_retry *r, char *buf, size_t buf_len)
+{
+    char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX];
+    if (r->same) {
+        snprintf(buf, buf_len, "%s", tlsneg_verdict_tag(TLSNEG_VERDICT_SAME_RETRY));
+        return buf;
+    }
+    snprintf(buf, buf_len, "fallback: %s -> %s, %s", rname(r->has_from, r->from, r->dtls, a),
+             rname(r->has_to, r->to, r->dtls, b), r->scsv ? "SCSV" : "no SCSV");
+    return buf;
+}
+
+const char *tlsneg_verdict_note(const tlsneg_verdict *v, bool dtls, char *buf, size_t buf_len)
+{
+    uint16_t from, to;
+    if (v->kind == TLSNEG_VERDICT_FALLBACK &&
+        tlsneg_verdict_version(v, TLSNEG_VERSION_OFFERED_BEFORE, &from) &&
+        tlsneg_verdict_version(v, TLSNEG_VERSION_OFFERED_NOW, &to)) {
+        tlsneg_retry r = {.scsv = v->rule == TLSNEG_RULE_FALLBACK_RETRY_SCSV,
+                          .dtls = dtls,
+                          .has_from = true,
+                          .has_to = true,
+                          .from = from,
+                          .to = to};
+        return tlsneg_retry_info(&r, buf, buf_len);
+    }
+    if (v->kind == TLSNEG_VERDICT_CLIENT_ABORT && v->downgrade_caught) {
+        snprintf(buf, buf_len, "client caught the downgrade");
+        return buf;
+    }
+    snprintf(buf, buf_len, "%s", tlsneg_verdict_tag(v->kind));
+    return buf;
 }

@@ -165,6 +165,7 @@ typedef enum {
     TLSNEG_LINK_SAME_OFFER_AS,     /* the ClientHello of the failed attempt a retry repeats */
     TLSNEG_LINK_ABORTED_AFTER,     /* the ServerHello after which the client aborted */
     TLSNEG_LINK_PROBE_START,       /* the first hello of the probe */
+    TLSNEG_LINK_FAILED_IN,         /* the alert, TCP reset or close that made the attempt fail */
     TLSNEG_LINK_ROLES
 } tlsneg_link_role;
 
@@ -188,6 +189,8 @@ typedef enum {
     TLSNEG_TEXT_CHANGED,       /* what else than the versions a retry changed */
     TLSNEG_TEXT_ATTEMPTS,      /* a chain of attempts that is no fallback, oldest first */
     TLSNEG_TEXT_PROBE,         /* what a probe did so far, in words */
+    TLSNEG_TEXT_FAILURE,       /* how and where an attempt failed (tlsneg_failure_text) */
+    TLSNEG_TEXT_TITLE,         /* what a hello's own title says of it (tlsneg_retry_text) */
     TLSNEG_TEXT_ROLES
 } tlsneg_text_role;
 
@@ -226,6 +229,12 @@ typedef struct {
     uint8_t chain_len;
     uint32_t chain_frames[TLSNEG_CHAIN_MAX];
     uint16_t chain_versions[TLSNEG_CHAIN_MAX]; /* highest offered; 0 unknown */
+    uint8_t chain_scsv;                        /* bit i: attempt i carried TLS_FALLBACK_SCSV */
+    uint8_t chain_same;                        /* bit i: attempt i repeated the offer before it */
+    bool chain_dtls;                           /* the chain's versions are DTLS versions */
+    /* TLSNEG_VERDICT_CLIENT_ABORT: the ServerHello carried a downgrade
+     * sentinel and the client had offered TLS 1.3: it caught the downgrade. */
+    bool downgrade_caught;
     /* TLSNEG_VERDICT_PROBE: the probe as far as it has gone. */
     tlsneg_probe probe;
 } tlsneg_verdict;
@@ -274,8 +283,15 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
                                  tlsneg_verdicts *out);
 void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
                                  const tlsneg_answer *answer, tlsneg_verdicts *out);
-void tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_t description,
-                          bool from_server, tlsneg_verdicts *out);
+/* tlsneg_tracker_alert returns the frame of the ClientHello whose attempt
+ * this alert makes fail (a fatal alert before any ServerHello, or the
+ * client's abort after it), or 0; tlsneg_tracker_cause then says how. */
+uint32_t tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us,
+                              uint8_t description, bool from_server, tlsneg_verdicts *out);
+/* tlsneg_tracker_cause returns how the attempt on conn failed (a
+ * tlsneg_cause; TLSNEG_CAUSE_NONE if it has not, or is unknown), and for an
+ * alert its description in *alert. */
+uint8_t tlsneg_tracker_cause(const tlsneg_tracker *t, uint64_t conn, uint8_t *alert);
 /* A TCP RST (reset) or FIN on the connection. Returns the frame of the
  * ClientHello whose attempt this ends before any ServerHello, or 0. */
 uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, bool reset);
@@ -293,6 +309,46 @@ const char *tlsneg_probe_text(const tlsneg_probe *p, char *buf, size_t buf_len);
  * cause is a tlsneg_cause, alert the alert's description for
  * TLSNEG_CAUSE_ALERT. */
 const char *tlsneg_cause_text(uint8_t cause, uint8_t alert, char *buf, size_t buf_len);
+
+/* tlsneg_failure_text says how and where an attempt failed: "failed: TCP
+ * reset, frame 6", "failed: alert handshake_failure (40), frame 5",
+ * "failed: connection closed (FIN), frame 7", "failed: the client aborted
+ * with alert illegal_parameter (47), frame 9". */
+const char *tlsneg_failure_text(uint8_t cause, uint8_t alert, uint32_t frame, char *buf,
+                                size_t buf_len);
+
+/* A retry as a hello's own title tells it (tlsneg_retry_text). */
+typedef struct {
+    bool same;       /* the same offer again: no fallback */
+    bool scsv;       /* the retry carries TLS_FALLBACK_SCSV */
+    bool dtls;       /* DTLS version names */
+    uint8_t retry;   /* its number among the chain's retries (1: the first); 0 unknown */
+    uint8_t retries; /* how many retries the chain had once it ended; 0: not known (yet) */
+    bool has_from, has_to;
+    uint16_t from, to; /* highest versions offered by the failed attempt and by the retry */
+} tlsneg_retry;
+
+/* tlsneg_verdict_retry describes attempt step of v's chain (1 to
+ * chain_len - 1; chain_len - 1 is the frame's own) as a retry, with
+ * retries as the chain's length once known (0: not known); false when v
+ * has no such step, or is no retry (fallback, same offer, intolerance or
+ * other cause). */
+bool tlsneg_verdict_retry(const tlsneg_verdict *v, size_t step, uint8_t retries, tlsneg_retry *out);
+
+/* tlsneg_retry_text writes the retry as a hello's title says it:
+ * "fallback retry 2/3 (TLS 1.2 -> TLS 1.1, no SCSV)" (the number alone
+ * while the chain's end is not known), "retry, same version (TLS 1.3)". */
+const char *tlsneg_retry_text(const tlsneg_retry *r, char *buf, size_t buf_len);
+
+/* tlsneg_retry_info writes the Info column's note of a fallback retry:
+ * "fallback: TLS 1.2 -> TLS 1.1, no SCSV" (no brackets). */
+const char *tlsneg_retry_info(const tlsneg_retry *r, char *buf, size_t buf_len);
+
+/* tlsneg_verdict_note writes the few words the packet list (and an alert's
+ * title) shows for v: tlsneg_retry_info for a fallback with known versions,
+ * "client caught the downgrade" for a client abort after a sentinel, else
+ * tlsneg_verdict_tag. dtls: name DTLS versions. */
+const char *tlsneg_verdict_note(const tlsneg_verdict *v, bool dtls, char *buf, size_t buf_len);
 
 /* tlsneg_chain_text writes v's chain: "TLS 1.3 (frame 4) -> TLS 1.2 (frame 10)". */
 const char *tlsneg_chain_text(const tlsneg_verdict *v, char *buf, size_t buf_len);

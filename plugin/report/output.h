@@ -29,6 +29,7 @@ typedef struct {
  * role (analysis/tracker.h). */
 typedef struct {
     tlsneg_verdict_kind kind;
+    const char *note;   /* its words in the packet list (tlsneg_verdict_note), or NULL */
     tlsneg_probe probe; /* TLSNEG_VERDICT_PROBE */
     uint8_t num_links, num_versions, num_texts;
     tlsneg_link link[TLSNEG_VERDICT_LINKS];
@@ -52,7 +53,10 @@ typedef struct {
     unsigned num_verdicts;
     const tlsneg_out_verdict *verdicts; /* across connections */
     bool from_client;
-    const char *sni; /* the server name of the connection's ClientHello, or NULL */
+    const char *sni;         /* the server name of the connection's ClientHello, or NULL */
+    const char *title;       /* a retry: what its title says (tlsneg_result.title), or NULL */
+    uint32_t failed_attempt; /* an alert: the ClientHello whose attempt it made fail, or 0 */
+    uint8_t failure_cause;   /* then how (tlsneg_cause) */
 } tlsneg_out_msg;
 
 /* tlsneg_out_verdict_find returns m's verdict of kind k, or NULL; its link of

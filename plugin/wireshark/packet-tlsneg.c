@@ -62,6 +62,8 @@ static int hf_attempts = -1;
 static int hf_other_cause = -1;
 static int hf_aborted_after = -1;
 static int hf_probe = -1;
+static int hf_failed_in = -1;
+static int hf_failure = -1;
 
 static gint ett_tlsneg = -1;
 static gint ett_grease = -1;
@@ -323,7 +325,7 @@ static void keep_findings(msg_result *r, const tlsneg_findings *fs)
     r->findings = kf;
 }
 
-static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs)
+static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs, gboolean dtls)
 {
     r->num_verdicts = (guint)vs->count;
     if (!vs->count) {
@@ -332,7 +334,10 @@ static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs)
     kept_verdict *kv = wmem_alloc0_array(wmem_file_scope(), kept_verdict, vs->count);
     for (size_t i = 0; i < vs->count; i++) {
         const tlsneg_verdict *v = &vs->item[i];
+        char note[TLSNEG_VERDICT_TEXT_MAX];
         kv[i].kind = v->kind;
+        kv[i].note =
+            wmem_strdup(wmem_file_scope(), tlsneg_verdict_note(v, dtls, note, sizeof note));
         kv[i].probe = v->probe;
         kv[i].num_links = v->num_links;
         kv[i].num_versions = v->num_versions;
@@ -347,26 +352,33 @@ static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs)
     r->verdicts = kv;
 }
 
-/* keep_back_notes stores what this frame revealed about earlier frames;
+/* keep_back_note stores what this frame revealed about an earlier frame;
  * the latest note of each kind wins. */
+static void keep_back_note(const tlsneg_back_note *n)
+{
+    if (n->kind >= TLSNEG_NOTE_KINDS) {
+        return;
+    }
+    back_note *b = (back_note *)wmem_map_lookup(back_notes, GUINT_TO_POINTER(n->frame));
+    if (!b) {
+        b = wmem_new0(wmem_file_scope(), back_note);
+        wmem_map_insert(back_notes, GUINT_TO_POINTER(n->frame), b);
+    }
+    kept_note *k = &b->note[n->kind];
+    k->set = TRUE;
+    k->link = n->link;
+    k->has_text = n->has_text;
+    k->text_role = n->text.role;
+    k->text = n->has_text ? wmem_strdup(wmem_file_scope(), n->text.text) : NULL;
+    k->has_finding = n->has_finding;
+    k->rule = n->finding.rule;
+    k->detail = n->has_finding ? wmem_strdup(wmem_file_scope(), n->finding.detail) : NULL;
+}
+
 static void keep_back_notes(const tlsneg_result *x)
 {
     for (size_t i = 0; i < x->num_back_notes; i++) {
-        const tlsneg_back_note *n = &x->back_notes[i];
-        back_note *b = (back_note *)wmem_map_lookup(back_notes, GUINT_TO_POINTER(n->frame));
-        if (!b) {
-            b = wmem_new0(wmem_file_scope(), back_note);
-            wmem_map_insert(back_notes, GUINT_TO_POINTER(n->frame), b);
-        }
-        kept_note *k = &b->note[n->kind];
-        k->set = TRUE;
-        k->link = n->link;
-        k->has_text = n->has_text;
-        k->text_role = n->text.role;
-        k->text = n->has_text ? wmem_strdup(wmem_file_scope(), n->text.text) : NULL;
-        k->has_finding = n->has_finding;
-        k->rule = n->finding.rule;
-        k->detail = n->has_finding ? wmem_strdup(wmem_file_scope(), n->finding.detail) : NULL;
+        keep_back_note(&x->back_notes[i]);
     }
 }
 
@@ -545,9 +557,12 @@ static void keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn *c)
         tlsneg_conn_keep_client_hello(c, &r->facts);
     }
     keep_findings(r, &x->findings);
-    keep_verdicts(r, &x->verdicts);
+    keep_verdicts(r, &x->verdicts, !x->is_alert && tlsneg_facts_is_dtls(&x->facts));
     keep_back_notes(x);
     r->sni = kept_sni(c, x->has_sni, x->sni);
+    r->title = x->title[0] ? wmem_strdup(wmem_file_scope(), x->title) : NULL;
+    r->failed_attempt = x->failed_attempt;
+    r->failure_cause = x->failure_cause;
 }
 
 /* data_source_index returns the number of tvb's data source in pinfo's
@@ -645,6 +660,7 @@ static frame_result *track_close(guint32 flags, packet_info *pinfo, frame_result
         res->close_attempt_frame = x.ended_attempt_frame;
         res->close_from_client = x.from_client;
         res->close_sni = kept_sni(c, x.has_sni, x.sni);
+        keep_back_note(&x.note);
     }
     return res;
 }
@@ -905,6 +921,7 @@ static int *const link_hf[TLSNEG_LINK_ROLES] = {
     [TLSNEG_LINK_SAME_OFFER_AS] = &hf_retry_of,
     [TLSNEG_LINK_ABORTED_AFTER] = &hf_aborted_after,
     [TLSNEG_LINK_PROBE_START] = &hf_probe,
+    [TLSNEG_LINK_FAILED_IN] = &hf_failed_in,
 };
 static int *const version_hf[TLSNEG_VERSION_ROLES] = {
     [TLSNEG_VERSION_OFFERED_BEFORE] = &hf_fallback_from,
@@ -916,6 +933,7 @@ static int *const text_hf[TLSNEG_TEXT_ROLES] = {
     [TLSNEG_TEXT_INTOLERANT_OF] = &hf_server_intolerant,
     [TLSNEG_TEXT_CHANGED] = &hf_other_cause,
     [TLSNEG_TEXT_ATTEMPTS] = &hf_attempts,
+    [TLSNEG_TEXT_FAILURE] = &hf_failure,
 };
 
 static void render_link(proto_tree *tree, const tlsneg_link *l)
@@ -958,15 +976,21 @@ static void render_verdicts(proto_tree *tree, const msg_result *r)
     }
 }
 
+/* back_note_of returns what later frames revealed about the ClientHello r
+ * in this frame, or NULL. */
+static const back_note *back_note_of(const packet_info *pinfo, const msg_result *r)
+{
+    if (r->is_alert || r->facts.msg_type != TLSNEG_HS_CLIENT_HELLO || r->retransmission_of) {
+        return NULL;
+    }
+    return (const back_note *)wmem_map_lookup(back_notes, GUINT_TO_POINTER(pinfo->num));
+}
+
 /* render_back_note shows, on a failed attempt's ClientHello, what later
  * frames revealed: once the capture has been read (GUI, tshark -2). */
 static void render_back_note(proto_tree *tree, packet_info *pinfo, const msg_result *r)
 {
-    if (r->facts.msg_type != TLSNEG_HS_CLIENT_HELLO || r->retransmission_of) {
-        return;
-    }
-    const back_note *b =
-        (const back_note *)wmem_map_lookup(back_notes, GUINT_TO_POINTER(pinfo->num));
+    const back_note *b = back_note_of(pinfo, r);
     if (!b) {
         return;
     }
@@ -1003,6 +1027,10 @@ static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     if (shown(tree, proto_tlsneg)) {
         const char *name = tlsneg_alert_name(r->alert_description);
         proto_item_append_text(ti, ": Alert %s", name ? name : "unknown");
+        const kept_verdict *aborted = tlsneg_out_verdict_find(r, TLSNEG_VERDICT_CLIENT_ABORT);
+        if (aborted) {
+            proto_item_append_text(ti, ", %s", aborted->note);
+        }
     }
     proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
     if (shown(tree, hf_summary)) {
@@ -1019,9 +1047,13 @@ static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     render_findings(st, pinfo, r);
 }
 
-/* title_hello writes the item's title: the message and its version. */
-static void title_hello(proto_item *ti, const msg_result *r)
+/* title_hello writes the item's title: the message and its version, what
+ * the analysis says of it as a retry, and how its attempt failed. */
+static void title_hello(proto_item *ti, const packet_info *pinfo, const msg_result *r)
 {
+    const back_note *b = back_note_of(pinfo, r);
+    const kept_note *retitle = b ? &b->note[TLSNEG_NOTE_TITLE] : NULL;
+    const kept_note *failed = b ? &b->note[TLSNEG_NOTE_FAILED] : NULL;
     const tlsneg_facts *f = &r->facts;
     gboolean dtls = tlsneg_facts_is_dtls(f);
     char name[TLSNEG_VERSION_NAME_MAX];
@@ -1040,6 +1072,14 @@ static void title_hello(proto_item *ti, const msg_result *r)
     }
     if (r->retransmission_of) {
         proto_item_append_text(ti, " (retransmission)");
+    }
+    if (retitle && retitle->set && retitle->has_text) {
+        proto_item_append_text(ti, ", %s", retitle->text);
+    } else if (r->title) {
+        proto_item_append_text(ti, ", %s", r->title);
+    }
+    if (failed && failed->set && failed->has_text) {
+        proto_item_append_text(ti, ", %s", failed->text);
     }
 }
 
@@ -1128,7 +1168,7 @@ static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
 
     proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
     if (shown(tree, proto_tlsneg)) {
-        title_hello(ti, r);
+        title_hello(ti, pinfo, r);
     }
     proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
     if (shown(tree, hf_summary)) {
@@ -1183,39 +1223,13 @@ static void render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     render_findings(st, pinfo, r);
 }
 
-static guint16 kept_verdict_version(const kept_verdict *v, tlsneg_version_role role, gboolean *has)
-{
-    for (guint i = 0; i < v->num_versions; i++) {
-        if (v->version[i].role == role) {
-            *has = TRUE;
-            return v->version[i].version;
-        }
-    }
-    *has = FALSE;
-    return 0;
-}
-
 /* info_notes tells the story in the packet list: one [note] per verdict
  * across connections (the words of tlsneg_verdict_tag), and [DOWNGRD] on a
  * ServerHello with a downgrade sentinel. */
 static void info_notes(packet_info *pinfo, const msg_result *r)
 {
-    char note[160], a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX];
-    gboolean dtls = !r->is_alert && tlsneg_facts_is_dtls(&r->facts);
     for (guint i = 0; i < r->num_verdicts; i++) {
-        const kept_verdict *v = &r->verdicts[i];
-        gboolean has_from, has_to;
-        guint16 from = kept_verdict_version(v, TLSNEG_VERSION_OFFERED_BEFORE, &has_from);
-        guint16 to = kept_verdict_version(v, TLSNEG_VERSION_OFFERED_NOW, &has_to);
-        if (v->kind == TLSNEG_VERDICT_FALLBACK && has_from && has_to) {
-            snprintf(note, sizeof note, "[fallback: %s -> %s, %s]",
-                     tlsneg_version_name_in(from, dtls, a, sizeof a),
-                     tlsneg_version_name_in(to, dtls, b, sizeof b),
-                     r->facts.fallback_scsv ? "SCSV" : "no SCSV");
-        } else {
-            snprintf(note, sizeof note, "[%s]", tlsneg_verdict_tag(v->kind));
-        }
-        col_append_sep_str(pinfo->cinfo, COL_INFO, " ", note);
+        col_append_sep_fstr(pinfo->cinfo, COL_INFO, " ", "[%s]", r->verdicts[i].note);
     }
     if (!r->is_alert && !r->retransmission_of && r->facts.has_sentinel) {
         col_append_sep_str(pinfo->cinfo, COL_INFO, " ", "[DOWNGRD]");
@@ -1389,8 +1403,9 @@ static void register_preferences(void)
     prefs_register_bool_preference(
         m, "info_notes", "Notes in the Info column",
         "Append the story to the packet list's Info column: [fallback: TLS 1.3 -> TLS 1.2, no "
-        "SCSV], [intolerant server], [rejected fallback], [DOWNGRD], [probe] and the other "
-        "verdicts",
+        "SCSV], [intolerant server], [rejected fallback], [client caught the downgrade], "
+        "[DOWNGRD], "
+        "[probe] and the other verdicts",
         &pref_info_notes);
 }
 
@@ -1519,6 +1534,16 @@ void proto_register_tlsneg(void)
         {&hf_aborted_after,
          {"Client aborted after frame", "tlsneg.aborted_after", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
           "The ServerHello after which the client ended the handshake with this alert", HFILL}},
+        {&hf_failed_in,
+         {"Failed in frame", "tlsneg.failed_in", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+          "The alert, TCP reset or close that made this attempt fail (shown once the capture has "
+          "been read)",
+          HFILL}},
+        {&hf_failure,
+         {"Outcome", "tlsneg.failure", FT_STRING, BASE_NONE, NULL, 0x0,
+          "How and where this attempt failed: \"failed: TCP reset, frame 6\" (shown once the "
+          "capture has been read)",
+          HFILL}},
         {&hf_probe,
          {"Probe since frame", "tlsneg.probe", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
           "The first hello of the probe (a scanner) this message belongs to", HFILL}},

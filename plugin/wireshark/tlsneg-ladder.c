@@ -110,6 +110,7 @@ static void ladder_msg(ladder_tap *lt, packet_info *pinfo, const msg_result *r)
         s.kind = TLSNEG_STEP_ALERT;
         s.alert = r->alert_description;
         s.from_client = !r->alert_from_server;
+        s.failure = r->failed_attempt ? r->failure_cause : 0;
     } else if (client_hello) {
         s.kind = TLSNEG_STEP_CLIENT_HELLO;
         s.has_version = f->has_offered_max;
@@ -151,13 +152,14 @@ static tap_packet_status ladder_packet(void *tapdata, packet_info *pinfo, epan_d
                                                                   : TLSNEG_STEP_CLOSE,
                          .frame = pinfo->num,
                          .attempt = p.attempt ? p.attempt : res->close_attempt_frame,
-                         .from_client = res->close_from_client};
+                         .from_client = res->close_from_client,
+                         .failure = res->close};
         add(lt, &p, &s);
     }
     return TAP_PACKET_REDRAW;
 }
 
-/* ---- tshark: -z tlsneg,ladder[,filter] ------------------------------------ */
+/* ---- tshark: -z tlsneg,ladder[,filter], -z tlsneg,ladder-svg[,filter] ---- */
 
 static void print_line(const char *text, void *ctx _U_)
 {
@@ -172,16 +174,32 @@ static void ladder_print(void *tapdata)
     printf("===\n");
 }
 
+/* The SVG alone on stdout (with -q), so that "> ladder.svg" keeps it. */
+static void ladder_print_svg(void *tapdata)
+{
+    tlsneg_ladder_write_svg(((ladder_tap *)tapdata)->ladder, print_line, NULL);
+}
+
+/* filter_of returns what follows "prefix," in opt_arg, or NULL. */
+static const char *filter_of(const char *opt_arg, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strncmp(opt_arg, prefix, n) == 0 && opt_arg[n] == ',' ? opt_arg + n + 1 : NULL;
+}
+
 static tlsneg_stat_init_result ladder_init(const char *opt_arg, void *userdata _U_)
 {
-    static const char prefix[] = "tlsneg,ladder";
-    const char *filter =
-        strncmp(opt_arg, prefix, sizeof prefix - 1) == 0 && opt_arg[sizeof prefix - 1] == ','
-            ? opt_arg + sizeof prefix
-            : NULL;
+    /* Whichever of the two registrations tshark matches, the argument
+     * decides: "tlsneg,ladder" is a prefix of "tlsneg,ladder-svg". */
+    static const char svg[] = "tlsneg,ladder-svg";
+    gboolean is_svg = strncmp(opt_arg, svg, sizeof svg - 1) == 0 &&
+                      (opt_arg[sizeof svg - 1] == ',' || opt_arg[sizeof svg - 1] == '\0');
+    const char *prefix = is_svg ? svg : "tlsneg,ladder";
+    const char *filter = filter_of(opt_arg, prefix);
     ladder_tap *lt = ladder_tap_new();
     GString *err = register_tap_listener("tlsneg", lt, filter, TL_REQUIRES_NOTHING, ladder_reset,
-                                         ladder_packet, ladder_print, ladder_tap_free);
+                                         ladder_packet, is_svg ? ladder_print_svg : ladder_print,
+                                         ladder_tap_free);
     if (err) {
         fprintf(stderr, "tshark: -z %s: %s\n", prefix, err->str);
         g_string_free(err, TRUE);
@@ -268,7 +286,14 @@ void tlsneg_register_ladder(void)
                                     ladder_init,
                                     0,
                                     NULL};
+    static stat_tap_ui svg_ui = {REGISTER_STAT_GROUP_GENERIC,
+                                 "TLS version negotiation ladder as SVG",
+                                 "tlsneg,ladder-svg",
+                                 ladder_init,
+                                 0,
+                                 NULL};
     register_stat_tap_ui(&ladder_ui, NULL);
+    register_stat_tap_ui(&svg_ui, NULL);
 }
 
 void tlsneg_register_ladder_menu(void)

@@ -7,11 +7,19 @@ right way, saying what the bytes say. The Info column notes: a
 [fallback: A -> B, SCSV|no SCSV] names the highest versions of the previous
 and of this ClientHello and whether this one lists 0x5600; [DOWNGRD] sits
 exactly on the ServerHellos whose random ends with a sentinel; the
-tlsneg.info_notes preference takes them all away."""
+tlsneg.info_notes preference takes them all away. Each failed attempt says
+how and where it failed ("failed: TCP reset, frame 6"), in the ladder and in
+its ClientHello's title once the capture has been read (-2), as tshark's own
+tcp.flags.reset/fin and tls.alert_message fields show; a fallback retry's
+title says so ("fallback retry 2/3 (TLS 1.2 -> TLS 1.1, no SCSV)"). The SVG
+ladder (-z tlsneg,ladder-svg) is well-formed XML naming the same frames,
+rungs and notes as the text. A client's abort after a ServerHello with a
+sentinel, from a client that offered TLS 1.3, says it caught the downgrade."""
 import argparse
 import os
 import re
 import sys
+import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -80,6 +88,141 @@ def expected_rungs(box, cap):
     return rungs
 
 
+# RFC 8446 6, RFC 7507: the alert names a failure note uses.
+ALERT_NAMES = {40: "handshake_failure", 47: "illegal_parameter", 50: "decode_error",
+               70: "protocol_version", 86: "inappropriate_fallback"}
+
+
+def expected_failures(box, cap):
+    """first ClientHello frame of a TCP stream -> (frame, words) of what made
+    its attempt fail, from tshark's own fields: the first fatal alert, TCP
+    reset or FIN after it and before any ServerHello, or the client's fatal
+    alert after the ServerHello."""
+    wire = ["frame.number", "tcp.stream", "tcp.srcport", "tcp.flags.reset", "tcp.flags.fin",
+            "tls.alert_message.level", "tls.alert_message.desc", "tls.handshake.type"]
+    args = ["-n", "-r", cap, "-Y", "tcp.flags.reset == 1 || tcp.flags.fin == 1 || "
+            "tls.alert_message || tls.handshake.type", "-T", "fields", "-E", "occurrence=a",
+            "-E", "aggregator=,"]
+    for f in wire:
+        args += ["-e", f]
+    streams = {}
+    for line in box.run(args).stdout.splitlines():
+        r = dict(zip(wire, line.split("\t")))
+        streams.setdefault(r["tcp.stream"], []).append(r)
+    out = {}
+    for rows in streams.values():
+        hello, client, answered = None, None, False
+        for r in rows:
+            f = int(r["frame.number"])
+            types = [t for t in r["tls.handshake.type"].split(",") if t]
+            levels = [l for l in r["tls.alert_message.level"].split(",") if l]
+            fatal = [int(d) for l, d in zip(levels, r["tls.alert_message.desc"].split(","))
+                     if l == "2"]
+            if hello is None:
+                if types and types[0] == "1":
+                    hello, client = f, r["tcp.srcport"]
+                continue
+            if fatal and (not answered or r["tcp.srcport"] == client):
+                how = "the client aborted with alert" if answered else "alert"
+                out[hello] = (f, f"failed: {how} {ALERT_NAMES[fatal[0]]} ({fatal[0]}), frame {f}")
+                break
+            if "2" in types:
+                answered = True
+            elif not answered and r["tcp.flags.reset"] in ("1", "True"):
+                out[hello] = (f, f"failed: TCP reset, frame {f}")
+                break
+            elif not answered and r["tcp.flags.fin"] in ("1", "True"):
+                out[hello] = (f, f"failed: connection closed (FIN), frame {f}")
+                break
+    return out
+
+
+def titles(box, cap, mode):
+    """frame -> the title of its tlsneg ClientHello item (-V)."""
+    out, frame = {}, None
+    for line in box.run(mode + ["-n", "-r", cap, "-V", "-Y", "tlsneg"]).stdout.splitlines():
+        m = re.match(r"^Frame (\d+):", line)
+        if m:
+            frame = int(m.group(1))
+        elif line.startswith("TLS Version Negotiation: ClientHello"):
+            out.setdefault(frame, line)
+    return out
+
+
+def check_titles(box, cap, name, want, check):
+    """The captures here hold at most one chain of attempts, each retry of
+    the one before: retry n is the (n+1)th ClientHello of the capture."""
+    fails = expected_failures(box, cap)
+    hellos = [(f, extra) for f, (fc, p, *extra) in sorted(want.items())
+              if p.startswith("ClientHello") and not p.startswith("ClientHello again")]
+    answered_last = any(p.startswith("ServerHello") and f > hellos[-1][0]
+                        for f, (fc, p, *_) in want.items()) if hellos else False
+    for mode in ([], ["-2"]):
+        got = titles(box, cap, mode)
+        label = f"{name}{' -2' if mode else ''}"
+        marked = {int(f) for f in box.run(mode + ["-n", "-r", cap, "-Y", "tlsneg.fallback", "-T",
+                                                  "fields", "-e", "frame.number"]).stdout.split()}
+        titled = {f for f, t in got.items() if ", fallback retry " in t}
+        check(titled == marked, f"{label}: the {len(marked)} fallback retries, and no other "
+              "hello, say so in their own title", f"titled {sorted(titled)}, tlsneg.fallback "
+              f"{sorted(marked)}")
+        previous = None
+        for n, (frame, (highest, scsv)) in enumerate(hellos):
+            t = got.get(frame, "")
+            m = re.search(r", fallback retry (\d+)(?:/(\d+))? \(([^)]*)\)", t)
+            if m:
+                total = len(hellos) - 1 if mode and answered_last else None
+                words = f"{NAMES[previous]} -> {NAMES[highest]}, {'SCSV' if scsv else 'no SCSV'}"
+                check(previous is not None and int(m.group(1)) == n and m.group(3) == words and
+                      (m.group(2) is None if total is None else int(m.group(2)) == total),
+                      f"{label}: frame {frame}'s title, retry {n} of the chain"
+                      f"{'' if total is None else f' of {total}'}, {words}", t)
+            fail = fails.get(frame)
+            said = re.findall(r", (failed: .*)$", t)
+            if mode and fail:
+                check(said == [fail[1]], f"{label}: frame {frame}'s title says {fail[1]}", t)
+            else:
+                check(not said, f"{label}: frame {frame}'s title says no failure "
+                      f"({'not known in one pass' if fail else 'none in the bytes'})", t)
+            previous = highest
+
+
+def rung_text(line):
+    text = line.strip()
+    if text.endswith(">"):
+        return text.rstrip(">").rstrip("-").rstrip()
+    return text.lstrip("<").lstrip("-").lstrip()
+
+
+def check_svg(box, cap, label, mode, text_out, check):
+    """The SVG names the same frames, rungs and notes as the text ladder."""
+    svg = box.run(mode + ["-n", "-r", cap, "-q", "-z", "tlsneg,ladder-svg"]).stdout
+    try:
+        root = ET.fromstring(svg)
+    except ET.ParseError as e:
+        check(False, f"{label}: the SVG ladder is well-formed XML", f"{e}\n{svg[:400]}")
+        return
+    ns = "{http://www.w3.org/2000/svg}"
+    check(root.tag == ns + "svg", f"{label}: the SVG ladder is well-formed SVG", root.tag)
+    texts = [(t.get("class"), "".join(t.itertext())) for t in root.iter(ns + "text")]
+    rungs, notes = [], []
+    for line in text_out.splitlines():
+        m = re.match(r"^ {0,7}(\d+)  (.*)$", line)
+        if m:
+            rungs.append((m.group(1), rung_text(m.group(2))))
+        elif line.startswith(" " * 12):
+            notes.append(line.strip())
+    frames = [t for c, t in texts if c == "frame"]
+    msgs = [t for c, t in texts if c == "msg"]
+    check(frames == [f for f, _ in rungs] and msgs == [t for _, t in rungs],
+          f"{label}: the SVG draws the {len(rungs)} rungs of the text ladder, same frames, "
+          "same words", f"svg {list(zip(frames, msgs))[:6]}\ntext {rungs[:6]}")
+    svg_notes = [t.strip() for c, t in texts if c == "note"]
+    fails = [n for n in notes if re.match(r"#\d+ \(frame \d+\) failed: ", n)]
+    check(all(n in svg_notes for n in fails),
+          f"{label}: the SVG says the {len(fails)} failures the text says", "\n".join(svg_notes))
+
+
 def check_info_notes(box, cap, name, want, check):
     # The packet list as printed (in Wireshark 4.4, -T fields' _ws.col.Info
     # is taken before the postdissectors add to it).
@@ -112,6 +255,36 @@ def check_info_notes(box, cap, name, want, check):
                   "as its random says", info.get(frame, ""))
         elif notes:
             check(False, f"{name}: a fallback note on frame {frame}, which is no ClientHello")
+    # A client's fatal alert after a ServerHello whose random ends with a
+    # sentinel, in a connection whose ClientHello offered TLS 1.3 (0x0304 in
+    # supported_versions): the client caught the downgrade.
+    wire = ["frame.number", "tcp.stream", "tcp.srcport", "tls.handshake.type",
+            "tls.handshake.random", "tls.handshake.extensions.supported_version",
+            "tls.alert_message.level"]
+    args = ["-n", "-r", cap, "-Y", "tls.handshake.type || tls.alert_message", "-T", "fields",
+            "-E", "occurrence=a", "-E", "aggregator=,"]
+    for f in wire:
+        args += ["-e", f]
+    state = {}
+    for line in box.run(args).stdout.splitlines():
+        r = dict(zip(wire, line.split("\t")))
+        st = state.setdefault(r["tcp.stream"], {})
+        types = r["tls.handshake.type"].split(",")
+        frame = int(r["frame.number"])
+        if types[0] == "1":
+            st["client"] = r["tcp.srcport"]
+            st["tls13"] = "0x0304" in r["tls.handshake.extensions.supported_version"].split(",")
+        elif types[0] == "2":
+            st["sentinel"] = r["tls.handshake.random"].split(",")[0].replace(":", "").endswith(
+                SENTINELS)
+        elif "2" in r["tls.alert_message.level"].split(",") and "sentinel" in st and \
+                r["tcp.srcport"] == st.get("client"):
+            caught = st["sentinel"] and st["tls13"]
+            has = "[client caught the downgrade]" in info.get(frame, "")
+            check(has == caught, f"{name}: frame {frame}, the client's abort, "
+                  f"{'says' if caught else 'does not say'} it caught the downgrade (the "
+                  f"bytes: sentinel {st['sentinel']}, TLS 1.3 offered {st['tls13']})",
+                  info.get(frame, ""))
     off = box.run(["-n", "-r", cap, "-o", "tlsneg.info_notes:FALSE", "-o",
                    'gui.column.format:"No.","%m","Info","%i"']).stdout
     check(not re.search(r"\[(fallback|intolerant|rejected|DOWNGRD|probe|client)", off),
@@ -163,6 +336,14 @@ def main():
                 check(sum(map(int, heads)) <= attempts and heads,
                       f"{label}: the headings count at most the {attempts} ClientHellos",
                       out)
+                said = {int(h): t for k, h, t in re.findall(
+                    r"^ +#(\d+) \(frame (\d+)\) (failed: .*)$", out, re.M)}
+                fails = {h: t for h, (f, t) in expected_failures(box, cap).items()}
+                check(said == fails, f"{label}: the ladder says how and where each of the "
+                      f"{len(fails)} failed attempts failed, as the bytes show",
+                      f"ladder {said}\nbytes {fails}")
+                check_svg(box, cap, label, mode, out, check)
+            check_titles(box, cap, name, want, check)
             check_info_notes(box, cap, name, want, check)
     finally:
         box.close()

@@ -28,7 +28,7 @@ FIELDS = ["msg_type", "hrr", "record_version", "legacy_version", "offered_versio
 UNCHECKED = {"summary"}
 # Strings of one value each, spaces included.
 TEXTS = {"sni", "fallback.cause", "fallback.chain", "server_intolerant", "attempts",
-         "failure_other_cause"}
+         "failure_other_cause", "failure"}
 STRINGS = {"grease_family", "finding", "expert"} | TEXTS
 # Order does not matter within a message for these (rules.def order is shown).
 UNORDERED = {"finding", "expert"}
@@ -298,6 +298,79 @@ def json_messages(box, name):
     return msgs
 
 
+# RFC 8446 6 and the TLS Alerts registry: the names a failure note uses.
+ALERT_NAMES = {0: "close_notify", 10: "unexpected_message", 20: "bad_record_mac",
+               21: "decryption_failed", 22: "record_overflow", 30: "decompression_failure",
+               40: "handshake_failure", 41: "no_certificate", 42: "bad_certificate",
+               43: "unsupported_certificate", 44: "certificate_revoked",
+               45: "certificate_expired", 46: "certificate_unknown", 47: "illegal_parameter",
+               48: "unknown_ca", 49: "access_denied", 50: "decode_error", 51: "decrypt_error",
+               60: "export_restriction", 70: "protocol_version", 71: "insufficient_security",
+               80: "internal_error", 86: "inappropriate_fallback", 90: "user_canceled",
+               100: "no_renegotiation", 109: "missing_extension", 110: "unsupported_extension",
+               112: "unrecognized_name", 116: "certificate_required",
+               120: "no_application_protocol"}
+# Checked against the bytes by check_failures, not listed in the manifests.
+FAILURE_FIELDS = ("failed_in", "failure")
+
+
+def check_failures(box, res, label, name):
+    """Every failed attempt's ClientHello, once read (-2), names the frame
+    that made it fail and how: that frame, read with tshark's own tcp.* and
+    tls.* fields, is in the hello's TCP stream after it, and is the first
+    TCP reset, FIN or fatal alert there; an alert before any ServerHello is
+    "alert NAME (N)", one from the client after it "the client aborted with
+    alert NAME (N)"."""
+    cols = ["frame.number", "tcp.stream", "tlsneg.failed_in", "tlsneg.failure"]
+    notes = []
+    out = box.run(["-r", name, "-2", "-Y", "tlsneg.failed_in", "-T", "fields", "-E",
+                   "occurrence=f"] + [x for c in cols for x in ("-e", c)]).stdout
+    for line in out.splitlines():
+        frame, stream, failed_in, text = line.split("\t")
+        notes.append((int(frame), stream, int(failed_in), text))
+    if not notes:
+        return
+    wire = ["frame.number", "tcp.stream", "tcp.flags.reset", "tcp.flags.fin",
+            "tls.alert_message.level", "tls.alert_message.desc", "tls.handshake.type"]
+    rows = []
+    out = box.run(["-r", name, "-Y", "tcp.flags.reset == 1 || tcp.flags.fin == 1 || "
+                   "tls.alert_message || tls.handshake.type", "-T", "fields", "-E",
+                   "occurrence=a", "-E", "aggregator=,"] + [x for c in wire for x in ("-e", c)]
+                  ).stdout
+    for line in out.splitlines():
+        rows.append(dict(zip(wire, line.split("\t"))))
+    problems = []
+    for hello, stream, failed_in, text in notes:
+        after = [r for r in rows if r["tcp.stream"] == stream and int(r["frame.number"]) > hello]
+        expect, answered = None, False
+        for r in after:
+            types = [t for t in r["tls.handshake.type"].split(",") if t]
+            levels = [l for l in r["tls.alert_message.level"].split(",") if l]
+            descs = [d for d in r["tls.alert_message.desc"].split(",") if d]
+            fatal = [int(d) for l, d in zip(levels, descs) if l == "2"]
+            f = int(r["frame.number"])
+            if fatal:
+                n = fatal[0]
+                how = "the client aborted with alert" if answered else "alert"
+                expect = (f, f"failed: {how} {ALERT_NAMES.get(n, 'unknown')} ({n}), frame {f}")
+                break
+            if "2" in types:
+                answered = True
+                continue
+            if answered:
+                continue
+            if r["tcp.flags.reset"] in ("1", "True"):
+                expect = (f, f"failed: TCP reset, frame {f}")
+                break
+            if r["tcp.flags.fin"] in ("1", "True"):
+                expect = (f, f"failed: connection closed (FIN), frame {f}")
+                break
+        if expect != (failed_in, text):
+            problems.append(f"frame {hello}: tlsneg says {failed_in} {text!r}, the bytes {expect}")
+    res.check(not problems, f"{label}: each of {len(notes)} failed attempts names the frame and "
+              "the way it failed, as the bytes show", "\n".join(problems))
+
+
 def check_capture(box, res, manifest):
     capture, blocks = load_manifest(manifest)
     path = resolve_capture(capture)
@@ -315,7 +388,9 @@ def check_capture(box, res, manifest):
               "\n".join(p))
     res.check(not severity_problems, f"{label}: every expert has its rule's group and severity",
               "\n".join(severity_problems))
-    two = messages_from_pdml(box.run(["-r", name, "-2", "-T", "pdml"]).stdout)
+    two = [(f, {k: v for k, v in m.items() if k not in FAILURE_FIELDS})
+           for f, m in messages_from_pdml(box.run(["-r", name, "-2", "-T", "pdml"]).stdout)]
+    check_failures(box, res, label, name)
     res.check(not (p := compare_manifest(read_once(blocks), two)),
               f"{label}: -2 matches the manifest, links back included", "\n".join(p))
     want_frames = per_frame(one)

@@ -2,6 +2,7 @@
 /* test_ladder.c: the ladder text on step sequences shaped like the captures
  * in pcaps/ (frames as there): lanes, rungs, attempt numbers, notes, the cap. */
 #include "analysis/ladder.h"
+#include "analysis/tracker.h"
 #include "core/versions.h"
 
 #include "tap.h"
@@ -203,8 +204,74 @@ static void cap_and_empty(void)
     tlsneg_ladder_free(l);
 }
 
+static unsigned count(const char *text, const char *what)
+{
+    unsigned n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what)) {
+        n++;
+    }
+    return n;
+}
+
+/* pcaps/intolerant-rst.pcap, with a server name that needs escaping in
+ * XML: the failure said once per failed attempt, in the text and in the
+ * SVG, which draws the same rows. */
+static void failures_and_svg(void)
+{
+    tlsneg_ladder *l = tlsneg_ladder_new(100);
+    const char *srv = "127.0.0.1:44321", *cli = "127.0.0.1", *sni = "a&b<c>.localhost";
+    tlsneg_step s = hello(4, 4, TLSNEG_V_TLS13, false);
+    tlsneg_ladder_add(l, srv, sni, cli, &s);
+    s = (tlsneg_step){
+        .kind = TLSNEG_STEP_RESET, .frame = 6, .attempt = 4, .failure = TLSNEG_CAUSE_RESET};
+    tlsneg_ladder_add(l, srv, sni, cli, &s);
+    s = hello(10, 10, TLSNEG_V_TLS12, false);
+    tlsneg_ladder_add(l, srv, sni, cli, &s);
+    s = alert(12, 10, 40);
+    s.failure = TLSNEG_CAUSE_ALERT;
+    tlsneg_ladder_add(l, srv, sni, cli, &s);
+    s = alert(13, 10, 40); /* a second alert: the attempt had already failed */
+    s.failure = TLSNEG_CAUSE_ALERT;
+    tlsneg_ladder_add(l, srv, sni, cli, &s);
+
+    out o = {0};
+    tlsneg_ladder_write(l, collect, &o);
+    ok(strstr(o.text, "#1 (frame 4) failed: TCP reset, frame 6\n") != NULL,
+       "the first attempt says how and where it failed");
+    ok(strstr(o.text, "#2 (frame 10) failed: alert handshake_failure (40), frame 12\n") != NULL &&
+           count(o.text, "failed:") == 2,
+       "the second too, once, at its first failure");
+    ok(strstr(o.text, "no answer") == NULL, "a failed attempt is no unanswered one");
+
+    static out svg;
+    svg = (out){0};
+    tlsneg_ladder_write_svg(l, collect, &svg);
+    ok(strncmp(svg.text, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 44) == 0 &&
+           strstr(svg.text, "</svg>\n") != NULL,
+       "an SVG document");
+    ok(count(svg.text, "class=\"frame\"") == 5 &&
+           strstr(svg.text, ">#1 ClientHello, up to TLS 1.3</text>") != NULL &&
+           strstr(svg.text, ">TCP reset</text>") != NULL,
+       "one arrow per step, with the text's words");
+    ok(strstr(svg.text, "#2 (frame 10) failed: alert handshake_failure (40), frame 12</text>") !=
+           NULL,
+       "the failure notes too");
+    ok(strstr(svg.text, "a&amp;b&lt;c&gt;.localhost") != NULL && strstr(svg.text, "a&b") == NULL,
+       "text is escaped for XML");
+    tlsneg_ladder_free(l);
+
+    tlsneg_ladder *e = tlsneg_ladder_new(10);
+    svg = (out){0};
+    tlsneg_ladder_write_svg(e, collect, &svg);
+    ok(strstr(svg.text, "(no TLS, DTLS or QUIC hello in the capture)</text>") != NULL &&
+           strstr(svg.text, "</svg>") != NULL,
+       "an empty ladder is an SVG that says why");
+    tlsneg_ladder_free(e);
+}
+
 int main(void)
 {
+    failures_and_svg();
     fallback_chain();
     hrr();
     interleaved();

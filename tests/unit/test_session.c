@@ -223,6 +223,10 @@ static void reset_and_close_end_attempts(void)
     ok(c && c->ended_attempt_frame == 4 && c->cause == TLSNEG_CAUSE_RESET && !c->from_client &&
            c->has_sni && strcmp(c->sni, "localhost") == 0,
        "RST: frame 6 ends the attempt of frame 4, sent by the server, SNI localhost");
+    ok(c && c->note.kind == TLSNEG_NOTE_FAILED && c->note.frame == 4 &&
+           c->note.link.role == TLSNEG_LINK_FAILED_IN && c->note.link.frame == 6 &&
+           strcmp(c->note.text.text, "failed: TCP reset, frame 6") == 0,
+       "RST: frame 4 learns how and where it failed: %s", c ? c->note.text.text : "(none)");
     const tlsneg_verdict *fb = verdict(result(&rn, 10), TLSNEG_VERDICT_FALLBACK);
     ok(fb && strcmp(text(fb, TLSNEG_TEXT_CAUSE), "TCP reset before any ServerHello") == 0,
        "RST: the retry names the reset as the failure");
@@ -237,6 +241,8 @@ static void reset_and_close_end_attempts(void)
     c = closed(&rn, 6);
     ok(c && c->ended_attempt_frame == 4 && c->cause == TLSNEG_CAUSE_CLOSE && !c->from_client,
        "FIN: frame 6 ends the attempt of frame 4 before any ServerHello");
+    ok(c && strcmp(c->note.text.text, "failed: connection closed (FIN), frame 6") == 0, "FIN: %s",
+       c ? c->note.text.text : "(none)");
     ok(result(&rn, 7) && result(&rn, 7)->verdicts.count == 0,
        "FIN: the alert after the close adds no verdict");
     fb = verdict(result(&rn, 14), TLSNEG_VERDICT_FALLBACK);
@@ -271,8 +277,15 @@ static void fallback_linked_and_back_noted(void)
            n->finding.rule == TLSNEG_RULE_VERSION_INTOLERANCE &&
            strstr(n->finding.detail, "frame 12") != NULL,
        "back note: frame 4 learns the server completed frame 12 and does not tolerate TLS 1.3");
-    ok(sh->num_back_notes == 1 && retry->num_back_notes == 1,
-       "one back note each, for frame 4 only");
+    n = note(sh, 10, TLSNEG_NOTE_TITLE);
+    ok(n && n->link.frame == 12 && n->has_text && n->text.role == TLSNEG_TEXT_TITLE &&
+           strcmp(n->text.text, "fallback retry 1/1 (TLS 1.3 -> TLS 1.2, no SCSV)") == 0,
+       "back note: the retry in frame 10 learns its chain ended with it: %s",
+       n ? n->text.text : "(none)");
+    ok(strcmp(retry->title, "fallback retry 1 (TLS 1.3 -> TLS 1.2, no SCSV)") == 0,
+       "the retry's own title, before the chain's end is known: %s", retry->title);
+    ok(sh->num_back_notes == 2 && retry->num_back_notes == 1,
+       "back notes: frame 4 learns of the retry and the intolerance, frame 10 its title");
     done(&rn);
 
     /* pcaps/fallback-chain.pcap: alerts on 1.3 (4), 1.2 (14), 1.1 (24); 1.0
@@ -294,6 +307,24 @@ static void fallback_linked_and_back_noted(void)
                     "TLS 1.3 (frame 4) -> TLS 1.2 (frame 14) -> TLS 1.1 (frame 24) -> TLS 1.0 "
                     "(frame 34)") == 0,
        "chain text: %s", text(fb, TLSNEG_TEXT_CHAIN));
+    ok(strcmp(result(&rn, 24)->title, "fallback retry 2 (TLS 1.2 -> TLS 1.1, no SCSV)") == 0,
+       "frame 24's own title: %s", result(&rn, 24)->title);
+    n = note(result(&rn, 36), 24, TLSNEG_NOTE_TITLE);
+    ok(n && strcmp(n->text.text, "fallback retry 2/3 (TLS 1.2 -> TLS 1.1, no SCSV)") == 0 &&
+           note(result(&rn, 36), 14, TLSNEG_NOTE_TITLE) &&
+           note(result(&rn, 36), 34, TLSNEG_NOTE_TITLE) &&
+           !note(result(&rn, 36), 4, TLSNEG_NOTE_TITLE),
+       "chain: once completed, every retry learns its number among three: %s",
+       n ? n->text.text : "(none)");
+    n = note(result(&rn, 16), 14, TLSNEG_NOTE_FAILED);
+    ok(n && n->link.role == TLSNEG_LINK_FAILED_IN && n->link.frame == 16 &&
+           strcmp(n->text.text, "failed: alert handshake_failure (40), frame 16") == 0 &&
+           result(&rn, 16)->failed_attempt == 14 &&
+           result(&rn, 16)->failure_cause == TLSNEG_CAUSE_ALERT,
+       "the alert of frame 16 tells frame 14 how and where its attempt failed: %s",
+       n ? n->text.text : "(none)");
+    ok(!note(result(&rn, 36), 34, TLSNEG_NOTE_FAILED) && !result(&rn, 36)->failed_attempt,
+       "the completed attempt is told no failure");
     done(&rn);
 
     /* pcaps/fallback-rejected-retry.pcap: RST, then an SCSV retry (10) that
@@ -304,8 +335,10 @@ static void fallback_linked_and_back_noted(void)
     const tlsneg_verdict *rj = verdict(result(&rn, 12), TLSNEG_VERDICT_FALLBACK_REJECTED);
     ok(rj && tlsneg_verdict_link(rj, TLSNEG_LINK_REFUSED_RETRY) == 10 &&
            has_finding(result(&rn, 12), TLSNEG_RULE_FALLBACK_REJECTED) &&
-           result(&rn, 12)->num_back_notes == 0,
-       "alert 86 refuses the retry of frame 10: the protection worked");
+           result(&rn, 12)->num_back_notes == 1 && note(result(&rn, 12), 10, TLSNEG_NOTE_FAILED),
+       "alert 86 refuses the retry of frame 10: the protection worked; frame 10 learns it failed");
+    ok(strcmp(result(&rn, 10)->title, "fallback retry 1 (TLS 1.3 -> TLS 1.2, SCSV)") == 0,
+       "the SCSV retry's title: %s", result(&rn, 10)->title);
     done(&rn);
 }
 

@@ -884,8 +884,107 @@ static void probes(void)
     tlsneg_tracker_free(t);
 }
 
+/* The words a retry's title, a failed attempt and the packet list use: one
+ * formatter each, in the analysis. */
+static void story_words(void)
+{
+    char buf[TLSNEG_VERDICT_TEXT_MAX];
+    tlsneg_retry r = {.retry = 2,
+                      .retries = 3,
+                      .has_from = true,
+                      .has_to = true,
+                      .from = TLSNEG_V_TLS12,
+                      .to = TLSNEG_V_TLS11};
+    ok(strcmp(tlsneg_retry_text(&r, buf, sizeof buf),
+              "fallback retry 2/3 (TLS 1.2 -> TLS 1.1, no SCSV)") == 0,
+       "title of a fallback whose chain ended: %s", buf);
+    r.retries = 0;
+    r.scsv = true;
+    ok(strcmp(tlsneg_retry_text(&r, buf, sizeof buf),
+              "fallback retry 2 (TLS 1.2 -> TLS 1.1, SCSV)") == 0,
+       "title while the chain's end is not known: %s", buf);
+    r.retry = 0;
+    ok(strcmp(tlsneg_retry_text(&r, buf, sizeof buf),
+              "fallback retry (TLS 1.2 -> TLS 1.1, SCSV)") == 0,
+       "no number when the chain lost its start: %s", buf);
+    ok(strcmp(tlsneg_retry_info(&r, buf, sizeof buf), "fallback: TLS 1.2 -> TLS 1.1, SCSV") == 0,
+       "the Info note of the same retry: %s", buf);
+    tlsneg_retry dt = {.retry = 1,
+                       .has_from = true,
+                       .has_to = true,
+                       .dtls = true,
+                       .from = TLSNEG_V_DTLS12,
+                       .to = TLSNEG_V_DTLS10};
+    ok(strcmp(tlsneg_retry_text(&dt, buf, sizeof buf),
+              "fallback retry 1 (DTLS 1.2 -> DTLS 1.0, no SCSV)") == 0,
+       "DTLS names: %s", buf);
+    tlsneg_retry same = {.same = true,
+                         .retry = 1,
+                         .has_from = true,
+                         .has_to = true,
+                         .from = TLSNEG_V_TLS13,
+                         .to = TLSNEG_V_TLS13};
+    ok(strcmp(tlsneg_retry_text(&same, buf, sizeof buf), "retry, same version (TLS 1.3)") == 0,
+       "a same-offer retry is no fallback: %s", buf);
+
+    ok(strcmp(tlsneg_failure_text(TLSNEG_CAUSE_RESET, 0, 6, buf, sizeof buf),
+              "failed: TCP reset, frame 6") == 0,
+       "%s", buf);
+    ok(strcmp(tlsneg_failure_text(TLSNEG_CAUSE_ALERT, 40, 5, buf, sizeof buf),
+              "failed: alert handshake_failure (40), frame 5") == 0,
+       "%s", buf);
+    ok(strcmp(tlsneg_failure_text(TLSNEG_CAUSE_CLOSE, 0, 7, buf, sizeof buf),
+              "failed: connection closed (FIN), frame 7") == 0,
+       "%s", buf);
+    ok(strcmp(tlsneg_failure_text(TLSNEG_CAUSE_CLIENT_ABORT, 47, 9, buf, sizeof buf),
+              "failed: the client aborted with alert illegal_parameter (47), frame 9") == 0,
+       "%s", buf);
+    ok(strcmp(tlsneg_failure_text(TLSNEG_CAUSE_NONE, 0, 9, buf, sizeof buf), "") == 0,
+       "no failure, no words");
+
+    /* From the tracker's verdicts: pcaps/fallback-chain.pcap. */
+    tlsneg_tracker *t = tracker(1000, true);
+    tlsneg_peer_key k = peer(client1, "localhost");
+    tlsneg_verdicts c;
+    tlsneg_offer offers[3] = {offer13(), offer_max(TLSNEG_V_TLS12), offer_max(TLSNEG_V_TLS11)};
+    const uint32_t frames[3] = {4, 14, 24};
+    for (uint64_t i = 0; i < 3; i++) {
+        tlsneg_tracker_client_hello(t, i, &k, frames[i], i * S, &offers[i], &c);
+        ok(tlsneg_tracker_alert(t, i, i * S + 1, 40, true, &c) == frames[i],
+           "alert 40 makes the attempt of frame %u fail", frames[i]);
+        uint8_t alert = 0;
+        ok(tlsneg_tracker_cause(t, i, &alert) == TLSNEG_CAUSE_ALERT && alert == 40,
+           "the tracker tells how: alert 40");
+    }
+    tlsneg_offer o = offer_max(TLSNEG_V_TLS10);
+    tlsneg_tracker_client_hello(t, 3, &k, 34, 3 * S, &o, &c);
+    const tlsneg_verdict *fb = tlsneg_verdict_find(&c, TLSNEG_VERDICT_FALLBACK);
+    tlsneg_retry got;
+    ok(fb && tlsneg_verdict_retry(fb, (size_t)fb->chain_len - 1, 0, &got) && got.retry == 3 &&
+           !got.retries &&
+           strcmp(tlsneg_retry_text(&got, buf, sizeof buf),
+                  "fallback retry 3 (TLS 1.1 -> TLS 1.0, no SCSV)") == 0,
+       "the fourth hello is the third retry: %s", buf);
+    ok(fb && tlsneg_verdict_retry(fb, 1, 3, &got) &&
+           strcmp(tlsneg_retry_text(&got, buf, sizeof buf),
+                  "fallback retry 1/3 (TLS 1.3 -> TLS 1.2, no SCSV)") == 0,
+       "its chain describes the first retry too: %s", buf);
+    ok(fb && !tlsneg_verdict_retry(fb, 0, 3, &got) && !tlsneg_verdict_retry(fb, 4, 3, &got),
+       "the first attempt is no retry; no step past the chain");
+    ok(fb && strcmp(tlsneg_verdict_note(fb, false, buf, sizeof buf),
+                    "fallback: TLS 1.1 -> TLS 1.0, no SCSV") == 0,
+       "the Info note of the verdict: %s", buf);
+    tlsneg_answer ans = answer(TLSNEG_V_TLS10);
+    tlsneg_tracker_server_hello(t, 3, 36, 3 * S + 1, &ans, &c);
+    uint8_t alert;
+    ok(tlsneg_tracker_cause(t, 3, &alert) == TLSNEG_CAUSE_NONE, "a completed attempt did not fail");
+    ok(tlsneg_tracker_alert(t, 3, 3 * S + 2, 0, false, &c) == 0, "close_notify makes nothing fail");
+    tlsneg_tracker_free(t);
+}
+
 int main(void)
 {
+    story_words();
     evidence_for_intolerance();
     draft_era_fallback();
     same_version_retries();
