@@ -32,9 +32,10 @@
 #include "pcapng.h"
 #include "report/output.h"
 
-/* --trace: what the session layer keeps per connection, found by the packet
- * path's connection id. A debug mode: entries live until the end of the
- * file (about 1 KB per connection). */
+/* What the session layer keeps per connection (--trace and the outputs),
+ * found by the packet path's connection id. Entries live until the end of
+ * the run (about 1 KB per connection): the packet path does not say yet
+ * when it drops a flow (docs/tlsneg-pcap.md, Not done yet). */
 typedef struct {
     uint64_t id; /* 0: free slot */
     tlsneg_conn conn;
@@ -113,8 +114,9 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: tlsneg-pcap [options] FILE...\n"
                "       tlsneg-pcap [options] -i IFACE [BPF filter...]\n"
-               "Finds TLS, DTLS and QUIC handshake messages, plaintext alerts and TCP closes\n"
-               "in pcap/pcapng files (gzip-compressed too) or on a live interface.\n"
+               "tlsneg's analysis of TLS, DTLS and QUIC version negotiation, as the Wireshark\n"
+               "plugin makes it, without tshark: pcap/pcapng files (gzip-compressed too, several\n"
+               "read as one capture) or a live interface.\n"
                "  --jsonl           JSON lines, as tshark -z tlsneg,jsonl writes them\n"
                "  --csv             one CSV row per server at the end (-z tlsneg,csv)\n"
                "  --report          the report for people at the end (-z tlsneg,report)\n"
