@@ -95,7 +95,8 @@ mirror=${TLSNEG_DEBIAN_MIRROR:-$(mirror_from_sources)}
 mirror=${mirror:-http://deb.debian.org/debian}
 
 packages="build-essential dpkg-dev file cmake pkg-config python3 util-linux wireshark-dev
-          libwireshark-dev tshark libglib2.0-dev shellcheck libpcap-dev libgcrypt20-dev"
+          libwireshark-dev tshark libglib2.0-dev shellcheck libpcap-dev libgcrypt20-dev
+          openssl iproute2"
 if [ "$gui" = 1 ]; then
     packages="$packages wireshark xvfb xdotool imagemagick"
 fi
