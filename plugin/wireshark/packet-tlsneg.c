@@ -678,7 +678,7 @@ static gboolean has_progress_record(proto_tree *tree)
         for (guint j = 0; recs && j < recs->len; j++) {
             const field_info *fi = (const field_info *)g_ptr_array_index(recs, j);
             if (fi->ds_tvb && fi->start > 0 && fi->length == 2) {
-                guint8 type = tvb_get_guint8(fi->ds_tvb, fi->start - 1);
+                guint8 type = tlsneg_tvb_get_uint8(fi->ds_tvb, fi->start - 1);
                 if (type == 20 || type == 23) {
                     return TRUE;
                 }
