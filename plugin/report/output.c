@@ -728,8 +728,10 @@ static server_stats *server_of(tlsneg_out *o, const tlsneg_out_frame *fr, bool f
         al = ADDR_TEXT_MAX;
     }
     key[n++] = (uint8_t)(a->text ? 0xff : al);
-    memcpy(key + n, ab, al);
-    n += al;
+    if (al) { /* an address of no known kind may have no bytes */
+        memcpy(key + n, ab, al);
+        n += al;
+    }
     key[n++] = (uint8_t)(a->port >> 8);
     key[n++] = (uint8_t)a->port;
     size_t sl = strlen(sni);
@@ -935,8 +937,10 @@ static void version_list(const version_counts *t, sbuf *out, bool csv, bool dtls
     if (!sorted) {
         return;
     }
-    memcpy(sorted, t->v, t->n * sizeof *sorted);
-    qsort(sorted, t->n, sizeof *sorted, by_version_rank);
+    if (t->n) { /* t->v is NULL while nothing was counted */
+        memcpy(sorted, t->v, t->n * sizeof *sorted);
+        qsort(sorted, t->n, sizeof *sorted, by_version_rank);
+    }
     char buf[TLSNEG_VERSION_NAME_MAX];
     for (size_t i = 0; i < t->n; i++) {
         if (csv) {
