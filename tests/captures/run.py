@@ -314,6 +314,10 @@ ALERT_NAMES = {0: "close_notify", 10: "unexpected_message", 20: "bad_record_mac"
 FAILURE_FIELDS = ("failed_in", "failure")
 
 
+# RFC 8446 4.1.3: the random that makes a ServerHello a HelloRetryRequest.
+HRR_RANDOM = "cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c"
+
+
 def check_failures(box, res, label, name):
     """Every failed attempt's ClientHello, once read (-2), names the frame
     that made it fail and how: that frame, read with tshark's own tcp.* and
@@ -331,7 +335,8 @@ def check_failures(box, res, label, name):
     if not notes:
         return
     wire = ["frame.number", "tcp.stream", "tcp.flags.reset", "tcp.flags.fin",
-            "tls.alert_message.level", "tls.alert_message.desc", "tls.handshake.type"]
+            "tls.alert_message.level", "tls.alert_message.desc", "tls.handshake.type",
+            "tls.handshake.random"]
     rows = []
     out = box.run(["-r", name, "-Y", "tcp.flags.reset == 1 || tcp.flags.fin == 1 || "
                    "tls.alert_message || tls.handshake.type", "-T", "fields", "-E",
@@ -354,8 +359,8 @@ def check_failures(box, res, label, name):
                 how = "the client aborted with alert" if answered else "alert"
                 expect = (f, f"failed: {how} {ALERT_NAMES.get(n, 'unknown')} ({n}), frame {f}")
                 break
-            if "2" in types:
-                answered = True
+            if "2" in types and HRR_RANDOM not in r["tls.handshake.random"].replace(":", ""):
+                answered = True  # a ServerHello; a HelloRetryRequest answers nothing yet
                 continue
             if answered:
                 continue

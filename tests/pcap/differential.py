@@ -276,6 +276,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True, help="the tlsneg-pcap binary")
     ap.add_argument("--plugin", help="the freshly built tlsneg.so: compare the JSON lines too")
+    ap.add_argument("--sanitizers", action="store_true",
+                    help="the plugin is an ASan/UBSan build: preload their runtimes into tshark")
     ap.add_argument("captures", nargs="*")
     args = ap.parse_args()
     caps = args.captures or sorted(glob.glob(os.path.join(ROOT, "pcaps", "**", "*.pcap*"),
@@ -285,7 +287,7 @@ def main():
     box = None
     if args.plugin:
         from tsharkbox import TsharkBox
-        box = TsharkBox(args.plugin)
+        box = TsharkBox(args.plugin, "tshark", args.sanitizers)
     for path in caps:
         rel = os.path.relpath(path, ROOT)
         theirs = tshark_messages(path)
