@@ -68,9 +68,10 @@ printf '%s\n' "$files" | sed 's/^/# file: /'
 check "the package holds the plugin, the profile${pcap_tool:+ and $pcap_tool}, nothing else" \
     test "$files" = "$want"
 if [ -n "$pcap_tool" ]; then
+    # Debian 13 and later name the 64-bit time_t ABI libpcap0.8t64.
     for lib in libpcap0.8 libgcrypt20; do
         check "Depends names $lib (tlsneg-pcap's libraries, by dpkg-shlibdeps)" \
-            sh -c "printf '%s\n' '$depends' | tr ',' '\n' | grep -q '^ *$lib '"
+            sh -c "printf '%s\n' '$depends' | tr ',' '\n' | grep -q '^ *${lib}\(t64\)\? '"
     done
 fi
 
