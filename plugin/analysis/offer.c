@@ -2,6 +2,7 @@
 /* offer.c: a ClientHello reduced to what the tracker compares. */
 #include "analysis/offer.h"
 
+#include "core/util.h"
 #include "core/versions.h"
 
 #include <string.h>
@@ -169,10 +170,7 @@ static uint8_t versions_offered(const tlsneg_facts *f, bool dtls)
 
 static uint64_t session_hash(const tlsneg_hello *h)
 {
-    uint64_t x = 14695981039346656037u;
-    for (size_t i = 0; i < h->session_id.len; i++) {
-        x = (x ^ h->session_id.p[i]) * 1099511628211u;
-    }
+    uint64_t x = tlsneg_fnv64(TLSNEG_FNV64_BASIS, h->session_id.p, h->session_id.len);
     return h->session_id.len ? x | 1u : 0;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/versions.h"
+#include "core/util.h"
 
 #define JSONL_SCHEMA_VERSION 1
 #define MAX_VERDICT_LINES    1000
@@ -99,16 +100,6 @@ static const char *sbuf_str(const sbuf *b)
     return b->s ? b->s : "";
 }
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) {
-        memcpy(d, s, n);
-    }
-    return d;
-}
-
 /* ---- a hash map from byte strings to pointers ------------------------------ */
 
 typedef struct {
@@ -122,16 +113,6 @@ typedef struct {
     slot *slots;
     size_t cap, used;
 } map;
-
-static uint64_t hash_bytes(const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ b[i]) * 0x100000001b3ull;
-    }
-    return h;
-}
 
 static slot *map_find(map *m, const void *key, size_t key_len, uint64_t h)
 {
@@ -151,7 +132,7 @@ static slot *map_find(map *m, const void *key, size_t key_len, uint64_t h)
 
 static void *map_get(map *m, const void *key, size_t key_len)
 {
-    slot *s = map_find(m, key, key_len, hash_bytes(key, key_len));
+    slot *s = map_find(m, key, key_len, tlsneg_fnv64(TLSNEG_FNV64_BASIS, key, key_len));
     return s && s->key ? s->value : NULL;
 }
 
@@ -175,7 +156,7 @@ static bool map_put(map *m, const void *key, size_t key_len, void *value)
         }
         free(old.slots);
     }
-    uint64_t h = hash_bytes(key, key_len);
+    uint64_t h = tlsneg_fnv64(TLSNEG_FNV64_BASIS, key, key_len);
     slot *s = map_find(m, key, key_len, h);
     s->key = malloc(key_len ? key_len : 1);
     if (!s->key) {
@@ -222,34 +203,11 @@ static void **map_values(const map *m)
 
 /* ---- messages -------------------------------------------------------------- */
 
-const tlsneg_out_verdict *tlsneg_out_verdict_find(const tlsneg_out_msg *m, tlsneg_verdict_kind k)
+/* same_text keeps a text where it is: a view lives no longer than its result. */
+static const char *same_text(void *ctx, const char *text)
 {
-    for (unsigned i = 0; i < m->num_verdicts; i++) {
-        if (m->verdicts[i].kind == k) {
-            return &m->verdicts[i];
-        }
-    }
-    return NULL;
-}
-
-uint32_t tlsneg_out_verdict_link(const tlsneg_out_verdict *v, tlsneg_link_role l)
-{
-    for (unsigned i = 0; i < v->num_links; i++) {
-        if (v->link[i].role == l) {
-            return v->link[i].frame;
-        }
-    }
-    return 0;
-}
-
-const char *tlsneg_out_verdict_text(const tlsneg_out_verdict *v, tlsneg_text_role t)
-{
-    for (unsigned i = 0; i < v->num_texts; i++) {
-        if (v->text[i].role == t) {
-            return v->text[i].text;
-        }
-    }
-    return NULL;
+    (void)ctx;
+    return text;
 }
 
 void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tlsneg_result *x)
@@ -274,20 +232,7 @@ void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tls
     out->findings = buf->findings;
     size_t nv = x->verdicts.count < TLSNEG_MAX_VERDICTS ? x->verdicts.count : TLSNEG_MAX_VERDICTS;
     for (size_t i = 0; i < nv; i++) {
-        const tlsneg_verdict *v = &x->verdicts.item[i];
-        tlsneg_out_verdict *kv = &buf->verdicts[i];
-        memset(kv, 0, sizeof *kv);
-        kv->kind = v->kind;
-        kv->probe = v->probe;
-        kv->num_links = v->num_links;
-        kv->num_versions = v->num_versions;
-        kv->num_texts = v->num_texts;
-        memcpy(kv->link, v->link, sizeof v->link);
-        memcpy(kv->version, v->version, sizeof v->version);
-        for (unsigned t = 0; t < v->num_texts && t < TLSNEG_VERDICT_TEXTS; t++) {
-            kv->text[t].role = v->text[t].role;
-            kv->text[t].text = v->text[t].text;
-        }
+        tlsneg_verdict_keep(&buf->verdicts[i], &x->verdicts.item[i], NULL, same_text, NULL);
     }
     out->num_verdicts = (unsigned)nv;
     out->verdicts = buf->verdicts;
@@ -585,17 +530,19 @@ static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_
     if (r->retransmission_of) {
         sbuf_printf(out, ",\"retransmission_of\":%u", r->retransmission_of);
     }
-    const tlsneg_out_verdict *fallback = tlsneg_out_verdict_find(r, TLSNEG_VERDICT_FALLBACK);
+    const tlsneg_kept_verdict *fallback =
+        tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_FALLBACK);
     if (fallback) {
         sbuf_printf(out, ",\"fallback_of\":%u",
-                    tlsneg_out_verdict_link(fallback, TLSNEG_LINK_PREVIOUS_ATTEMPT));
+                    tlsneg_kept_link(fallback, TLSNEG_LINK_PREVIOUS_ATTEMPT));
     }
-    const tlsneg_out_verdict *same = tlsneg_out_verdict_find(r, TLSNEG_VERDICT_SAME_RETRY);
+    const tlsneg_kept_verdict *same =
+        tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_SAME_RETRY);
     if (same) {
-        sbuf_printf(out, ",\"retry_of\":%u",
-                    tlsneg_out_verdict_link(same, TLSNEG_LINK_SAME_OFFER_AS));
+        sbuf_printf(out, ",\"retry_of\":%u", tlsneg_kept_link(same, TLSNEG_LINK_SAME_OFFER_AS));
     }
-    const tlsneg_out_verdict *probe = tlsneg_out_verdict_find(r, TLSNEG_VERDICT_PROBE);
+    const tlsneg_kept_verdict *probe =
+        tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_PROBE);
     if (probe) {
         sbuf_printf(out, ",\"probe\":%u", probe->probe.first_frame);
     }
@@ -623,7 +570,8 @@ void tlsneg_out_header(tlsneg_out *o)
 /* probes_update keeps the newest state of every probe a message belongs to. */
 static void probes_update(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
 {
-    const tlsneg_out_verdict *v = tlsneg_out_verdict_find(r, TLSNEG_VERDICT_PROBE);
+    const tlsneg_kept_verdict *v =
+        tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_PROBE);
     if (!v) {
         return;
     }
@@ -749,7 +697,7 @@ static server_stats *server_of(tlsneg_out *o, const tlsneg_out_frame *fr, bool f
         return NULL;
     }
     s->port = a->port;
-    s->sni = dup_str(sni);
+    s->sni = tlsneg_strdup(sni);
     addr_text(a, s->server);
     if (a->len == 16 && !a->text) {
         snprintf(s->label, sizeof s->label, "[%s]:%u", s->server, s->port);
@@ -788,7 +736,7 @@ static void count(version_counts *t, uint16_t v)
 static void verdict_line(tlsneg_out *o, const char *line)
 {
     if (o->num_verdicts < MAX_VERDICT_LINES) {
-        char *d = dup_str(line);
+        char *d = tlsneg_strdup(line);
         if (d) {
             o->verdicts[o->num_verdicts++] = d;
         }
@@ -830,7 +778,7 @@ static void report_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsn
         if (o->format == TLSNEG_OUT_REPORT && tlsneg_rule_is_verdict(id) &&
             !(id == TLSNEG_RULE_INAPPROPRIATE_FALLBACK &&
               (has_finding(r, TLSNEG_RULE_FALLBACK_REJECTED) ||
-               tlsneg_out_verdict_find(r, TLSNEG_VERDICT_PROBE)))) {
+               tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_PROBE)))) {
             sbuf_clear(&o->pattern);
             sbuf_printf(&o->pattern, "frame %u  %s%s%s  %s: %s", fr->frame, s->label,
                         r->sni ? " " : "", r->sni ? r->sni : "",
@@ -863,7 +811,8 @@ static void report_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsn
         if (n) {
             (*n)++;
         }
-        s->fallbacks += tlsneg_out_verdict_find(r, TLSNEG_VERDICT_FALLBACK) ? 1u : 0u;
+        s->fallbacks +=
+            tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_FALLBACK) ? 1u : 0u;
     } else if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
         if (f->is_hrr) {
             s->hrrs++;
@@ -871,13 +820,13 @@ static void report_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsn
             s->server_hellos++;
             count(&s->in_force, f->negotiated_version);
         }
-        const tlsneg_out_verdict *intolerant =
-            tlsneg_out_verdict_find(r, TLSNEG_VERDICT_INTOLERANT);
+        const tlsneg_kept_verdict *intolerant =
+            tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_INTOLERANT);
         const char *what =
-            intolerant ? tlsneg_out_verdict_text(intolerant, TLSNEG_TEXT_INTOLERANT_OF) : NULL;
+            intolerant ? tlsneg_kept_text(intolerant, TLSNEG_TEXT_INTOLERANT_OF) : NULL;
         if (what) {
             free(s->intolerant_of);
-            s->intolerant_of = dup_str(what);
+            s->intolerant_of = tlsneg_strdup(what);
             s->intolerant_frame = fr->frame;
         }
     }

@@ -325,6 +325,13 @@ static void keep_findings(msg_result *r, const tlsneg_findings *fs)
     r->findings = kf;
 }
 
+/* keep_text copies a verdict's text into file scope. */
+static const char *keep_text(void *ctx, const char *text)
+{
+    (void)ctx;
+    return wmem_strdup(wmem_file_scope(), text);
+}
+
 static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs, gboolean dtls)
 {
     r->num_verdicts = (guint)vs->count;
@@ -333,21 +340,11 @@ static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs, gboolean dtl
     }
     kept_verdict *kv = wmem_alloc0_array(wmem_file_scope(), kept_verdict, vs->count);
     for (size_t i = 0; i < vs->count; i++) {
-        const tlsneg_verdict *v = &vs->item[i];
         char note[TLSNEG_VERDICT_TEXT_MAX];
-        kv[i].kind = v->kind;
-        kv[i].note =
-            wmem_strdup(wmem_file_scope(), tlsneg_verdict_note(v, dtls, note, sizeof note));
-        kv[i].probe = v->probe;
-        kv[i].num_links = v->num_links;
-        kv[i].num_versions = v->num_versions;
-        kv[i].num_texts = v->num_texts;
-        memcpy(kv[i].link, v->link, sizeof v->link);
-        memcpy(kv[i].version, v->version, sizeof v->version);
-        for (guint t = 0; t < v->num_texts; t++) {
-            kv[i].text[t].role = v->text[t].role;
-            kv[i].text[t].text = wmem_strdup(wmem_file_scope(), v->text[t].text);
-        }
+        tlsneg_verdict_keep(&kv[i], &vs->item[i],
+                            wmem_strdup(wmem_file_scope(),
+                                        tlsneg_verdict_note(&vs->item[i], dtls, note, sizeof note)),
+                            keep_text, NULL);
     }
     r->verdicts = kv;
 }
@@ -1027,7 +1024,8 @@ static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     if (shown(tree, proto_tlsneg)) {
         const char *name = tlsneg_alert_name(r->alert_description);
         proto_item_append_text(ti, ": Alert %s", name ? name : "unknown");
-        const kept_verdict *aborted = tlsneg_out_verdict_find(r, TLSNEG_VERDICT_CLIENT_ABORT);
+        const kept_verdict *aborted =
+            tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_CLIENT_ABORT);
         if (aborted) {
             proto_item_append_text(ti, ", %s", aborted->note);
         }
