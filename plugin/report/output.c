@@ -229,6 +229,7 @@ void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tls
         buf->findings[i].detail = x->findings.item[i].detail;
     }
     out->num_findings = (unsigned)nf;
+    out->findings_dropped = (unsigned)(x->findings.dropped + (x->findings.count - nf));
     out->findings = buf->findings;
     size_t nv = x->verdicts.count < TLSNEG_MAX_VERDICTS ? x->verdicts.count : TLSNEG_MAX_VERDICTS;
     for (size_t i = 0; i < nv; i++) {
@@ -365,6 +366,7 @@ struct tlsneg_out {
     char **verdicts;      /* the main findings, one line each, in frame order */
     size_t num_verdicts;
     unsigned verdicts_dropped;
+    unsigned findings_dropped; /* beyond a message's TLSNEG_MAX_FINDINGS */
 };
 
 static void server_free(void *p)
@@ -405,6 +407,7 @@ void tlsneg_out_reset(tlsneg_out *o)
     }
     o->num_verdicts = 0;
     o->verdicts_dropped = 0;
+    o->findings_dropped = 0;
     memset(o->findings, 0, sizeof o->findings);
     memset(o->messages, 0, sizeof o->messages);
 }
@@ -487,7 +490,8 @@ static void json_common(sbuf *out, const char *record, const tlsneg_out_frame *f
 }
 
 /* findings: the rule names (tlsneg.finding); experts: the expert info of
- * each, in the same order (tlsneg.expert.<name>, the variant). */
+ * each, in the same order (tlsneg.expert.<name>, the variant);
+ * findings_dropped: how many more the message broke, not kept. */
 static void json_findings(sbuf *out, const tlsneg_out_msg *r)
 {
     sbuf_add(out, ",\"findings\":[");
@@ -499,6 +503,9 @@ static void json_findings(sbuf *out, const tlsneg_out_msg *r)
         sbuf_printf(out, "%s\"%s\"", i ? "," : "", tlsneg_rules[r->findings[i].rule].name);
     }
     sbuf_addc(out, ']');
+    if (r->findings_dropped) {
+        sbuf_printf(out, ",\"findings_dropped\":%u", r->findings_dropped);
+    }
 }
 
 static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
@@ -768,6 +775,7 @@ static void report_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsn
     if (!r->is_alert && tlsneg_facts_is_dtls(f)) {
         s->dtls = true;
     }
+    o->findings_dropped += r->findings_dropped;
     for (unsigned i = 0; i < r->num_findings; i++) {
         tlsneg_rule_id id = r->findings[i].rule;
         o->findings[id]++;
@@ -1127,6 +1135,10 @@ static void print_report(tlsneg_out *o)
                         tlsneg_group_name(rule->group), tlsneg_severity_name(rule->severity));
             }
         }
+    }
+    if (o->findings_dropped) {
+        fprintf(out, "... and %u more findings not shown (a message keeps %d)\n",
+                o->findings_dropped, TLSNEG_MAX_FINDINGS);
     }
     fprintf(out, "===\n");
     free(a.s);

@@ -35,6 +35,7 @@ typedef struct {
     uint32_t retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
     unsigned num_findings;
     const tlsneg_out_finding *findings;
+    unsigned findings_dropped; /* findings beyond TLSNEG_MAX_FINDINGS: counted, not kept */
     unsigned num_verdicts;
     const tlsneg_kept_verdict *verdicts; /* across connections (analysis/tracker.h) */
     bool from_client;

@@ -44,6 +44,7 @@ static int hf_fallback_scsv = -1;
 static int hf_downgrade_sentinel = -1;
 static int hf_summary = -1;
 static int hf_finding = -1;
+static int hf_findings_dropped = -1;
 static int hf_alert = -1;
 static int hf_client_hello_frame = -1;
 static int hf_retransmission_of = -1;
@@ -314,6 +315,7 @@ static void keep(tlsneg_facts *dst, const tlsneg_facts *f)
 static void keep_findings(msg_result *r, const tlsneg_findings *fs)
 {
     r->num_findings = (guint)fs->count;
+    r->findings_dropped = (guint)fs->dropped;
     if (!fs->count) {
         return;
     }
@@ -904,6 +906,11 @@ static void render_findings(proto_tree *tree, packet_info *pinfo, const msg_resu
     for (guint i = 0; i < r->num_findings; i++) {
         render_finding(tree, pinfo, r->findings[i].rule, r->findings[i].detail);
     }
+    if (r->findings_dropped) {
+        proto_item *it = add_generated_uint(tree, hf_findings_dropped, r->findings_dropped);
+        proto_item_set_text(it, "... and %u more findings not shown (a message keeps %d)",
+                            r->findings_dropped, TLSNEG_MAX_FINDINGS);
+    }
 }
 
 /* Where each role of a verdict's evidence is shown: NULL, not as a field. */
@@ -1471,6 +1478,11 @@ void proto_register_tlsneg(void)
         {&hf_finding,
          {"Finding", "tlsneg.finding", FT_STRING, BASE_NONE, NULL, 0x0,
           "A negotiation rule this message breaks (its expert info says how)", HFILL}},
+        {&hf_findings_dropped,
+         {"Findings not shown", "tlsneg.findings_dropped", FT_UINT32, BASE_DEC, NULL, 0x0,
+          "How many more rules this message breaks than the 12 findings a message keeps "
+          "(TLSNEG_MAX_FINDINGS); present only when some were not kept",
+          HFILL}},
         {&hf_alert,
          {"Alert", "tlsneg.alert", FT_UINT8, BASE_CUSTOM, CF_FUNC(format_alert), 0x0,
           "Description of a plaintext alert", HFILL}},
