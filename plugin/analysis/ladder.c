@@ -6,6 +6,7 @@
 #include "analysis/checks.h"
 #include "analysis/tracker.h"
 #include "core/versions.h"
+#include "core/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,25 +41,6 @@ struct tlsneg_ladder {
     uint32_t *map; /* lane indices, NONE: empty */
     size_t map_mask;
 };
-
-static uint64_t fnv(const char *p, size_t n)
-{
-    uint64_t h = 14695981039346656037u;
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ (uint8_t)p[i]) * 1099511628211u;
-    }
-    return h;
-}
-
-static char *copy(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c) {
-        memcpy(c, s, n);
-    }
-    return c;
-}
 
 tlsneg_ladder *tlsneg_ladder_new(size_t max_steps)
 {
@@ -104,7 +86,8 @@ static bool grow_map(tlsneg_ladder *l)
     }
     memset(map, 0xff, slots * sizeof *map);
     for (size_t i = 0; i < l->num_lanes; i++) {
-        size_t j = fnv(l->lanes[i].key, l->lanes[i].key_len) & (slots - 1);
+        size_t j =
+            tlsneg_fnv64(TLSNEG_FNV64_BASIS, l->lanes[i].key, l->lanes[i].key_len) & (slots - 1);
         while (map[j] != NONE) {
             j = (j + 1) & (slots - 1);
         }
@@ -120,7 +103,7 @@ static bool grow_map(tlsneg_ladder *l)
  * when out of memory. */
 static uint32_t lane_of(tlsneg_ladder *l, const char *key, size_t key_len)
 {
-    size_t j = fnv(key, key_len) & l->map_mask;
+    size_t j = tlsneg_fnv64(TLSNEG_FNV64_BASIS, key, key_len) & l->map_mask;
     for (; l->map[j] != NONE; j = (j + 1) & l->map_mask) {
         const lane *ln = &l->lanes[l->map[j]];
         if (ln->key_len == key_len && memcmp(ln->key, key, key_len) == 0) {
@@ -178,8 +161,8 @@ void tlsneg_ladder_add(tlsneg_ladder *l, const char *server, const char *sni, co
     }
     kept_step *k = &l->steps[l->num_steps];
     k->s = *s;
-    k->s.finding = s->finding ? copy(s->finding) : NULL;
-    k->s.detail = s->detail ? copy(s->detail) : NULL;
+    k->s.finding = s->finding ? tlsneg_strdup(s->finding) : NULL;
+    k->s.detail = s->detail ? tlsneg_strdup(s->detail) : NULL;
     k->next = NONE;
     lane *ln = &l->lanes[li];
     if (ln->last == NONE) {

@@ -2,6 +2,7 @@
 /* offer.c: a ClientHello reduced to what the tracker compares. */
 #include "analysis/offer.h"
 
+#include "core/util.h"
 #include "core/versions.h"
 
 #include <string.h>
@@ -81,11 +82,6 @@ static bool skip_signal_suite(uint16_t v)
     return tlsneg_is_grease(v) || v == TLSNEG_CS_FALLBACK_SCSV || v == 0x00ff || (v >> 8) == 0x13;
 }
 
-static bool skip_pre12_suite(uint16_t v)
-{
-    return skip_signal_suite(v) || tlsneg_suite_needs_tls12(v);
-}
-
 static bool skip_scsv(uint16_t v)
 {
     return tlsneg_is_grease(v) || v == TLSNEG_CS_FALLBACK_SCSV;
@@ -100,23 +96,47 @@ static uint32_t list_of(const tlsneg_ext_view *e, bool (*skip)(uint16_t))
     return u16_list(list, skip);
 }
 
-/* suites hashes the cipher suites; SSLv2 cipher specs count by their low two
- * bytes when the high byte is zero (the TLS suites among them). */
-static uint32_t suites(const tlsneg_hello *h, bool (*skip)(uint16_t))
+/* The cipher suites hashed in order, in one walk: all but GREASE and the
+ * SCSV (all); also without the signalling ones (suites); also without the
+ * ones that need TLS 1.2 (pre12). */
+typedef struct {
+    uint32_t suites, pre12, all;
+} suite_hashes;
+
+static void add_suite(suite_hashes *s, uint16_t v)
 {
-    if (h->wire != TLSNEG_WIRE_SSL2) {
-        return u16_list(h->cipher_suites, skip);
+    if (!skip_scsv(v)) {
+        s->all = fnv32(s->all, v);
     }
-    uint32_t hash = 2166136261u;
-    tlsneg_cur specs = h->cipher_suites;
-    uint8_t hi;
-    uint16_t lo;
-    while (tlsneg_cur_u8(&specs, &hi) && tlsneg_cur_u16(&specs, &lo)) {
-        if (hi == 0 && !skip(lo)) {
-            hash = fnv32(hash, lo);
+    if (!skip_signal_suite(v)) {
+        s->suites = fnv32(s->suites, v);
+        if (!tlsneg_suite_needs_tls12(v)) {
+            s->pre12 = fnv32(s->pre12, v);
         }
     }
-    return hash;
+}
+
+/* suites hashes the cipher suites; SSLv2 cipher specs count by their low two
+ * bytes when the high byte is zero (the TLS suites among them). */
+static suite_hashes suites(const tlsneg_hello *h)
+{
+    suite_hashes s = {2166136261u, 2166136261u, 2166136261u};
+    tlsneg_cur list = h->cipher_suites;
+    if (h->wire != TLSNEG_WIRE_SSL2) {
+        uint16_t v;
+        while (tlsneg_cur_u16(&list, &v)) {
+            add_suite(&s, v);
+        }
+        return s;
+    }
+    uint8_t hi;
+    uint16_t lo;
+    while (tlsneg_cur_u8(&list, &hi) && tlsneg_cur_u16(&list, &lo)) {
+        if (hi == 0) {
+            add_suite(&s, lo);
+        }
+    }
+    return s;
 }
 
 uint8_t tlsneg_version_bit(uint16_t v, bool dtls)
@@ -169,10 +189,7 @@ static uint8_t versions_offered(const tlsneg_facts *f, bool dtls)
 
 static uint64_t session_hash(const tlsneg_hello *h)
 {
-    uint64_t x = 14695981039346656037u;
-    for (size_t i = 0; i < h->session_id.len; i++) {
-        x = (x ^ h->session_id.p[i]) * 1099511628211u;
-    }
+    uint64_t x = tlsneg_fnv64(TLSNEG_FNV64_BASIS, h->session_id.p, h->session_id.len);
     return h->session_id.len ? x | 1u : 0;
 }
 
@@ -242,13 +259,14 @@ void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tls
     }
 
     out->has_fingerprint = true;
-    out->fp_suites = suites(h, skip_signal_suite);
-    out->fp_suites_pre12 = suites(h, skip_pre12_suite);
+    suite_hashes sh = suites(h);
+    out->fp_suites = sh.suites;
+    out->fp_suites_pre12 = sh.pre12;
     out->fp_groups = list_of(&h->supported_groups, skip_group);
     out->fp_sigalgs = list_of(&h->signature_algorithms, skip_grease);
     uint32_t all_exts;
     extension_sets(h, &out->fp_exts, &out->fp_exts_pre12, &all_exts);
-    uint32_t all = fnv32(suites(h, skip_scsv), out->versions);
+    uint32_t all = fnv32(sh.all, out->versions);
     all = fnv32(all ^ list_of(&h->supported_groups, skip_grease), 0);
     all = fnv32(all ^ out->fp_sigalgs, 1);
     all = fnv32(all ^ all_exts, 2);

@@ -5,6 +5,7 @@
 
 #include "analysis/checks.h"
 #include "core/versions.h"
+#include "core/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -146,15 +147,6 @@ static uint64_t mix(uint64_t x)
     x ^= x >> 33;
     x *= 0xc4ceb9fe1a85ec53u;
     return x ^ (x >> 33);
-}
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ b[i]) * 1099511628211u;
-    }
-    return h;
 }
 
 static bool map_init(map *m, size_t slots)
@@ -310,14 +302,14 @@ size_t tlsneg_tracker_bytes(const tlsneg_tracker *t)
 
 static uint64_t key_hash(const tlsneg_tracker *t, const tlsneg_peer_key *k)
 {
-    uint64_t h = 14695981039346656037u;
+    uint64_t h = TLSNEG_FNV64_BASIS;
     uint8_t lens[2] = {(uint8_t)k->client_len, (uint8_t)k->server_len};
-    h = fnv(h, lens, 2);
-    h = fnv(h, k->client, k->client_len);
-    h = fnv(h, k->server, k->server_len);
-    h = fnv(h, &k->server_port, sizeof k->server_port);
+    h = tlsneg_fnv64(h, lens, 2);
+    h = tlsneg_fnv64(h, k->client, k->client_len);
+    h = tlsneg_fnv64(h, k->server, k->server_len);
+    h = tlsneg_fnv64(h, &k->server_port, sizeof k->server_port);
     if (t->cfg.key_includes_sni && k->sni) {
-        h = fnv(h, k->sni, strlen(k->sni) + 1);
+        h = tlsneg_fnv64(h, k->sni, strlen(k->sni) + 1);
     }
     return h;
 }
@@ -326,12 +318,12 @@ static uint64_t key_hash(const tlsneg_tracker *t, const tlsneg_peer_key *k)
  * SNI: a scanner may send it in some hellos and not in others. */
 static uint64_t pair_hash(const tlsneg_peer_key *k)
 {
-    uint64_t h = 14695981039346656037u;
+    uint64_t h = TLSNEG_FNV64_BASIS;
     uint8_t lens[2] = {(uint8_t)k->client_len, (uint8_t)k->server_len};
-    h = fnv(h, lens, 2);
-    h = fnv(h, k->client, k->client_len);
-    h = fnv(h, k->server, k->server_len);
-    return fnv(h, &k->server_port, sizeof k->server_port);
+    h = tlsneg_fnv64(h, lens, 2);
+    h = tlsneg_fnv64(h, k->client, k->client_len);
+    h = tlsneg_fnv64(h, k->server, k->server_len);
+    return tlsneg_fnv64(h, &k->server_port, sizeof k->server_port);
 }
 
 static uint64_t session_key(const attempt *a, uint64_t session_id)
@@ -592,14 +584,21 @@ const tlsneg_verdict *tlsneg_verdict_find(const tlsneg_verdicts *vs, tlsneg_verd
     return NULL;
 }
 
-uint32_t tlsneg_verdict_link(const tlsneg_verdict *v, tlsneg_link_role r)
+/* link_frame returns the frame of the n links l in role r, or 0: for a
+ * verdict and a kept one. */
+static uint32_t link_frame(const tlsneg_link *l, size_t n, tlsneg_link_role r)
 {
-    for (size_t i = 0; i < v->num_links; i++) {
-        if (v->link[i].role == r) {
-            return v->link[i].frame;
+    for (size_t i = 0; i < n; i++) {
+        if (l[i].role == r) {
+            return l[i].frame;
         }
     }
     return 0;
+}
+
+uint32_t tlsneg_verdict_link(const tlsneg_verdict *v, tlsneg_link_role r)
+{
+    return link_frame(v->link, v->num_links, r);
 }
 
 bool tlsneg_verdict_version(const tlsneg_verdict *v, tlsneg_version_role r, uint16_t *out)
@@ -614,6 +613,50 @@ bool tlsneg_verdict_version(const tlsneg_verdict *v, tlsneg_version_role r, uint
 }
 
 const char *tlsneg_verdict_text(const tlsneg_verdict *v, tlsneg_text_role r)
+{
+    for (size_t i = 0; i < v->num_texts; i++) {
+        if (v->text[i].role == r) {
+            return v->text[i].text;
+        }
+    }
+    return NULL;
+}
+
+void tlsneg_verdict_keep(tlsneg_kept_verdict *dst, const tlsneg_verdict *v, const char *note,
+                         const char *(*keep_text)(void *ctx, const char *text), void *ctx)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->kind = v->kind;
+    dst->note = note;
+    dst->probe = v->probe;
+    dst->num_links = v->num_links;
+    dst->num_versions = v->num_versions;
+    dst->num_texts = v->num_texts;
+    memcpy(dst->link, v->link, sizeof v->link);
+    memcpy(dst->version, v->version, sizeof v->version);
+    for (unsigned t = 0; t < v->num_texts && t < TLSNEG_VERDICT_TEXTS; t++) {
+        dst->text[t].role = v->text[t].role;
+        dst->text[t].text = keep_text(ctx, v->text[t].text);
+    }
+}
+
+const tlsneg_kept_verdict *tlsneg_kept_find(const tlsneg_kept_verdict *vs, size_t n,
+                                            tlsneg_verdict_kind k)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (vs[i].kind == k) {
+            return &vs[i];
+        }
+    }
+    return NULL;
+}
+
+uint32_t tlsneg_kept_link(const tlsneg_kept_verdict *v, tlsneg_link_role r)
+{
+    return link_frame(v->link, v->num_links, r);
+}
+
+const char *tlsneg_kept_text(const tlsneg_kept_verdict *v, tlsneg_text_role r)
 {
     for (size_t i = 0; i < v->num_texts; i++) {
         if (v->text[i].role == r) {

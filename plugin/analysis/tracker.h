@@ -245,6 +245,35 @@ typedef struct {
     tlsneg_verdict item[TLSNEG_MAX_VERDICTS];
 } tlsneg_verdicts;
 
+/* A verdict kept past its frame, as the front ends keep one per message
+ * and the outputs read it (report/output.h): its evidence by role, its
+ * texts by pointer; no chain and no detail (its finding has those). */
+typedef struct {
+    tlsneg_verdict_kind kind;
+    const char *note;   /* its words in the packet list (tlsneg_verdict_note), or NULL */
+    tlsneg_probe probe; /* TLSNEG_VERDICT_PROBE */
+    uint8_t num_links, num_versions, num_texts;
+    tlsneg_link link[TLSNEG_VERDICT_LINKS];
+    tlsneg_version_ref version[TLSNEG_VERDICT_VERSIONS];
+    struct {
+        uint8_t role; /* tlsneg_text_role */
+        const char *text;
+    } text[TLSNEG_VERDICT_TEXTS];
+} tlsneg_kept_verdict;
+
+/* tlsneg_verdict_keep fills dst from v, with note as its note: each text is
+ * keep_text(ctx, text), a copy that lives as long as dst (or text itself
+ * while v lives). */
+void tlsneg_verdict_keep(tlsneg_kept_verdict *dst, const tlsneg_verdict *v, const char *note,
+                         const char *(*keep_text)(void *ctx, const char *text), void *ctx);
+/* tlsneg_kept_find returns the first of the n verdicts vs of kind k, or
+ * NULL; tlsneg_kept_link and tlsneg_kept_text are tlsneg_verdict_link and
+ * tlsneg_verdict_text of a kept verdict. */
+const tlsneg_kept_verdict *tlsneg_kept_find(const tlsneg_kept_verdict *vs, size_t n,
+                                            tlsneg_verdict_kind k);
+uint32_t tlsneg_kept_link(const tlsneg_kept_verdict *v, tlsneg_link_role r);
+const char *tlsneg_kept_text(const tlsneg_kept_verdict *v, tlsneg_text_role r);
+
 /* Names of kinds and roles, for machine-readable output ("fallback",
  * "previous_attempt"); "unknown" out of range. */
 const char *tlsneg_verdict_kind_name(tlsneg_verdict_kind k);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/versions.h"
+#include "core/util.h"
 
 #define JSONL_SCHEMA_VERSION 1
 #define MAX_VERDICT_LINES    1000
@@ -99,16 +100,6 @@ static const char *sbuf_str(const sbuf *b)
     return b->s ? b->s : "";
 }
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) {
-        memcpy(d, s, n);
-    }
-    return d;
-}
-
 /* ---- a hash map from byte strings to pointers ------------------------------ */
 
 typedef struct {
@@ -122,16 +113,6 @@ typedef struct {
     slot *slots;
     size_t cap, used;
 } map;
-
-static uint64_t hash_bytes(const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ b[i]) * 0x100000001b3ull;
-    }
-    return h;
-}
 
 static slot *map_find(map *m, const void *key, size_t key_len, uint64_t h)
 {
@@ -151,7 +132,7 @@ static slot *map_find(map *m, const void *key, size_t key_len, uint64_t h)
 
 static void *map_get(map *m, const void *key, size_t key_len)
 {
-    slot *s = map_find(m, key, key_len, hash_bytes(key, key_len));
+    slot *s = map_find(m, key, key_len, tlsneg_fnv64(TLSNEG_FNV64_BASIS, key, key_len));
     return s && s->key ? s->value : NULL;
 }
 
@@ -175,7 +156,7 @@ static bool map_put(map *m, const void *key, size_t key_len, void *value)
         }
         free(old.slots);
     }
-    uint64_t h = hash_bytes(key, key_len);
+    uint64_t h = tlsneg_fnv64(TLSNEG_FNV64_BASIS, key, key_len);
     slot *s = map_find(m, key, key_len, h);
     s->key = malloc(key_len ? key_len : 1);
     if (!s->key) {
@@ -222,34 +203,11 @@ static void **map_values(const map *m)
 
 /* ---- messages -------------------------------------------------------------- */
 
-const tlsneg_out_verdict *tlsneg_out_verdict_find(const tlsneg_out_msg *m, tlsneg_verdict_kind k)
+/* same_text keeps a text where it is: a view lives no longer than its result. */
+static const char *same_text(void *ctx, const char *text)
 {
-    for (unsigned i = 0; i < m->num_verdicts; i++) {
-        if (m->verdicts[i].kind == k) {
-            return &m->verdicts[i];
-        }
-    }
-    return NULL;
-}
-
-uint32_t tlsneg_out_verdict_link(const tlsneg_out_verdict *v, tlsneg_link_role l)
-{
-    for (unsigned i = 0; i < v->num_links; i++) {
-        if (v->link[i].role == l) {
-            return v->link[i].frame;
-        }
-    }
-    return 0;
-}
-
-const char *tlsneg_out_verdict_text(const tlsneg_out_verdict *v, tlsneg_text_role t)
-{
-    for (unsigned i = 0; i < v->num_texts; i++) {
-        if (v->text[i].role == t) {
-            return v->text[i].text;
-        }
-    }
-    return NULL;
+    (void)ctx;
+    return text;
 }
 
 void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tlsneg_result *x)
@@ -271,23 +229,11 @@ void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tls
         buf->findings[i].detail = x->findings.item[i].detail;
     }
     out->num_findings = (unsigned)nf;
+    out->findings_dropped = (unsigned)(x->findings.dropped + (x->findings.count - nf));
     out->findings = buf->findings;
     size_t nv = x->verdicts.count < TLSNEG_MAX_VERDICTS ? x->verdicts.count : TLSNEG_MAX_VERDICTS;
     for (size_t i = 0; i < nv; i++) {
-        const tlsneg_verdict *v = &x->verdicts.item[i];
-        tlsneg_out_verdict *kv = &buf->verdicts[i];
-        memset(kv, 0, sizeof *kv);
-        kv->kind = v->kind;
-        kv->probe = v->probe;
-        kv->num_links = v->num_links;
-        kv->num_versions = v->num_versions;
-        kv->num_texts = v->num_texts;
-        memcpy(kv->link, v->link, sizeof v->link);
-        memcpy(kv->version, v->version, sizeof v->version);
-        for (unsigned t = 0; t < v->num_texts && t < TLSNEG_VERDICT_TEXTS; t++) {
-            kv->text[t].role = v->text[t].role;
-            kv->text[t].text = v->text[t].text;
-        }
+        tlsneg_verdict_keep(&buf->verdicts[i], &x->verdicts.item[i], NULL, same_text, NULL);
     }
     out->num_verdicts = (unsigned)nv;
     out->verdicts = buf->verdicts;
@@ -420,6 +366,7 @@ struct tlsneg_out {
     char **verdicts;      /* the main findings, one line each, in frame order */
     size_t num_verdicts;
     unsigned verdicts_dropped;
+    unsigned findings_dropped; /* beyond a message's TLSNEG_MAX_FINDINGS */
 };
 
 static void server_free(void *p)
@@ -460,6 +407,7 @@ void tlsneg_out_reset(tlsneg_out *o)
     }
     o->num_verdicts = 0;
     o->verdicts_dropped = 0;
+    o->findings_dropped = 0;
     memset(o->findings, 0, sizeof o->findings);
     memset(o->messages, 0, sizeof o->messages);
 }
@@ -542,7 +490,8 @@ static void json_common(sbuf *out, const char *record, const tlsneg_out_frame *f
 }
 
 /* findings: the rule names (tlsneg.finding); experts: the expert info of
- * each, in the same order (tlsneg.expert.<name>, the variant). */
+ * each, in the same order (tlsneg.expert.<name>, the variant);
+ * findings_dropped: how many more the message broke, not kept. */
 static void json_findings(sbuf *out, const tlsneg_out_msg *r)
 {
     sbuf_add(out, ",\"findings\":[");
@@ -554,6 +503,9 @@ static void json_findings(sbuf *out, const tlsneg_out_msg *r)
         sbuf_printf(out, "%s\"%s\"", i ? "," : "", tlsneg_rules[r->findings[i].rule].name);
     }
     sbuf_addc(out, ']');
+    if (r->findings_dropped) {
+        sbuf_printf(out, ",\"findings_dropped\":%u", r->findings_dropped);
+    }
 }
 
 static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
@@ -585,17 +537,19 @@ static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_
     if (r->retransmission_of) {
         sbuf_printf(out, ",\"retransmission_of\":%u", r->retransmission_of);
     }
-    const tlsneg_out_verdict *fallback = tlsneg_out_verdict_find(r, TLSNEG_VERDICT_FALLBACK);
+    const tlsneg_kept_verdict *fallback =
+        tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_FALLBACK);
     if (fallback) {
         sbuf_printf(out, ",\"fallback_of\":%u",
-                    tlsneg_out_verdict_link(fallback, TLSNEG_LINK_PREVIOUS_ATTEMPT));
+                    tlsneg_kept_link(fallback, TLSNEG_LINK_PREVIOUS_ATTEMPT));
     }
-    const tlsneg_out_verdict *same = tlsneg_out_verdict_find(r, TLSNEG_VERDICT_SAME_RETRY);
+    const tlsneg_kept_verdict *same =
+        tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_SAME_RETRY);
     if (same) {
-        sbuf_printf(out, ",\"retry_of\":%u",
-                    tlsneg_out_verdict_link(same, TLSNEG_LINK_SAME_OFFER_AS));
+        sbuf_printf(out, ",\"retry_of\":%u", tlsneg_kept_link(same, TLSNEG_LINK_SAME_OFFER_AS));
     }
-    const tlsneg_out_verdict *probe = tlsneg_out_verdict_find(r, TLSNEG_VERDICT_PROBE);
+    const tlsneg_kept_verdict *probe =
+        tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_PROBE);
     if (probe) {
         sbuf_printf(out, ",\"probe\":%u", probe->probe.first_frame);
     }
@@ -623,7 +577,8 @@ void tlsneg_out_header(tlsneg_out *o)
 /* probes_update keeps the newest state of every probe a message belongs to. */
 static void probes_update(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
 {
-    const tlsneg_out_verdict *v = tlsneg_out_verdict_find(r, TLSNEG_VERDICT_PROBE);
+    const tlsneg_kept_verdict *v =
+        tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_PROBE);
     if (!v) {
         return;
     }
@@ -749,7 +704,7 @@ static server_stats *server_of(tlsneg_out *o, const tlsneg_out_frame *fr, bool f
         return NULL;
     }
     s->port = a->port;
-    s->sni = dup_str(sni);
+    s->sni = tlsneg_strdup(sni);
     addr_text(a, s->server);
     if (a->len == 16 && !a->text) {
         snprintf(s->label, sizeof s->label, "[%s]:%u", s->server, s->port);
@@ -788,7 +743,7 @@ static void count(version_counts *t, uint16_t v)
 static void verdict_line(tlsneg_out *o, const char *line)
 {
     if (o->num_verdicts < MAX_VERDICT_LINES) {
-        char *d = dup_str(line);
+        char *d = tlsneg_strdup(line);
         if (d) {
             o->verdicts[o->num_verdicts++] = d;
         }
@@ -820,6 +775,7 @@ static void report_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsn
     if (!r->is_alert && tlsneg_facts_is_dtls(f)) {
         s->dtls = true;
     }
+    o->findings_dropped += r->findings_dropped;
     for (unsigned i = 0; i < r->num_findings; i++) {
         tlsneg_rule_id id = r->findings[i].rule;
         o->findings[id]++;
@@ -830,7 +786,7 @@ static void report_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsn
         if (o->format == TLSNEG_OUT_REPORT && tlsneg_rule_is_verdict(id) &&
             !(id == TLSNEG_RULE_INAPPROPRIATE_FALLBACK &&
               (has_finding(r, TLSNEG_RULE_FALLBACK_REJECTED) ||
-               tlsneg_out_verdict_find(r, TLSNEG_VERDICT_PROBE)))) {
+               tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_PROBE)))) {
             sbuf_clear(&o->pattern);
             sbuf_printf(&o->pattern, "frame %u  %s%s%s  %s: %s", fr->frame, s->label,
                         r->sni ? " " : "", r->sni ? r->sni : "",
@@ -863,7 +819,8 @@ static void report_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsn
         if (n) {
             (*n)++;
         }
-        s->fallbacks += tlsneg_out_verdict_find(r, TLSNEG_VERDICT_FALLBACK) ? 1u : 0u;
+        s->fallbacks +=
+            tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_FALLBACK) ? 1u : 0u;
     } else if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
         if (f->is_hrr) {
             s->hrrs++;
@@ -871,13 +828,13 @@ static void report_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsn
             s->server_hellos++;
             count(&s->in_force, f->negotiated_version);
         }
-        const tlsneg_out_verdict *intolerant =
-            tlsneg_out_verdict_find(r, TLSNEG_VERDICT_INTOLERANT);
+        const tlsneg_kept_verdict *intolerant =
+            tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_INTOLERANT);
         const char *what =
-            intolerant ? tlsneg_out_verdict_text(intolerant, TLSNEG_TEXT_INTOLERANT_OF) : NULL;
+            intolerant ? tlsneg_kept_text(intolerant, TLSNEG_TEXT_INTOLERANT_OF) : NULL;
         if (what) {
             free(s->intolerant_of);
-            s->intolerant_of = dup_str(what);
+            s->intolerant_of = tlsneg_strdup(what);
             s->intolerant_frame = fr->frame;
         }
     }
@@ -1178,6 +1135,10 @@ static void print_report(tlsneg_out *o)
                         tlsneg_group_name(rule->group), tlsneg_severity_name(rule->severity));
             }
         }
+    }
+    if (o->findings_dropped) {
+        fprintf(out, "... and %u more findings not shown (a message keeps %d)\n",
+                o->findings_dropped, TLSNEG_MAX_FINDINGS);
     }
     fprintf(out, "===\n");
     free(a.s);

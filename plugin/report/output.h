@@ -25,21 +25,6 @@ typedef struct {
     const char *detail;
 } tlsneg_out_finding;
 
-/* A verdict across connections as the outputs read it: its evidence by
- * role (analysis/tracker.h). */
-typedef struct {
-    tlsneg_verdict_kind kind;
-    const char *note;   /* its words in the packet list (tlsneg_verdict_note), or NULL */
-    tlsneg_probe probe; /* TLSNEG_VERDICT_PROBE */
-    uint8_t num_links, num_versions, num_texts;
-    tlsneg_link link[TLSNEG_VERDICT_LINKS];
-    tlsneg_version_ref version[TLSNEG_VERDICT_VERSIONS];
-    struct {
-        uint8_t role; /* tlsneg_text_role */
-        const char *text;
-    } text[TLSNEG_VERDICT_TEXTS];
-} tlsneg_out_verdict;
-
 /* One analysed hello or alert (the plugin keeps one per message per frame). */
 typedef struct {
     bool is_alert;
@@ -50,8 +35,9 @@ typedef struct {
     uint32_t retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
     unsigned num_findings;
     const tlsneg_out_finding *findings;
+    unsigned findings_dropped; /* findings beyond TLSNEG_MAX_FINDINGS: counted, not kept */
     unsigned num_verdicts;
-    const tlsneg_out_verdict *verdicts; /* across connections */
+    const tlsneg_kept_verdict *verdicts; /* across connections (analysis/tracker.h) */
     bool from_client;
     const char *sni;         /* the server name of the connection's ClientHello, or NULL */
     const char *title;       /* a retry: what its title says (tlsneg_result.title), or NULL */
@@ -59,16 +45,10 @@ typedef struct {
     uint8_t failure_cause;   /* then how (tlsneg_cause) */
 } tlsneg_out_msg;
 
-/* tlsneg_out_verdict_find returns m's verdict of kind k, or NULL; its link of
- * role l (0 if none) and its text of role t (NULL if none). */
-const tlsneg_out_verdict *tlsneg_out_verdict_find(const tlsneg_out_msg *m, tlsneg_verdict_kind k);
-uint32_t tlsneg_out_verdict_link(const tlsneg_out_verdict *v, tlsneg_link_role l);
-const char *tlsneg_out_verdict_text(const tlsneg_out_verdict *v, tlsneg_text_role t);
-
 /* Storage for tlsneg_out_msg_view. */
 typedef struct {
     tlsneg_out_finding findings[TLSNEG_MAX_FINDINGS];
-    tlsneg_out_verdict verdicts[TLSNEG_MAX_VERDICTS];
+    tlsneg_kept_verdict verdicts[TLSNEG_MAX_VERDICTS];
 } tlsneg_out_msg_buf;
 
 /* tlsneg_out_msg_view makes out a view of the session layer's result x

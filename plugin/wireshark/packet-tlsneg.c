@@ -44,6 +44,7 @@ static int hf_fallback_scsv = -1;
 static int hf_downgrade_sentinel = -1;
 static int hf_summary = -1;
 static int hf_finding = -1;
+static int hf_findings_dropped = -1;
 static int hf_alert = -1;
 static int hf_client_hello_frame = -1;
 static int hf_retransmission_of = -1;
@@ -314,6 +315,7 @@ static void keep(tlsneg_facts *dst, const tlsneg_facts *f)
 static void keep_findings(msg_result *r, const tlsneg_findings *fs)
 {
     r->num_findings = (guint)fs->count;
+    r->findings_dropped = (guint)fs->dropped;
     if (!fs->count) {
         return;
     }
@@ -325,6 +327,13 @@ static void keep_findings(msg_result *r, const tlsneg_findings *fs)
     r->findings = kf;
 }
 
+/* keep_text copies a verdict's text into file scope. */
+static const char *keep_text(void *ctx, const char *text)
+{
+    (void)ctx;
+    return wmem_strdup(wmem_file_scope(), text);
+}
+
 static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs, gboolean dtls)
 {
     r->num_verdicts = (guint)vs->count;
@@ -333,21 +342,11 @@ static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs, gboolean dtl
     }
     kept_verdict *kv = wmem_alloc0_array(wmem_file_scope(), kept_verdict, vs->count);
     for (size_t i = 0; i < vs->count; i++) {
-        const tlsneg_verdict *v = &vs->item[i];
         char note[TLSNEG_VERDICT_TEXT_MAX];
-        kv[i].kind = v->kind;
-        kv[i].note =
-            wmem_strdup(wmem_file_scope(), tlsneg_verdict_note(v, dtls, note, sizeof note));
-        kv[i].probe = v->probe;
-        kv[i].num_links = v->num_links;
-        kv[i].num_versions = v->num_versions;
-        kv[i].num_texts = v->num_texts;
-        memcpy(kv[i].link, v->link, sizeof v->link);
-        memcpy(kv[i].version, v->version, sizeof v->version);
-        for (guint t = 0; t < v->num_texts; t++) {
-            kv[i].text[t].role = v->text[t].role;
-            kv[i].text[t].text = wmem_strdup(wmem_file_scope(), v->text[t].text);
-        }
+        tlsneg_verdict_keep(&kv[i], &vs->item[i],
+                            wmem_strdup(wmem_file_scope(),
+                                        tlsneg_verdict_note(&vs->item[i], dtls, note, sizeof note)),
+                            keep_text, NULL);
     }
     r->verdicts = kv;
 }
@@ -907,6 +906,11 @@ static void render_findings(proto_tree *tree, packet_info *pinfo, const msg_resu
     for (guint i = 0; i < r->num_findings; i++) {
         render_finding(tree, pinfo, r->findings[i].rule, r->findings[i].detail);
     }
+    if (r->findings_dropped) {
+        proto_item *it = add_generated_uint(tree, hf_findings_dropped, r->findings_dropped);
+        proto_item_set_text(it, "... and %u more findings not shown (a message keeps %d)",
+                            r->findings_dropped, TLSNEG_MAX_FINDINGS);
+    }
 }
 
 /* Where each role of a verdict's evidence is shown: NULL, not as a field. */
@@ -1027,7 +1031,8 @@ static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     if (shown(tree, proto_tlsneg)) {
         const char *name = tlsneg_alert_name(r->alert_description);
         proto_item_append_text(ti, ": Alert %s", name ? name : "unknown");
-        const kept_verdict *aborted = tlsneg_out_verdict_find(r, TLSNEG_VERDICT_CLIENT_ABORT);
+        const kept_verdict *aborted =
+            tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_CLIENT_ABORT);
         if (aborted) {
             proto_item_append_text(ti, ", %s", aborted->note);
         }
@@ -1473,6 +1478,11 @@ void proto_register_tlsneg(void)
         {&hf_finding,
          {"Finding", "tlsneg.finding", FT_STRING, BASE_NONE, NULL, 0x0,
           "A negotiation rule this message breaks (its expert info says how)", HFILL}},
+        {&hf_findings_dropped,
+         {"Findings not shown", "tlsneg.findings_dropped", FT_UINT32, BASE_DEC, NULL, 0x0,
+          "How many more rules this message breaks than the 12 findings a message keeps "
+          "(TLSNEG_MAX_FINDINGS); present only when some were not kept",
+          HFILL}},
         {&hf_alert,
          {"Alert", "tlsneg.alert", FT_UINT8, BASE_CUSTOM, CF_FUNC(format_alert), 0x0,
           "Description of a plaintext alert", HFILL}},

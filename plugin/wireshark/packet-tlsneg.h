@@ -14,7 +14,7 @@
  * frame: the shared outputs' types (report/output.h), which the taps hand
  * to the shared writer. */
 typedef tlsneg_out_finding kept_finding;
-typedef tlsneg_out_verdict kept_verdict;
+typedef tlsneg_kept_verdict kept_verdict;
 typedef tlsneg_out_msg msg_result;
 
 /* Where a hello's bytes are, so that every pass can tie its wire items to

@@ -9,8 +9,11 @@
 # the global plugin folder, the profile, and /usr/bin/tlsneg-pcap when
 # built). As root (or with passwordless sudo) it then installs it with apt,
 # checks that tshark lists tlsneg from that folder and that tlsneg-pcap runs,
-# removes it, checks that both are gone, and puts back a tlsneg package that
-# was installed before.
+# removes it and checks that both are gone. The install is --reinstall so that
+# it also runs where a tlsneg of the same version is installed; over an older
+# one it is an upgrade, but no upgrade from a previous release is tested (no
+# previous package is built). Where a tlsneg was installed before, the freshly
+# built package is installed at the end, not the earlier one.
 set -eu
 build=$(cd "${1:?usage: test_package.sh BUILD_DIR}" && pwd)
 out=$(mktemp -d)
@@ -110,7 +113,7 @@ fi
 case $before in
 *"install ok installed"*)
     apt_get install -y --reinstall "$deb"
-    echo "# tlsneg was installed before the test: installed again"
+    echo "# tlsneg was installed before the test: this build's package is installed in its place"
     ;;
 esac
 echo "$passed passed, $failed failed"

@@ -58,6 +58,41 @@ static char *run(tlsneg_out_format f, const char *sni, bool v6)
     return text;
 }
 
+/* dropped writes, in format f, a ClientHello whose result broke 15 rules
+ * (through the checks' own tlsneg_finding_add) where a message keeps
+ * TLSNEG_MAX_FINDINGS, then a plain one; it returns the text. */
+static char *dropped(tlsneg_out_format f)
+{
+    static tlsneg_result x;
+    memset(&x, 0, sizeof x);
+    x.facts.msg_type = TLSNEG_HS_CLIENT_HELLO;
+    x.facts.legacy_version = 0x0301;
+    x.from_client = true;
+    for (int i = 0; i < TLSNEG_MAX_FINDINGS + 3; i++) {
+        tlsneg_finding_add(&x.findings, TLSNEG_RULE_DEPRECATED_VERSION, "finding %d", i);
+    }
+    tlsneg_out_msg_buf buf;
+    tlsneg_out_msg m;
+    tlsneg_out_msg_view(&m, &buf, &x);
+    ok(m.num_findings == TLSNEG_MAX_FINDINGS && m.findings_dropped == 3,
+       "the view keeps %d findings and counts 3 more: %u, %u", TLSNEG_MAX_FINDINGS, m.num_findings,
+       m.findings_dropped);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    tlsneg_out *o = tlsneg_out_new(f, mem);
+    tlsneg_out_header(o);
+    tlsneg_out_frame fr = frame(4, false);
+    tlsneg_out_message(o, &fr, &m);
+    fr = frame(5, false);
+    tlsneg_out_msg plain = client_hello(NULL);
+    tlsneg_out_message(o, &fr, &plain);
+    tlsneg_out_end(o);
+    tlsneg_out_free(o);
+    fclose(mem);
+    return text;
+}
+
 int main(void)
 {
     char *csv = run(TLSNEG_OUT_CSV, "a\"b,c", false);
@@ -95,5 +130,22 @@ int main(void)
                       "resets, 0 closes") != NULL,
        "report: the reset counted for the server");
     free(report);
+    char *many = dropped(TLSNEG_OUT_JSONL);
+    char *second = many ? strstr(many, "\"frame\":5,") : NULL;
+    ok(second && strstr(many, "\"experts\":[\"deprecated_version\",") &&
+           strstr(many, "],\"findings_dropped\":3}\n") != NULL &&
+           strstr(second, "findings_dropped") == NULL,
+       "JSON lines: findings_dropped counts the findings not kept, only where there are some: %s",
+       many);
+    free(many);
+    many = dropped(TLSNEG_OUT_REPORT);
+    ok(strstr(many, "\n      12  deprecated_version") != NULL &&
+           strstr(many, "\n... and 3 more findings not shown (a message keeps 12)\n===\n") != NULL,
+       "report: 12 findings counted, 3 more said not shown: %s", many);
+    free(many);
+    many = dropped(TLSNEG_OUT_CSV);
+    ok(strstr(many, "deprecated_version:12\n") != NULL, "CSV: the 12 kept are counted: %s", many);
+    free(many);
+
     return tap_done();
 }

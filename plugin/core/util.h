@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* util.h: the small helpers every pure C layer uses (the core, the
+ * analysis, the outputs): written once here. */
+#ifndef TLSNEG_UTIL_H
+#define TLSNEG_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* FNV-1a, 64 bits: start with TLSNEG_FNV64_BASIS, chain by passing h on. */
+#define TLSNEG_FNV64_BASIS 14695981039346656037u
+
+static inline uint64_t tlsneg_fnv64(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)p;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ b[i]) * 1099511628211u;
+    }
+    return h;
+}
+
+/* tlsneg_strdup returns a malloc'd copy of s, or NULL when out of memory. */
+static inline char *tlsneg_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = (char *)malloc(n);
+    if (d) {
+        memcpy(d, s, n);
+    }
+    return d;
+}
+
+#endif
