@@ -236,7 +236,8 @@ void tlsneg_replay_event(tlsneg_replay *r, const tlsneg_ev *ev, tlsneg_replay_ou
     tlsneg_event e = {ev->frame,
                       ev->time_us,
                       {ev->src, ev->addr_len, ev->sport},
-                      {ev->dst, ev->addr_len, ev->dport}};
+                      {ev->dst, ev->addr_len, ev->dport},
+                      TLSNEG_SENDER_UNKNOWN};
     flow *f = NULL;
     switch (ev->kind) {
     case TLSNEG_EV_HELLO: {

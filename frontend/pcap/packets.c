@@ -303,8 +303,29 @@ static void lru_append(tlsneg_pcap *p, flow *f)
     p->newest = f;
 }
 
-static void flow_remove(tlsneg_pcap *p, flow *f)
+/* flow_remove forgets f; tell: send TLSNEG_PCAP_END first. */
+static void flow_remove(tlsneg_pcap *p, flow *f, bool tell)
 {
+    if (tell) {
+        tlsneg_pcap_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.conn = f->conn;
+        ev.transport = f->kind == KIND_TCP    ? TLSNEG_PCAP_TCP
+                       : f->kind == KIND_QUIC ? TLSNEG_PCAP_QUIC
+                                              : TLSNEG_PCAP_DTLS;
+        ev.kind = TLSNEG_PCAP_END;
+        int c = f->client < 0 ? 0 : f->client;
+        ev.from_client = true;
+        ev.client_guessed = f->client < 0 || f->client_guessed;
+        ev.addr_len = f->addr_len;
+        memcpy(ev.src_addr, f->addr[c], 16);
+        memcpy(ev.dst_addr, f->addr[1 - c], 16);
+        ev.src_port = f->port[c];
+        ev.dst_port = f->port[1 - c];
+        ev.frame = p->frame;
+        ev.time_us = p->time_us;
+        p->fn(p->user, &ev);
+    }
     flow **pp = &p->buckets[f->hash & (p->nbuckets - 1)];
     while (*pp && *pp != f) {
         pp = &(*pp)->hnext;
@@ -323,7 +344,7 @@ static void expire(tlsneg_pcap *p)
     uint64_t idle = (uint64_t)p->cfg.idle_timeout_s * 1000000u;
     while (p->oldest && p->oldest->last_us + idle < p->time_us) {
         p->st.flows_evicted_idle++;
-        flow_remove(p, p->oldest);
+        flow_remove(p, p->oldest, true);
     }
 }
 
@@ -345,7 +366,7 @@ static flow *flow_new(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h)
 {
     if (p->nflows >= p->cfg.max_flows && p->oldest) {
         p->st.flows_evicted_cap++;
-        flow_remove(p, p->oldest);
+        flow_remove(p, p->oldest, true);
     }
     flow *f = calloc(1, sizeof *f);
     if (!f) {
@@ -592,8 +613,10 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
             break;
         case 20:
             t->ccs = true;
+            emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
             break;
         case 23:
+            emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
             tcp_done(t);
             break;
         default:
@@ -1048,7 +1071,7 @@ void tlsneg_pcap_packet(tlsneg_pcap *p, int linktype, uint32_t frame, uint64_t t
         if (f && syn_only && f->tcp[d] && f->tcp[d]->isn_known &&
             (f->tcp[d]->isn != n.seq + 1 || f->rst || f->tcp[d]->fin)) {
             /* A new connection on the same ports. */
-            flow_remove(p, f);
+            flow_remove(p, f, true);
             f = NULL;
         }
         if (!f) {
@@ -1071,7 +1094,7 @@ void tlsneg_pcap_packet(tlsneg_pcap *p, int linktype, uint32_t frame, uint64_t t
             /* Over: nothing more to find, and memory stays flat in the
              * number of connections. */
             p->st.flows_closed++;
-            flow_remove(p, f);
+            flow_remove(p, f, true);
         }
         return;
     }
@@ -1147,7 +1170,7 @@ void tlsneg_pcap_free(tlsneg_pcap *p)
         return;
     }
     while (p->oldest) {
-        flow_remove(p, p->oldest);
+        flow_remove(p, p->oldest, false);
     }
     free(p->buckets);
     free(p->scratch);

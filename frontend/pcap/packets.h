@@ -41,6 +41,18 @@ typedef enum {
     TLSNEG_PCAP_HANDSHAKE, /* a whole handshake message (see bytes) */
     TLSNEG_PCAP_ALERT,     /* a plaintext alert: bytes = level, description */
     TLSNEG_PCAP_CLOSE,     /* a TCP FIN or RST (reset says which); no bytes */
+    /* A ChangeCipherSpec (20) or application-data (23) record over TCP, read
+     * off the record's content-type byte, as the plugin does: the sender's
+     * handshake is making progress (tlsneg_session_progress); no bytes. One
+     * per such record until the direction is no longer read. */
+    TLSNEG_PCAP_PROGRESS,
+    /* The packet path forgets the flow (after an RST or both FINs, idle for
+     * the timeout, or the oldest at the table's cap): no later event names
+     * this conn; the consumer drops what it keeps for it
+     * (tlsneg_session_forget). frame and time are those of the packet being
+     * read; no bytes; not counted in stats.events. Not sent by
+     * tlsneg_pcap_free. */
+    TLSNEG_PCAP_END,
 } tlsneg_pcap_kind;
 
 typedef struct {

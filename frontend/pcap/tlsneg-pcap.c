@@ -33,9 +33,9 @@
 #include "report/output.h"
 
 /* What the session layer keeps per connection (--trace and the outputs),
- * found by the packet path's connection id. Entries live until the end of
- * the run (about 1 KB per connection): the packet path does not say yet
- * when it drops a flow (docs/tlsneg-pcap.md, Not done yet). */
+ * found by the packet path's connection id: about 1 KB per connection, freed
+ * when the packet path drops the flow (TLSNEG_PCAP_END), so that memory
+ * stays flat in the number of connections. */
 typedef struct {
     uint64_t id; /* 0: free slot */
     tlsneg_conn conn;
@@ -47,6 +47,7 @@ typedef struct {
     tlsneg_session *session;
     trace_conn **slots;
     size_t cap, used;
+    size_t peak;          /* the most entries held at once, for --stats */
     tlsneg_result result; /* large: one, reused */
     tlsneg_out_msg_buf view_buf;
 } trace_state;
@@ -67,6 +68,8 @@ static tlsneg_out *outs[3];
 static size_t num_outs;
 /* --shard K/N: only the clients whose address hashes to K (0 <= K < N). */
 static uint32_t shard_k, shard_n;
+/* --max-attempts: the tracker's cap (the plugin's tlsneg.max_attempts). */
+static uint32_t opt_max_attempts = TLSNEG_DEFAULT_MAX_ATTEMPTS;
 static void trace_free(trace_state *t);
 static bool drop_root(const char *user);
 
@@ -84,6 +87,7 @@ static trace_state *trace_start(void)
         return NULL;
     }
     tlsneg_tracker_config cfg = TLSNEG_TRACKER_DEFAULTS;
+    cfg.max_attempts = opt_max_attempts;
     t->session = tlsneg_session_new(&cfg);
     if (!t->session) {
         free(t);
@@ -127,6 +131,7 @@ static void usage(FILE *f)
                "                    message's facts and findings as text (debug format)\n"
                "  --stats           print the packet path's counters on stderr at the end\n"
                "  --max-flows N     flows tracked at once (default 1000000)\n"
+               "  --max-attempts N  attempts the tracker keeps across connections (500000)\n"
                "  --idle-timeout S  drop a flow unseen for S seconds of capture time (300)\n"
                "  --buffer BYTES    reassembly bytes per direction (65536)\n"
                "  -i IFACE          capture live (Ctrl-C or SIGTERM ends, with the report);\n"
@@ -175,6 +180,56 @@ static const char *transport_name(tlsneg_pcap_transport t)
     return "?";
 }
 
+static size_t trace_home(uint64_t id, size_t cap)
+{
+    return (size_t)(id * 0x9e3779b97f4a7c15ull) & (cap - 1);
+}
+
+/* trace_lookup returns the entry of id, or NULL. */
+static trace_conn *trace_lookup(const trace_state *t, uint64_t id)
+{
+    if (!t->cap) {
+        return NULL;
+    }
+    size_t j = trace_home(id, t->cap);
+    while (t->slots[j] && t->slots[j]->id != id) {
+        j = (j + 1) & (t->cap - 1);
+    }
+    return t->slots[j];
+}
+
+/* trace_forget drops the entry of id (the packet path dropped its flow):
+ * the session layer forgets it, and the entries after it in its probe run
+ * move back into the hole (linear probing without tombstones). */
+static void trace_forget(trace_state *t, uint64_t id)
+{
+    if (!t->cap) {
+        return;
+    }
+    size_t mask = t->cap - 1, j = trace_home(id, t->cap);
+    while (t->slots[j] && t->slots[j]->id != id) {
+        j = (j + 1) & mask;
+    }
+    if (!t->slots[j]) {
+        return;
+    }
+    tlsneg_session_forget(t->session, &t->slots[j]->conn);
+    free(t->slots[j]);
+    t->slots[j] = NULL;
+    t->used--;
+    for (size_t k = (j + 1) & mask; t->slots[k]; k = (k + 1) & mask) {
+        size_t h = trace_home(t->slots[k]->id, t->cap);
+        /* The entry at k may fill the hole at j unless its home lies
+         * cyclically in (j, k]. */
+        bool home_between = j <= k ? (j < h && h <= k) : (j < h || h <= k);
+        if (!home_between) {
+            t->slots[j] = t->slots[k];
+            t->slots[k] = NULL;
+            j = k;
+        }
+    }
+}
+
 static trace_conn *trace_find(trace_state *t, uint64_t id)
 {
     if (t->used * 2 >= t->cap) {
@@ -208,7 +263,9 @@ static trace_conn *trace_find(trace_state *t, uint64_t id)
         c->id = id;
         c->conn.id = id;
         t->slots[j] = c;
-        t->used++;
+        if (++t->used > t->peak) {
+            t->peak = t->used;
+        }
     }
     return t->slots[j];
 }
@@ -271,15 +328,35 @@ static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
     trace_state *t = r->trace;
     /* The packet path numbers connections per file; the session layer
      * sees all files as one capture. */
-    trace_conn *tc = trace_find(t, (uint64_t)r->file_no << 40 | ev->conn);
-    if (!tc) {
+    uint64_t id = (uint64_t)r->file_no << 40 | ev->conn;
+    FILE *o = r->out;
+    if (ev->kind == TLSNEG_PCAP_END) {
+        trace_forget(t, id);
         return;
     }
-    FILE *o = r->out;
     tlsneg_event e = {ev->frame,
                       ev->time_us,
                       {ev->src_addr, ev->addr_len, ev->src_port},
-                      {ev->dst_addr, ev->addr_len, ev->dst_port}};
+                      {ev->dst_addr, ev->addr_len, ev->dst_port},
+                      ev->client_guessed ? TLSNEG_SENDER_UNKNOWN
+                      : ev->from_client  ? TLSNEG_SENDER_CLIENT
+                                         : TLSNEG_SENDER_SERVER};
+    if (ev->kind == TLSNEG_PCAP_PROGRESS) {
+        /* As the plugin: only a connection that has shown something. */
+        trace_conn *pc = trace_lookup(t, id);
+        if (pc) {
+            tlsneg_session_progress(t->session, &pc->conn, &e);
+        }
+        if (opt_trace) {
+            fprintf(o, "frame %u conn %llu: ChangeCipherSpec or encrypted record from the %s\n",
+                    ev->frame, (unsigned long long)ev->conn, ev->from_client ? "client" : "server");
+        }
+        return;
+    }
+    trace_conn *tc = trace_find(t, id);
+    if (!tc) {
+        return;
+    }
     tlsneg_result *x = &t->result;
     if (ev->kind == TLSNEG_PCAP_CLOSE) {
         tlsneg_close_result cx;
@@ -374,9 +451,13 @@ static void on_event(void *user, const tlsneg_pcap_event *ev)
     }
     static const char hexd[] = "0123456789abcdef";
     FILE *o = r->out;
+    if (ev->kind == TLSNEG_PCAP_END) {
+        return; /* not a packet's event */
+    }
     const char *kind = ev->kind == TLSNEG_PCAP_HANDSHAKE ? "handshake"
                        : ev->kind == TLSNEG_PCAP_ALERT   ? "alert"
-                                                         : "close";
+                       : ev->kind == TLSNEG_PCAP_CLOSE   ? "close"
+                                                         : "progress";
     fputs("{\"event\":\"", o);
     fputs(kind, o);
     fputs("\",\"capture\":", o);
@@ -418,6 +499,9 @@ static void on_event(void *user, const tlsneg_pcap_event *ev)
         break;
     case TLSNEG_PCAP_CLOSE:
         fprintf(o, ",\"reset\":%s", ev->reset ? "true" : "false");
+        break;
+    case TLSNEG_PCAP_PROGRESS:
+    case TLSNEG_PCAP_END:
         break;
     }
     fputs("}\n", o);
@@ -707,6 +791,14 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
     report_unknown_links(path, tlsneg_pcap_get_stats(tp));
     if (stats) {
         print_stats(path, tlsneg_pcap_get_stats(tp));
+        if (trace) {
+            const tlsneg_tracker *tk = tlsneg_session_tracker(trace->session);
+            fprintf(stderr,
+                    "tlsneg-pcap: %s: session: %zu connections kept now, %zu at most; tracker: "
+                    "%zu attempts, %zu bytes\n",
+                    path, trace->used, trace->peak, tk ? tlsneg_tracker_attempts(tk) : 0,
+                    tk ? tlsneg_tracker_bytes(tk) : 0);
+        }
     }
     tlsneg_pcap_free(tp);
     *frame_base += frame;
@@ -910,7 +1002,7 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "-q") == 0) {
             quiet = true;
         } else if ((strcmp(a, "--max-flows") == 0 || strcmp(a, "--idle-timeout") == 0 ||
-                    strcmp(a, "--buffer") == 0) &&
+                    strcmp(a, "--buffer") == 0 || strcmp(a, "--max-attempts") == 0) &&
                    i + 1 < argc) {
             uint32_t v;
             if (!parse_u32(argv[++i], &v) || v == 0) {
@@ -921,6 +1013,8 @@ int main(int argc, char **argv)
                 cfg.max_flows = v;
             } else if (strcmp(a, "--idle-timeout") == 0) {
                 cfg.idle_timeout_s = v;
+            } else if (strcmp(a, "--max-attempts") == 0) {
+                opt_max_attempts = v;
             } else {
                 cfg.max_buffer = v;
             }

@@ -300,8 +300,14 @@ void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     out->analysed = true;
     out->is_alert = true;
     out->alert_description = description;
-    out->alert_from_server = c->has_client_hello && !tlsneg_session_from_client(c, &ev->src);
-    out->from_client = c->has_client_hello && !out->alert_from_server;
+    if (c->has_client_hello) {
+        out->alert_from_server = !tlsneg_session_from_client(c, &ev->src);
+        out->from_client = !out->alert_from_server;
+    } else {
+        /* No ClientHello yet: who sent it, if the transport tells. */
+        out->alert_from_server = ev->sender == TLSNEG_SENDER_SERVER;
+        out->from_client = ev->sender == TLSNEG_SENDER_CLIENT;
+    }
     conn_sni(out, c);
     out->client_hello_frame = c->client_hello_frame;
     tlsneg_check_input in = {
@@ -338,6 +344,12 @@ void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
         set_sni(&out->has_sni, out->sni, c->client_hello ? c->client_hello->sni : NULL);
         fill_failed(&out->note, out->ended_attempt_frame, ev->frame, out->cause, 0);
     }
+}
+
+void tlsneg_session_forget(tlsneg_session *s, tlsneg_conn *c)
+{
+    (void)s;
+    memset(c, 0, sizeof *c);
 }
 
 void tlsneg_session_progress(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev)

@@ -32,11 +32,22 @@ typedef struct {
     uint16_t port;
 } tlsneg_endpoint;
 
-/* Where and when an event happened. */
+/* Who sent an event, as the front end knows it from the transport (the
+ * sender of the TCP SYN is the client), or unknown. */
+typedef enum {
+    TLSNEG_SENDER_UNKNOWN = 0,
+    TLSNEG_SENDER_CLIENT,
+    TLSNEG_SENDER_SERVER,
+} tlsneg_sender;
+
+/* Where and when an event happened. sender (zero: unknown) is used only
+ * while the connection has shown no ClientHello, whose sender is otherwise
+ * the client. */
 typedef struct {
     uint32_t frame;
     uint64_t time_us;
     tlsneg_endpoint src, dst;
+    tlsneg_sender sender;
 } tlsneg_event;
 
 /* What one connection (TCP stream, DTLS or QUIC flow) has shown so far.
@@ -166,6 +177,13 @@ void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
  * an encrypted record on c: once both sides have, an attempt whose
  * ServerHello the capture misses is no failure. */
 void tlsneg_session_progress(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev);
+
+/* tlsneg_session_forget tells that the front end drops connection c (its
+ * flow is over or idle): no event will name c again. The session layer lets
+ * go of what it holds for c (today nothing beyond c itself) and clears c,
+ * which the caller may then free. The tracker keeps c's attempts for the
+ * verdicts of later connections, within its own cap (max_attempts). */
+void tlsneg_session_forget(tlsneg_session *s, tlsneg_conn *c);
 
 /* tlsneg_conn_keep_client_hello hands c the caller's lasting copy of the
  * facts of the ClientHello just analysed on c (out->facts, copied), for the

@@ -523,7 +523,8 @@ static tlsneg_event event_of(const packet_info *pinfo)
         pinfo->num,
         (guint64)pinfo->abs_ts.secs * 1000000u + (guint64)pinfo->abs_ts.nsecs / 1000u,
         {(const guint8 *)pinfo->src.data, (size_t)pinfo->src.len, (guint16)pinfo->srcport},
-        {(const guint8 *)pinfo->dst.data, (size_t)pinfo->dst.len, (guint16)pinfo->destport}};
+        {(const guint8 *)pinfo->dst.data, (size_t)pinfo->dst.len, (guint16)pinfo->destport},
+        TLSNEG_SENDER_UNKNOWN}; /* the session layer's rule: the sender of the ClientHello */
     return ev;
 }
 

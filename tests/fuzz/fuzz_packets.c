@@ -68,7 +68,13 @@ static void on_event(void *user, const tlsneg_pcap_event *ev)
         }
         break;
     case TLSNEG_PCAP_CLOSE:
+    case TLSNEG_PCAP_PROGRESS:
         if (ev->len != 0 || ev->transport != TLSNEG_PCAP_TCP) {
+            abort();
+        }
+        break;
+    case TLSNEG_PCAP_END:
+        if (ev->len != 0) {
             abort();
         }
         break;

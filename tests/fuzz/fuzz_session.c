@@ -154,7 +154,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t alen = cb & 128 ? 16 : 4;
         tlsneg_endpoint ce = {client, alen, sl->client_port}, se = {server, alen, 443};
         bool from_server = (op & 4) != 0;
-        tlsneg_event ev = {frame, now, from_server ? se : ce, from_server ? ce : se};
+        tlsneg_event ev = {frame, now, from_server ? se : ce, from_server ? ce : se,
+                           TLSNEG_SENDER_UNKNOWN};
         switch (op & 3) {
         case 0:
         case 3: {

@@ -10,6 +10,8 @@ ClientHello that offers more than TLS 1.2; `openssl s_client` fails, then
 the records come out as they happen (line-buffered), that root was given up,
 then sends SIGINT and checks that the tool ends cleanly (exit 0) with the
 report: the fallback retry, the reset outcome, the version-intolerance verdict.
+A second, short capture (one TLS 1.3 handshake with s_server) is ended by
+SIGTERM, the way a service manager stops it: exit 0 and the report again.
 
 Every wait is bounded. Prints TAP ("ok N - ...") and "N passed, N failed"."""
 import argparse
@@ -24,7 +26,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-PORT, BACKEND = 44323, 44324
+PORT, BACKEND, TERM_PORT = 44323, 44324, 44325
 results = []
 
 
@@ -145,12 +147,56 @@ def inside(tool):
         if not all(results):
             print("# output:\n# " + text.replace("\n", "\n# "))
             print("# stderr:\n# " + open(err).read().replace("\n", "\n# "))
+        sigterm_run(tool, tmp, cert, key, root, procs)
     finally:
         for p in procs:
             if p.poll() is None:
                 p.kill()
                 p.wait(timeout=5)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def sigterm_run(tool, tmp, cert, key, root, procs):
+    """One handshake captured live, then SIGTERM: the same clean end as
+    SIGINT (the handler sets a flag and breaks the loop), with the report."""
+    out, err = os.path.join(tmp, "term-out"), os.path.join(tmp, "term-err")
+    cmd = [tool, "--jsonl", "--report", "-i", "lo"] + (["-Z", "nobody"] if root else [])
+    cmd += ["tcp", "port", str(TERM_PORT)]
+    with open(out, "wb") as fo, open(err, "wb") as fe:
+        tp = subprocess.Popen(cmd, stdout=fo, stderr=fe)
+    procs.append(tp)
+    if not ok(wait_for(lambda: "listening on lo" in open(err).read(), 10),
+              "a second tlsneg-pcap -i lo says it is listening"):
+        return
+    server = subprocess.Popen(["openssl", "s_server", "-accept", f"127.0.0.1:{TERM_PORT}",
+                               "-cert", cert, "-key", key, "-naccept", "1", "-quiet"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    procs.append(server)
+    ok(wait_for(lambda: listening(TERM_PORT), 10), "a TLS server listens")
+    done = subprocess.run(["timeout", "10", "openssl", "s_client", "-connect",
+                           f"127.0.0.1:{TERM_PORT}", "-servername", "localhost"],
+                          stdin=subprocess.DEVNULL, capture_output=True)
+    ok(done.returncode == 0, "a TLS handshake completes")
+
+    def server_hello_seen():
+        return any(r.get("record") == "hello" and r.get("msg") == "ServerHello"
+                   for r in records(out))
+
+    ok(wait_for(server_hello_seen, 10), "its ServerHello's record is written while capturing")
+    tp.send_signal(signal.SIGTERM)
+    try:
+        rc = tp.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        tp.kill()
+        rc = None
+    ok(rc == 0, f"SIGTERM ends tlsneg-pcap cleanly (exit {rc})")
+    report = "\n".join(lines_of(out)).split("=== tlsneg report ===")
+    ok(len(report) == 2 and f"127.0.0.1:{TERM_PORT}" in report[1],
+       f"the report follows at the end, with the server (port {TERM_PORT})")
+    if not all(results):
+        print("# output:\n# " + "\n# ".join(lines_of(out)))
+        print("# stderr:\n# " + open(err).read().replace("\n", "\n# "))
 
 
 def main():

@@ -9,6 +9,9 @@
 #include <gcrypt.h>
 #include <pcap/pcap.h>
 
+#include "analysis/session.h"
+#include "core/facts.h"
+#include "core/hello.h"
 #include "net.h"
 #include "packets.h"
 #include "pcapng.h"
@@ -57,12 +60,14 @@ typedef struct {
 typedef struct {
     size_t n;
     saved_event e[MAX_EVENTS];
+    bool all; /* keep TLSNEG_PCAP_PROGRESS and TLSNEG_PCAP_END too */
 } events;
 
 static void collect(void *user, const tlsneg_pcap_event *ev)
 {
     events *es = user;
-    if (es->n == MAX_EVENTS) {
+    if (es->n == MAX_EVENTS ||
+        (!es->all && (ev->kind == TLSNEG_PCAP_PROGRESS || ev->kind == TLSNEG_PCAP_END))) {
         return;
     }
     saved_event *s = &es->e[es->n++];
@@ -74,12 +79,16 @@ static void collect(void *user, const tlsneg_pcap_event *ev)
     s->ev.bytes = s->bytes;
 }
 
-/* run_capture feeds a whole capture through a fresh packet path. */
-static void run_capture(const char *rel, events *es, tlsneg_pcap_stats *out_stats)
+/* run_capture_skip feeds a capture through a fresh packet path, leaving out
+ * frame skip[0] and skip[1] (0: none; the others keep their numbers);
+ * all: every event kind. */
+static void run_capture_skip(const char *rel, events *es, tlsneg_pcap_stats *out_stats, bool all,
+                             const uint32_t skip[2])
 {
     char path[4096], err[PCAP_ERRBUF_SIZE];
     snprintf(path, sizeof path, "%s/%s", root, rel);
     memset(es, 0, sizeof *es);
+    es->all = all;
     pcap_t *pc = pcap_open_offline(path, err);
     if (!pc) {
         printf("# %s: %s\n", path, err);
@@ -89,6 +98,9 @@ static void run_capture(const char *rel, events *es, tlsneg_pcap_stats *out_stat
     struct pcap_pkthdr *h;
     const u_char *data;
     for (uint32_t i = 1; pcap_next_ex(pc, &h, &data) == 1; i++) {
+        if (i == skip[0] || i == skip[1]) {
+            continue;
+        }
         tlsneg_pcap_packet(p, pcap_datalink(pc), i,
                            (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec, data,
                            h->caplen, h->len);
@@ -98,6 +110,13 @@ static void run_capture(const char *rel, events *es, tlsneg_pcap_stats *out_stat
     }
     tlsneg_pcap_free(p);
     pcap_close(pc);
+}
+
+/* run_capture feeds a whole capture through a fresh packet path. */
+static void run_capture(const char *rel, events *es, tlsneg_pcap_stats *out_stats)
+{
+    static const uint32_t none[2] = {0, 0};
+    run_capture_skip(rel, es, out_stats, false, none);
 }
 
 static uint8_t *join(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
@@ -468,6 +487,129 @@ static void test_tcp(void)
 }
 
 /* ---- DTLS: a ClientHello cut into fragments ---- */
+
+/* first_progress: the frame of the first progress event from the client
+ * (from_client) or the server, or 0. */
+static uint32_t first_progress(const events *es, bool from_client)
+{
+    for (size_t i = 0; i < es->n; i++) {
+        if (es->e[i].ev.kind == TLSNEG_PCAP_PROGRESS && es->e[i].ev.from_client == from_client) {
+            return es->e[i].ev.frame;
+        }
+    }
+    return 0;
+}
+
+/* session_replay feeds the events of one connection to a fresh session
+ * layer, as tlsneg-pcap does (progress events only if progress); returns
+ * the ClientHello frame that the last TCP close ended, or 0. */
+static uint32_t session_replay(const events *es, bool progress)
+{
+    static tlsneg_result x;
+    tlsneg_tracker_config cfg = TLSNEG_TRACKER_DEFAULTS;
+    tlsneg_session *s = tlsneg_session_new(&cfg);
+    tlsneg_conn c;
+    tlsneg_facts kept;
+    tlsneg_facts_buf kept_buf;
+    memset(&c, 0, sizeof c);
+    c.id = 1;
+    uint32_t ended = 0;
+    for (size_t i = 0; i < es->n; i++) {
+        const tlsneg_pcap_event *ev = &es->e[i].ev;
+        tlsneg_event e = {ev->frame,
+                          ev->time_us,
+                          {ev->src_addr, ev->addr_len, ev->src_port},
+                          {ev->dst_addr, ev->addr_len, ev->dst_port},
+                          ev->from_client ? TLSNEG_SENDER_CLIENT : TLSNEG_SENDER_SERVER};
+        if (ev->kind == TLSNEG_PCAP_PROGRESS && progress) {
+            tlsneg_session_progress(s, &c, &e);
+        } else if (ev->kind == TLSNEG_PCAP_CLOSE) {
+            tlsneg_close_result cx;
+            tlsneg_session_close(s, &c, &e, ev->reset, &cx);
+            ended = cx.ended_attempt_frame ? cx.ended_attempt_frame : ended;
+        } else if (ev->kind == TLSNEG_PCAP_HANDSHAKE) {
+            tlsneg_message m;
+            if (tlsneg_frame_message(&m, TLSNEG_WIRE_TLS, ev->has_record_version,
+                                     ev->record_version, ev->bytes, ev->len, 0, NULL, 0)) {
+                tlsneg_session_message(s, &c, &e, &m, ev->has_record_version, ev->record_version,
+                                       &x);
+                if (x.keep_facts) {
+                    tlsneg_facts_copy(&kept, &kept_buf, &x.facts);
+                    tlsneg_conn_keep_client_hello(&c, &kept);
+                }
+            }
+        } else if (ev->kind == TLSNEG_PCAP_END) {
+            tlsneg_session_forget(s, &c);
+        }
+    }
+    tlsneg_session_free(s);
+    return ended;
+}
+
+/* The progress of a handshake (ChangeCipherSpec and application-data
+ * records, by their content-type byte) and the end of a flow. */
+static void test_progress(void)
+{
+    events es;
+    static const uint32_t none[2] = {0, 0};
+    /* tshark -e tcp.payload: frame 6 (server) holds the ServerHello record
+     * (16 03 03 00 7a), then 14 03 03 00 01 01 (ChangeCipherSpec) at offset
+     * 127, then application data (17 03 03); frame 8 (client) starts with
+     * 14 03 03 00 01 01, then 17 03 03. FINs in frames 10 and 15. */
+    run_capture_skip("pcaps/tls13-openssl.pcap", &es, NULL, true, none);
+    size_t np = 0;
+    for (size_t i = 0; i < es.n; i++) {
+        np += es.e[i].ev.kind == TLSNEG_PCAP_PROGRESS;
+    }
+    ok(np == 4 && first_progress(&es, false) == 6 && first_progress(&es, true) == 8,
+       "tls13-openssl.pcap: progress from the server in frame 6 (ChangeCipherSpec, application "
+       "data), from the client in frame 8 (%zu events)",
+       np);
+    ok(es.n > 0 && es.e[es.n - 1].ev.kind == TLSNEG_PCAP_END && es.e[es.n - 1].ev.frame == 15 &&
+           es.e[es.n - 1].ev.conn == 1 && es.e[es.n - 1].ev.src_port == 57498,
+       "tls13-openssl.pcap: the flow ends (is forgotten) at the second FIN, frame 15, named "
+       "by its client (port 57498)");
+    /* go-client-tls12.pcap without frame 2 (SYN-ACK) and frame 6 (the
+     * server's flight: ServerHello, Certificate, ServerKeyExchange,
+     * ServerHelloDone): a capture that misses the ServerHello. tshark:
+     * frame 8 (client) holds records 22, 20, 22, frame 9 (server) 20, 22
+     * (tls.record.content_type), then the server's FIN in frame 11. With
+     * both sides' progress the attempt of frame 4 is no failure; without
+     * it, the FIN would end it. */
+    static const uint32_t lost[2] = {2, 6};
+    run_capture_skip("pcaps/go-client-tls12.pcap", &es, NULL, true, lost);
+    ok(first_progress(&es, true) == 8 && first_progress(&es, false) == 9,
+       "go-client-tls12.pcap without its ServerHello: progress from the client in frame 8, "
+       "from the server in frame 9");
+    ok(session_replay(&es, true) == 0,
+       "... fed to the session layer, the FIN ends no attempt (the handshake went on)");
+    ok(session_replay(&es, false) == 4,
+       "... without the progress events, the FIN would end the attempt of frame 4");
+
+    /* scan-testssl-tls12.pcap: SYN from port 53202 (frame 1), then in frame
+     * 4 the server (port 44366) sends 15 03 03 00 02 02 32, a fatal
+     * decode_error alert, before any ClientHello: the session layer takes
+     * the sender from the packet path (the SYN's), not from a ClientHello. */
+    run_capture("pcaps/scan-testssl-tls12.pcap", &es, NULL);
+    bool from_server = false, from_client = true;
+    if (es.n >= 2 && es.e[1].ev.kind == TLSNEG_PCAP_ALERT && es.e[1].ev.frame == 4) {
+        const tlsneg_pcap_event *ev = &es.e[1].ev;
+        static tlsneg_result x;
+        tlsneg_conn c;
+        memset(&c, 0, sizeof c);
+        c.id = 1;
+        tlsneg_event e = {ev->frame,
+                          ev->time_us,
+                          {ev->src_addr, ev->addr_len, ev->src_port},
+                          {ev->dst_addr, ev->addr_len, ev->dst_port},
+                          ev->from_client ? TLSNEG_SENDER_CLIENT : TLSNEG_SENDER_SERVER};
+        tlsneg_session_alert(NULL, &c, &e, es.e[1].bytes[1], &x);
+        from_server = x.alert_from_server && ev->src_port == 44366;
+        from_client = x.from_client;
+    }
+    ok(from_server && !from_client,
+       "scan-testssl-tls12.pcap: the alert of frame 4, before any ClientHello, is the server's");
+}
 
 static void test_dtls(void)
 {
@@ -877,6 +1019,7 @@ int main(int argc, char **argv)
     test_net();
     test_stream();
     test_tcp();
+    test_progress();
     test_dtls();
     test_quic();
     test_pcapng();

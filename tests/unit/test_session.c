@@ -388,7 +388,8 @@ static void without_tracker(void)
                             NULL, 0) &&
            m.len == ev.len,
        "the core frames the whole message");
-    tlsneg_event e = {ev.frame, ev.time_us, {ev.src, 4, ev.sport}, {ev.dst, 4, ev.dport}};
+    tlsneg_event e = {
+        ev.frame, ev.time_us, {ev.src, 4, ev.sport}, {ev.dst, 4, ev.dport}, TLSNEG_SENDER_UNKNOWN};
     tlsneg_session_message(NULL, &c, &e, &m, true, ev.record_version, &x);
     ok(x.analysed && x.keep_facts && x.verdicts.count == 0 && c.has_client_hello &&
            c.client_hello_frame == 10 && c.client_hello == NULL,
