@@ -5,4 +5,7 @@
 # Needs tshark, valgrind, time (/usr/bin/time), cmake, a C compiler and
 # wireshark-dev; see bench/README.md. Run as root or as a normal user.
 set -eu
-exec python3 "$(dirname "$0")/bench.py" "$@"
+root=$(cd "$(dirname "$0")/.." && pwd)
+PYTHONPATH="$root${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
+exec python3 -m bench.bench "$@"
