@@ -41,12 +41,12 @@ import sys
 import tempfile
 import time
 
+from bench import fields_facts  # bench/fields_facts.py: the fields and the filter
+from pcaps import synth
+from tests.captures.tsharkbox import TsharkBox
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(REPO, "tests", "captures"))
-from tsharkbox import TsharkBox  # noqa: E402
-
-import fields_facts  # noqa: E402  (bench/fields_facts.py: the fields and the filter)
 
 TLSNEG_FIELDS = ["frame.number", "tlsneg.msg_type", "tlsneg.hrr", "tlsneg.record_version",
                  "tlsneg.legacy_version", "tlsneg.offered_version", "tlsneg.offered_max",
@@ -438,8 +438,9 @@ def main(argv):
         if not os.path.exists(path):
             log("generating %s connections" % size_name(n))
             t0 = time.perf_counter()
-            subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), "-n", str(n), "-o",
-                            path + ".part", "--seed", str(a.seed)], check=True)
+            subprocess.run([sys.executable, "-m", "bench.gen", "-n", str(n), "-o",
+                            os.path.abspath(path + ".part"), "--seed", str(a.seed)],
+                           cwd=REPO, check=True)
             os.rename(path + ".part", path)
             gen_times[n] = time.perf_counter() - t0
         os.chmod(path, 0o644)
@@ -447,8 +448,6 @@ def main(argv):
 
     gen_times = {}
     empty_cap = os.path.join(work, "empty.pcap")
-    sys.path.insert(0, os.path.join(REPO, "pcaps"))
-    import synth
     synth.PcapWriter(empty_cap).close()
     os.chmod(empty_cap, 0o644)
 

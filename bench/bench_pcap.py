@@ -21,10 +21,10 @@ import subprocess
 import sys
 import time
 
+from tests.captures.tsharkbox import TsharkBox
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
-from tsharkbox import TsharkBox  # noqa: E402
 
 
 def size_of(text):

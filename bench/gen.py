@@ -21,8 +21,8 @@ every connection copies them and patches addresses, client port and
 checksums (about 3 minutes of CPU and 3.7 GB for 1M connections).
 
 Usage:
-  gen.py -n 100000 -o out.pcap [--seed 1]   write a capture of N connections
-  gen.py --mix                               print the mix of connection kinds
+  python3 -m bench.gen -n 100000 -o out.pcap [--seed 1]   write a capture of N connections
+  python3 -m bench.gen --mix                               print the mix of connection kinds
 """
 import argparse
 import os
@@ -30,10 +30,10 @@ import random
 import struct
 import sys
 
+from pcaps import synth  # pcaps/synth.py: the libpcap writer, TCP/UDP, TLS builders
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(REPO, "pcaps"))
-import synth  # noqa: E402  (pcaps/synth.py: the libpcap writer, TCP/UDP, TLS builders)
 
 PCAPS = os.path.join(REPO, "pcaps")
 PUBLIC = os.path.join(REPO, "pcaps", "public")

@@ -7,8 +7,11 @@
 # Needs tshark, valgrind, time (/usr/bin/time), cmake, a C compiler and
 # wireshark-dev; see bench/README.md. Run as root or as a normal user.
 set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+PYTHONPATH="$root${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 if [ "${1:-}" = "--pcap" ]; then
     shift
-    exec python3 "$(dirname "$0")/bench_pcap.py" "$@"
+    exec python3 -m bench.bench_pcap "$@"
 fi
-exec python3 "$(dirname "$0")/bench.py" "$@"
+exec python3 -m bench.bench "$@"

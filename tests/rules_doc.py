@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """docs/rules.md's rule table is exactly what rules.def says (tlsneg-dump --rules).
 
-  rules_doc.py TLSNEG-DUMP docs/rules.md            check (the CTest rules.doc)
-  rules_doc.py TLSNEG-DUMP docs/rules.md --write    regenerate the table in place
+  python3 -m tests.rules_doc TLSNEG-DUMP docs/rules.md            check (the CTest rules.doc)
+  python3 -m tests.rules_doc TLSNEG-DUMP docs/rules.md --write    regenerate the table in place
 """
 import re
 import subprocess
@@ -26,6 +26,6 @@ if sys.argv[3:] == ["--write"]:
     sys.exit(0)
 if m.group(2) != want:
     print(f"not ok - {doc}'s rule table differs from rules.def; regenerate it with:")
-    print(f"#   python3 tests/rules_doc.py build/tlsneg-dump {doc} --write")
+    print(f"#   python3 -m tests.rules_doc build/tlsneg-dump {doc} --write")
     sys.exit(1)
 print(f"ok - {doc} lists the {want.count(chr(10)) - 2} rules of rules.def")

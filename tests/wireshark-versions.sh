@@ -3,7 +3,7 @@
 # Build tlsneg and run its tests against other Wireshark versions, each in a
 # Debian root filesystem made with debootstrap:
 #
-#   tests/wireshark-versions.sh [VERSION ...]      (as root)
+#   tests/wireshark-versions.sh [VERSION ...]      (as root, or as a user with sudo)
 #
 #   VERSION  Debian suite  Wireshark
 #   4.0      bookworm      4.0.x   (the Debian 12 host: ./run-tests.sh covers it)
@@ -37,9 +37,13 @@
 #                         OUT/X.Y/tlsneg.so (built against that Debian's Wireshark)
 #   TLSNEG_JOBS           build jobs (default 2)
 #
+# As a user, only what needs root goes through sudo (debootstrap, chroot,
+# mount, apt-get, and writing or removing under the cache folder); git and
+# the rest run as the user.
+#
 # Mounts (/proc, /dev, /dev/shm) live only while a version runs and are
-# unmounted on exit; when unshare(1) works, everything also runs in a private
-# mount namespace, so not even a killed run leaves a mount behind.
+# unmounted on exit; as root, when unshare(1) works, everything also runs in
+# a private mount namespace, so not even a killed run leaves a mount behind.
 set -eu
 
 die() {
@@ -56,14 +60,28 @@ suite_of() {
     esac
 }
 
-[ "$(id -u)" -eq 0 ] || die "run as root (debootstrap, chroot and mount need it)"
 for v in "$@"; do
     suite_of "$v" >/dev/null || die "unknown version '$v' (known: 4.0 4.4 4.6)"
 done
+# debootstrap, chroot and mount need root: as a user, through sudo (asked
+# here once; its environment is reset, so variables go through env(1)).
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || die "run as root or as a user with sudo (debootstrap, chroot and mount need root)"
+    sudo true || die "sudo failed: run as root or as a user with sudo"
+    sudo=sudo
+fi
+# A user's PATH may lack the sbin folders (debootstrap, chroot).
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
+export PATH
+# write_root FILE: standard input into FILE, as root.
+write_root() {
+    $sudo tee "$1" >/dev/null
+}
 if ! command -v debootstrap >/dev/null 2>&1; then
     echo "wireshark-versions: installing debootstrap"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends debootstrap >/dev/null ||
-        { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends debootstrap >/dev/null ||
+        { $sudo apt-get update >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y \
             --no-install-recommends debootstrap >/dev/null; } ||
         die "debootstrap is missing and could not be installed"
 fi
@@ -71,8 +89,11 @@ for tool in debootstrap chroot mount umount flock tar; do
     command -v "$tool" >/dev/null 2>&1 || die "$tool not found"
 done
 
-# A private mount namespace: mounts made below vanish with this process.
-if [ -z "${TLSNEG_IN_MOUNT_NS:-}" ] && unshare --mount --propagation private true 2>/dev/null; then
+# A private mount namespace: mounts made below vanish with this process (as
+# root only: a user's mounts are made through sudo, outside any namespace of
+# ours, and unmounted by the exit trap).
+if [ -z "$sudo" ] && [ -z "${TLSNEG_IN_MOUNT_NS:-}" ] &&
+    unshare --mount --propagation private true 2>/dev/null; then
     TLSNEG_IN_MOUNT_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 
@@ -106,8 +127,8 @@ packages=$(printf '%s\n' $packages | sort -u | tr '\n' ' ' | sed 's/ $//')
 case $cache in
 *[[:space:]]*) die "TLSNEG_CHROOT_DIR must not contain white space: $cache" ;;
 esac
-mkdir -p "$cache"
-chmod 755 "$cache"
+$sudo mkdir -p "$cache"
+$sudo chmod 755 "$cache"
 
 # Mounts made under the current chroot, most recent last.
 mounted=""
@@ -118,7 +139,7 @@ unmount_all() {
     rev=""
     for m in $mounted; do rev="$m $rev"; done
     for m in $rev; do
-        umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || :
+        $sudo umount "$m" 2>/dev/null || $sudo umount -l "$m" 2>/dev/null || :
     done
     mounted=""
 }
@@ -127,18 +148,18 @@ trap 'exit 130' INT TERM HUP
 
 mount_chroot() {
     r=$1
-    mount -t proc proc "$r/proc"
+    $sudo mount -t proc proc "$r/proc"
     mounted="$mounted $r/proc"
-    mount --bind /dev "$r/dev"
+    $sudo mount --bind /dev "$r/dev"
     mounted="$mounted $r/dev"
-    mount --make-private "$r/dev" 2>/dev/null || :
+    $sudo mount --make-private "$r/dev" 2>/dev/null || :
     # A private devpts instance: apt wants a pty for its log.
-    if mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts "$r/dev/pts" 2>/dev/null; then
+    if $sudo mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts "$r/dev/pts" 2>/dev/null; then
         mounted="$mounted $r/dev/pts"
     fi
-    mkdir -p "$r/dev/shm" 2>/dev/null || :
+    $sudo mkdir -p "$r/dev/shm" 2>/dev/null || :
     if [ -d "$r/dev/shm" ]; then
-        mount -t tmpfs -o mode=1777,size=256m tmpfs "$r/dev/shm"
+        $sudo mount -t tmpfs -o mode=1777,size=256m tmpfs "$r/dev/shm"
         mounted="$mounted $r/dev/shm"
     fi
 }
@@ -153,13 +174,13 @@ remove_tree() {
     [ -e "$d" ] || return 0
     # Never delete through a mount (a bound /dev above all).
     awk -v d="$d" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/self/mounts | sort -r |
-        while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done
+        while read -r m; do $sudo umount "$m" 2>/dev/null || $sudo umount -l "$m"; done
     still_mounted "$d" && die "$d still has mounts below it; not deleting"
-    rm -rf --one-file-system "$d"
+    $sudo rm -rf --one-file-system "$d"
 }
 
 in_chroot() {
-    chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+    $sudo chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         DEBIAN_FRONTEND=noninteractive "$@"
 }
@@ -193,26 +214,28 @@ make_chroot() {
     new=$dir.new
     remove_tree "$new"
     echo "== $suite: debootstrap from $mirror (cold start) =="
-    debootstrap --variant=minbase "$suite" "$new" "$mirror" >"$cache/$suite.debootstrap.log" 2>&1 ||
+    # shellcheck disable=SC2016 # expanded by the inner shell
+    $sudo sh -c 'log=$1; shift; exec "$@" >"$log" 2>&1' sh "$cache/$suite.debootstrap.log" \
+        debootstrap --variant=minbase "$suite" "$new" "$mirror" ||
         { tail -n 30 "$cache/$suite.debootstrap.log" >&2; die "debootstrap $suite failed (log: $cache/$suite.debootstrap.log)"; }
     if [ "$suite" = sid ]; then
         # sid's Release file can carry a Valid-Until already past on a
         # mirror or snapshot that lags behind.
-        echo 'Acquire::Check-Valid-Until "false";' >"$new/etc/apt/apt.conf.d/99tlsneg-valid-until"
+        echo 'Acquire::Check-Valid-Until "false";' | write_root "$new/etc/apt/apt.conf.d/99tlsneg-valid-until"
     fi
     # No daemons started by package scripts.
-    printf '#!/bin/sh\nexit 101\n' >"$new/usr/sbin/policy-rc.d"
-    chmod 755 "$new/usr/sbin/policy-rc.d"
+    printf '#!/bin/sh\nexit 101\n' | write_root "$new/usr/sbin/policy-rc.d"
+    $sudo chmod 755 "$new/usr/sbin/policy-rc.d"
     root=$new
     mount_chroot "$root"
     echo "== $suite: installing $packages =="
     apt_install || die "installing packages into $suite failed"
     healthy || die "$suite chroot is not healthy right after it was built"
     unmount_all
-    stamp_text "$suite" >"$new/.tlsneg-stamp"
+    stamp_text "$suite" | write_root "$new/.tlsneg-stamp"
     remove_tree "$dir.old"
-    [ -e "$dir" ] && mv "$dir" "$dir.old"
-    mv "$new" "$dir"
+    if [ -e "$dir" ]; then $sudo mv "$dir" "$dir.old"; fi
+    $sudo mv "$new" "$dir"
     remove_tree "$dir.old"
 }
 
@@ -228,7 +251,7 @@ prepare() {
         if [ "$want" != "$have" ]; then
             echo "== $suite: package list changed: refreshing =="
             if apt_install && healthy; then
-                printf '%s\n' "$want" >"$dir/.tlsneg-stamp"
+                printf '%s\n' "$want" | write_root "$dir/.tlsneg-stamp"
             else
                 echo "== $suite: refresh failed: rebuilding =="
                 unmount_all
@@ -261,12 +284,15 @@ prepare() {
 # ignored: no build folders); the captures the tests read are all in it.
 copy_sources() {
     dest=$1
-    mkdir -p "$dest/main"
+    $sudo mkdir -p "$dest/main"
+    # Read as the caller, written as root (files owned by root, as in a root run).
     if git -C "$src" rev-parse --show-toplevel >/dev/null 2>&1; then
         git -C "$src" ls-files -z -co --exclude-standard |
-            tar -C "$src" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$dest/main" -xf -
+            tar -C "$src" --null --ignore-failed-read -T - -cf - 2>/dev/null |
+            $sudo tar --no-same-owner -C "$dest/main" -xf -
     else
-        tar -C "$src" --exclude='./build*' --exclude=./.git -cf - . | tar -C "$dest/main" -xf -
+        tar -C "$src" --exclude='./build*' --exclude=./.git -cf - . |
+            $sudo tar --no-same-owner -C "$dest/main" -xf -
     fi
 }
 
@@ -277,7 +303,10 @@ status=0
 overall_start=$(now)
 for version in "$@"; do
     suite=$(suite_of "$version")
-    exec 9>"$cache/$suite.lock"
+    # flock(1) locks a file open for reading too: the lock file is made as
+    # root, then opened by whoever runs this.
+    [ -e "$cache/$suite.lock" ] || $sudo touch "$cache/$suite.lock"
+    exec 9<"$cache/$suite.lock"
     flock 9
     t0=$(now)
     prepare "$suite"

@@ -13,10 +13,10 @@ for p in $pkgs; do
 done
 [ -z "$missing" ] && exit 0
 echo "tlsneg: installing$missing"
+# sudo resets the environment: DEBIAN_FRONTEND goes through env(1).
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
 # tshark asks whether non-root users may capture; the default (no) is fine.
-$sudo apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 # shellcheck disable=SC2086 # one package a word
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null

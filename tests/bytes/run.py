@@ -26,10 +26,12 @@ import os
 import sys
 import xml.etree.ElementTree as ET
 
+from tests.captures import tsharkbox
+from tests.captures.tsharkbox import TsharkBox
+from tests.results import Results
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
-from tsharkbox import TsharkBox  # noqa: E402
 
 # capture, and whether every record_version there must be tied: a record
 # header sits in the message's data source unless the message was
@@ -74,20 +76,6 @@ GREASE_OWN = {
     "alpn": {"handshake.extensions_alpn_str"},
 }
 WIRE = set(OWN) | {"tlsneg.grease_value", "tlsneg.grease_family", "tlsneg.downgrade_sentinel"}
-
-
-class Results:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, cond, what, detail=""):
-        print(("ok - " if cond else "not ok - ") + what)
-        if not cond and detail:
-            for line in str(detail).splitlines()[:40]:
-                print("#   " + line)
-        self.passed += bool(cond)
-        self.failed += not cond
-        return cond
 
 
 def own_name(name):
@@ -295,20 +283,17 @@ def check_grease_lines(box, res):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--tshark", default="tshark")
-    ap.add_argument("--sanitizers", action="store_true")
+    tsharkbox.add_arguments(ap)
     args = ap.parse_args()
     res = Results()
-    box = TsharkBox(args.plugin, args.tshark, args.sanitizers)
+    box = TsharkBox.from_args(args)
     try:
         for path, rule in CAPTURES:
             check_capture(box, res, path, rule)
         check_grease_lines(box, res)
     finally:
         box.close()
-    print(f"{res.passed} passed, {res.failed} failed")
-    return 1 if res.failed else 0
+    return res.summary()
 
 
 if __name__ == "__main__":

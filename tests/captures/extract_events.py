@@ -5,7 +5,7 @@
 with tshark's own dissection (no tlsneg involved), for `tlsneg-dump --events`
 and the session unit tests.
 
-    tests/captures/extract_events.py CAPTURE > CAPTURE.events
+    python3 -m tests.captures.extract_events CAPTURE > CAPTURE.events
 
 A DTLS message fragmented over records comes out once, reassembled, in the
 record that completes it, with the header of one whole fragment."""
@@ -15,8 +15,7 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from extract_hellos import pairs, first, collect, messages, sslv2_records  # noqa: E402
+from tests.captures.extract_hellos import pairs, first, collect, messages, sslv2_records
 
 
 def time_us(epoch):

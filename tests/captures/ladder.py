@@ -21,10 +21,12 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
+from tests.captures import tsharkbox
+from tests.captures.tsharkbox import TsharkBox
+from tests.results import Results
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-from tsharkbox import TsharkBox  # noqa: E402
 
 CAPTURES = ["fallback-chain.pcap", "tls13-hrr.pcap", "intolerant-rst.pcap",
             "fallback-scsv-rejected.pcap", "tls12-only-server.pcap", "intolerant-rst-scsv.pcap",
@@ -292,22 +294,12 @@ def check_info_notes(box, cap, name, want, check):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--tshark", default="tshark")
-    ap.add_argument("--sanitizers", action="store_true")
+    ap = argparse.ArgumentParser(description=__doc__)
+    tsharkbox.add_arguments(ap)
     args = ap.parse_args()
-    passed = failed = 0
-
-    def check(ok, what, detail=""):
-        nonlocal passed, failed
-        passed += bool(ok)
-        failed += not ok
-        print(("ok - " if ok else "not ok - ") + what)
-        if not ok and detail:
-            print("\n".join("#   " + l for l in str(detail).splitlines()[:30]))
-
-    box = TsharkBox(args.plugin, args.tshark, args.sanitizers)
+    res = Results(max_detail=30)
+    check = res.check
+    box = TsharkBox.from_args(args)
     try:
         for name in CAPTURES:
             cap = box.add_capture(os.path.join(ROOT, "pcaps", name))
@@ -347,8 +339,7 @@ def main():
             check_info_notes(box, cap, name, want, check)
     finally:
         box.close()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return res.summary()
 
 
 if __name__ == "__main__":

@@ -11,12 +11,13 @@ import os
 import subprocess
 import sys
 
+from tests.captures import extract_events, tsharkbox
+from tests.captures.extract_hellos import default_captures
+from tests.captures.tsharkbox import TsharkBox
+from tests.results import Results
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-from tsharkbox import TsharkBox  # noqa: E402
-import extract_events  # noqa: E402
-from extract_hellos import default_captures  # noqa: E402
 
 
 def replayed(dump, path):
@@ -56,37 +57,33 @@ def plugin(box, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--plugin", required=True, help="the freshly built tlsneg.so")
+    tsharkbox.add_arguments(ap)
     ap.add_argument("--dump", required=True, help="the freshly built tlsneg-dump")
-    ap.add_argument("--tshark", default="tshark")
-    ap.add_argument("--sanitizers", action="store_true",
-                    help="the plugin was built with ASan/UBSan: preload their runtimes")
     ap.add_argument("captures", nargs="*", help="default: every capture under pcaps/")
     args = ap.parse_args()
-    box = TsharkBox(args.plugin, tshark=args.tshark, sanitizers=args.sanitizers)
-    failed = 0
+    box = TsharkBox.from_args(args)
+    res = Results()
     caps = args.captures or default_captures()
     try:
-        for i, path in enumerate(caps, 1):
+        for path in caps:
             mine, theirs = replayed(args.dump, path), plugin(box, path)
             rel = os.path.relpath(path, ROOT)
             if mine == theirs:
-                print(f"ok {i} - {rel}: {len(mine[0])} hellos, {len(mine[1])} attempts ended "
-                      "by RST/FIN, as in the plugin")
+                res.check(True, f"{rel}: {len(mine[0])} hellos, {len(mine[1])} attempts ended "
+                          "by RST/FIN, as in the plugin")
                 continue
-            failed += 1
-            print(f"not ok {i} - {rel}: the replay differs from the plugin")
+            detail = []
             for kind, a, b in (("hello", mine[0], theirs[0]), ("close", mine[1], theirs[1])):
                 for x, y in zip(a, b):
                     if x != y:
-                        print(f"#   {kind}: replay {x}\n#   {kind}: plugin {y}")
+                        detail += [f"{kind}: replay {x}", f"{kind}: plugin {y}"]
                         break
                 if len(a) != len(b):
-                    print(f"#   {kind}: {len(a)} in the replay, {len(b)} in the plugin")
+                    detail.append(f"{kind}: {len(a)} in the replay, {len(b)} in the plugin")
+            res.check(False, f"{rel}: the replay differs from the plugin", detail)
     finally:
         box.close()
-    print(f"1..{len(caps)}")
-    return 1 if failed else 0
+    return res.summary()
 
 
 if __name__ == "__main__":

@@ -12,9 +12,9 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run  # noqa: E402
-from tsharkbox import TsharkBox  # noqa: E402
+from tests.captures import run, tsharkbox
+from tests.captures.tsharkbox import TsharkBox
+from tests.results import Results
 
 MSG_NAMES = {1: "ClientHello", 2: "ServerHello", 3: "HelloVerifyRequest"}
 # The SSL 2.0 hellos, as the manifests' types name them.
@@ -196,12 +196,10 @@ CSV_FACTS = {
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--tshark", default="tshark")
-    ap.add_argument("--sanitizers", action="store_true")
+    tsharkbox.add_arguments(ap)
     args = ap.parse_args()
-    res = run.Results()
-    box = TsharkBox(args.plugin, args.tshark, args.sanitizers)
+    res = Results()
+    box = TsharkBox.from_args(args)
     try:
         p = box.run(["-z", "help"], check=False)
         helps = (p.stdout + p.stderr).split()
@@ -291,8 +289,7 @@ def main():
                   tree)
     finally:
         box.close()
-    print(f"{res.passed} passed, {res.failed} failed")
-    return 1 if res.failed else 0
+    return res.summary()
 
 
 if __name__ == "__main__":

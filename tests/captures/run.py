@@ -11,8 +11,9 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tsharkbox import TsharkBox  # noqa: E402
+from tests.captures import tsharkbox
+from tests.captures.tsharkbox import TsharkBox
+from tests.results import Results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -179,22 +180,6 @@ def messages_from_pdml(text, problems=None):
                 problems.extend(f"frame {frame}: {p}" for p in expert_problems(proto))
             msgs.append((frame, sort_unordered(dict(fields))))
     return msgs
-
-
-class Results:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, what, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"ok - {what}")
-        else:
-            self.failed += 1
-            print(f"not ok - {what}")
-            for l in str(detail).splitlines()[:40]:
-                print(f"#   {l}")
-        return ok
 
 
 def diff_message(block, got):
@@ -480,15 +465,12 @@ def check_watched_fields(box, res):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--plugin", required=True, help="the freshly built tlsneg.so")
-    ap.add_argument("--tshark", default="tshark")
-    ap.add_argument("--sanitizers", action="store_true",
-                    help="the plugin is an ASan/UBSan build: preload their runtimes into tshark")
+    tsharkbox.add_arguments(ap)
     ap.add_argument("manifests", nargs="*", help="default: every expect/*.expect")
     args = ap.parse_args()
     manifests = args.manifests or sorted(glob.glob(os.path.join(HERE, "expect", "*.expect")))
     res = Results()
-    box = TsharkBox(args.plugin, args.tshark, args.sanitizers)
+    box = TsharkBox.from_args(args)
     try:
         res.check(True, f"tshark loads exactly {box.plugin}")
         check_field_reference(box, res)
@@ -501,8 +483,7 @@ def main():
             check_capture(box, res, m)
     finally:
         box.close()
-    print(f"{res.passed} passed, {res.failed} failed")
-    return 1 if res.failed else 0
+    return res.summary()
 
 
 if __name__ == "__main__":

@@ -107,3 +107,18 @@ class TsharkBox:
 
     def close(self):
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    @classmethod
+    def from_args(cls, args):
+        """A box from the options add_arguments() declared."""
+        return cls(args.plugin, args.tshark, args.sanitizers)
+
+
+def add_arguments(ap, plugin_required=True, plugin_default=None):
+    """The options every runner with a TsharkBox takes: --plugin, --tshark,
+    --sanitizers (TsharkBox.from_args reads them)."""
+    ap.add_argument("--plugin", required=plugin_required and plugin_default is None,
+                    default=plugin_default, help="the freshly built tlsneg.so")
+    ap.add_argument("--tshark", default="tshark", help="the tshark to run (default: tshark)")
+    ap.add_argument("--sanitizers", action="store_true",
+                    help="the plugin is an ASan/UBSan build: preload their runtimes into tshark")

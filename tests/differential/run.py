@@ -11,10 +11,11 @@ import re
 import subprocess
 import sys
 
+from tests.captures.extract_hellos import extract
+from tests.results import Results
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
-from extract_hellos import extract  # noqa: E402
 
 
 def captures():
@@ -88,7 +89,7 @@ def main():
     ap.add_argument("--dump", required=True, help="the built tlsneg-dump")
     args = ap.parse_args()
     ws_version = tshark_version()
-    passed = failed = 0
+    res = Results(max_detail=20)
     for cap in captures():
         msgs = extract(cap)
         pairs = list(inputs_for(msgs))
@@ -118,16 +119,8 @@ def main():
                     want = since[3]
                 if want != got:
                     problems.append(f"frame {m['frame']} type {m['type']}: {what}: tshark {want}, core {got}")
-        if problems:
-            failed += 1
-            print(f"not ok - {name}: {len(pairs)} hellos agree with tshark")
-            for p in problems[:20]:
-                print(f"#   {p}")
-        else:
-            passed += 1
-            print(f"ok - {name}: {len(pairs)} hellos agree with tshark")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        res.check(not problems, f"{name}: {len(pairs)} hellos agree with tshark", problems)
+    return res.summary()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Seeds for fuzz_packets (tests/fuzz/fuzz_packets.c) from the project's
 captures: each seed is one capture's frames (up to 40, each up to 1600
-bytes) in the target's input layout. Usage: make_packet_seeds.py OUTDIR"""
+bytes) in the target's input layout. Usage: python3 -m tests.fuzz.make_packet_seeds OUTDIR"""
 import os
 import struct
 import sys

@@ -4,7 +4,7 @@
 ServerHello and HelloVerifyRequest in the captures, as tshark sees them
 (tests/captures/extract_hellos.py), one binary file each.
 
-Usage: make_seeds.py OUTDIR [CAPTURE ...]
+Usage: python3 -m tests.fuzz.make_seeds OUTDIR [CAPTURE ...]
 Without captures: everything under pcaps/ (pcaps/public/ included).
 
 Each file is the fuzz_hello input: a selector byte for the wire (0 TLS,
@@ -25,11 +25,11 @@ import os
 import re
 import sys
 
+from tests.captures import extract_hellos
+from tests.captures.extract_hellos import default_captures
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
-import extract_hellos  # noqa: E402
-from extract_hellos import default_captures  # noqa: E402
 
 SELECTOR = {"tls": 0, "dtls": 1, "quic": 2, "ssl2": 3}
 DTLS_BODY = 4
@@ -77,9 +77,8 @@ def inputs(msg, last):
 def hostile_seeds():
     """Hellos at the limits, from tests/hostile/gen.py (smaller counts): no
     capture holds them and the fuzzer does not grow inputs that far."""
-    sys.path.insert(0, os.path.join(ROOT, "tests", "hostile"))
-    import gen
-    from synth import client_hello, extension, u8, vec16
+    from tests.hostile import gen
+    from pcaps.synth import client_hello, extension, u8, vec16
     tls = bytes([SELECTOR["tls"]])
     # server_name longer than tlsneg keeps (255), with bytes it escapes
     host = bytes(range(0x1F, 0x80)) * 3

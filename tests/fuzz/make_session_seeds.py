@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Write the fuzz seeds for fuzz_session: the event sequences of captures
-(tools/extract_events.py, tshark's own dissection) in fuzz_session's byte
+(tests/captures/extract_events.py, tshark's own dissection) in fuzz_session's byte
 coding (tests/fuzz/README.md), one file per capture, named
 seed-<capture>.
 
-Usage: make_session_seeds.py OUTDIR [CAPTURE ...]
+Usage: python3 -m tests.fuzz.make_session_seeds OUTDIR [CAPTURE ...]
 Without captures: every capture under pcaps/ (pcaps/public/ included).
 A capture whose events do not fit 16 connections keeps its first 16.
 """
@@ -13,11 +13,11 @@ import os
 import re
 import sys
 
+from tests.captures import extract_events
+from tests.captures.extract_hellos import default_captures
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
-import extract_events  # noqa: E402
-from extract_hellos import default_captures  # noqa: E402
 
 RECORD_VERSIONS = [0x0301, 0x0303, 0x0302, 0x0300, 0xfeff, 0xfefd, 0x0002, 0x0304]
 WIRES = {"tls": 0, "dtls": 1, "quic": 2}

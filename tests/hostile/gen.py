@@ -4,14 +4,14 @@
 hellos at the size limits. Generated, never committed: they are large.
 
 Usage:
-  gen.py clients OUT.pcap [--count 1000000] [--server-hello]
+  python3 -m tests.hostile.gen clients OUT.pcap [--count 1000000] [--server-hello]
       one ClientHello per client: every hello from its own client address
       and port, with its own SNI (c<n>.hostile.example), one TCP segment each
       (no handshake: Wireshark takes a TCP stream up mid-way);
-  gen.py storm OUT.pcap [--count 5000]
+  python3 -m tests.hostile.gen storm OUT.pcap [--count 5000]
       one TCP connection carrying COUNT ClientHello/ServerHello pairs, in the
       clear, back to back (a renegotiation storm);
-  gen.py limits OUT.pcap [--count 16000]
+  python3 -m tests.hostile.gen limits OUT.pcap [--count 16000]
       four connections, one hello each at a limit: a ClientHello with COUNT
       extensions (distinct unknown types, empty bodies: the 2-byte extensions
       block holds at most 16,383); one whose extensions and cipher suites are
@@ -19,7 +19,7 @@ Usage:
       supported_versions list (127 entries, every GREASE value, every known
       version, drafts and unknown values) answered by a ServerHello; one with
       a supported_versions list whose length byte does not fit;
-  gen.py all OUTDIR
+  python3 -m tests.hostile.gen all OUTDIR
       the three above with their default sizes, as OUTDIR/hostile-*.pcap.
 
 Output is streamed: memory stays flat whatever COUNT is. The pieces come
@@ -29,10 +29,8 @@ import argparse
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "pcaps"))
-import synth  # noqa: E402
-from synth import (CT_HANDSHAKE, PcapWriter, TcpConversation, client_hello, extension,  # noqa: E402
+from pcaps import synth
+from pcaps.synth import (CT_HANDSHAKE, PcapWriter, TcpConversation, client_hello, extension,
                    fixed_bytes, server_hello, tls_record, u8, u16, vec8, vec16)
 
 SERVER = (synth.SERVER_IP, 443)

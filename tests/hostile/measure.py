@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Measure tshark with and without tlsneg on (hostile) captures.
 
-Usage: measure.py --plugin build/tlsneg.so [--two-pass] [--tree] [-o PREF:VALUE] CAPTURE...
+Usage: python3 -m tests.hostile.measure --plugin build/tlsneg.so [--two-pass] [--tree] [-o PREF:VALUE] CAPTURE...
 
 For each capture, `tshark -r CAPTURE` (output thrown away) runs under
 /usr/bin/time -v twice: with the plugin loaded from a fresh private folder
@@ -18,10 +18,11 @@ import re
 import subprocess
 import sys
 
+from tests.captures import tsharkbox
+from tests.captures.tsharkbox import TsharkBox
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
-from tsharkbox import TsharkBox  # noqa: E402
 
 
 def prefix():
@@ -75,14 +76,14 @@ def tree_items(box, env, name):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("captures", nargs="+")
-    ap.add_argument("--plugin", default=os.path.join(ROOT, "build", "tlsneg.so"))
+    tsharkbox.add_arguments(ap, plugin_default=os.path.join(ROOT, "build", "tlsneg.so"))
     ap.add_argument("--two-pass", action="store_true")
     ap.add_argument("--tree", action="store_true")
     ap.add_argument("-o", dest="prefs", action="append", default=[],
                     help="a tshark preference for the runs with tlsneg, e.g. tlsneg.max_attempts:1000")
     args = ap.parse_args(argv[1:])
 
-    box = TsharkBox(args.plugin)
+    box = TsharkBox.from_args(args)
     env = box.env()
     bare = dict(env)
     bare["WIRESHARK_PLUGIN_DIR"] = box.extcap  # an empty folder: no plugin

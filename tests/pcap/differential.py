@@ -24,10 +24,30 @@ import os
 import subprocess
 import sys
 
+from tests.captures import tsharkbox
+from tests.captures.extract_hellos import extract
+from tests.captures.tsharkbox import TsharkBox
+from tests.results import Results
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
-from extract_hellos import extract  # noqa: E402
+
+
+def captures():
+    """Every capture under pcaps/, pcaps/public/ included."""
+    return sorted(glob.glob(os.path.join(ROOT, "pcaps", "**", "*.pcap*"), recursive=True))
+
+
+def pcap_jsonl(tool, files, shard=None):
+    """The lines of `tlsneg-pcap --jsonl -q [--shard K/N] FILE...`, the schema
+    header first; an exit status other than 0 and 1 (a capture cut short,
+    docs/tlsneg-pcap.md) or no header raises."""
+    args = [tool, "--jsonl", "-q"] + (["--shard", shard] if shard else []) + list(files)
+    p = subprocess.run(args, capture_output=True, text=True)
+    lines = p.stdout.splitlines()
+    if p.returncode not in (0, 1) or not lines or '"record":"header"' not in lines[0]:
+        raise RuntimeError(f"{' '.join(args)} exited {p.returncode}: {p.stderr[:500]}")
+    return lines
 
 # (capture, side, frame, msg_type): why. side "pcap" = only tlsneg-pcap finds
 # the message, "tshark" = only tshark does.
@@ -275,19 +295,13 @@ def plugin_jsonl(box, path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True, help="the tlsneg-pcap binary")
-    ap.add_argument("--plugin", help="the freshly built tlsneg.so: compare the JSON lines too")
-    ap.add_argument("--sanitizers", action="store_true",
-                    help="the plugin is an ASan/UBSan build: preload their runtimes into tshark")
+    tsharkbox.add_arguments(ap, plugin_required=False)
     ap.add_argument("captures", nargs="*")
     args = ap.parse_args()
-    caps = args.captures or sorted(glob.glob(os.path.join(ROOT, "pcaps", "**", "*.pcap*"),
-                                             recursive=True))
-    passed = failed = n = 0
+    caps = args.captures or captures()
+    res = Results(max_detail=1000)
     seen_known = set()
-    box = None
-    if args.plugin:
-        from tsharkbox import TsharkBox
-        box = TsharkBox(args.plugin, "tshark", args.sanitizers)
+    box = TsharkBox.from_args(args) if args.plugin else None
     for path in caps:
         rel = os.path.relpath(path, ROOT)
         theirs = tshark_messages(path)
@@ -317,39 +331,28 @@ def main():
                                     f"sha256 {k[3]}")
         records = ""
         if box:
-            lines = subprocess.run([args.tool, "--jsonl", "-q", path], capture_output=True,
-                                   text=True).stdout.splitlines()
-            jp, nrec = jsonl_problems(rel, plugin_jsonl(box, path), lines, seen_known)
+            jp, nrec = jsonl_problems(rel, plugin_jsonl(box, path), pcap_jsonl(args.tool, [path]),
+                                      seen_known)
             problems += jp
             records = f", {nrec} JSON lines"
-        n += 1
         if problems:
-            failed += 1
-            print(f"not ok {n} - {rel}: {len(theirs)} messages from tshark, {len(ours)} from tlsneg-pcap")
-            for p in problems:
-                print(f"#   {p}")
+            res.check(False, f"{rel}: {len(theirs)} messages from tshark, {len(ours)} from "
+                      "tlsneg-pcap", problems)
         else:
-            passed += 1
-            print(f"ok {n} - {rel}: {len(ours)} messages, {len(our_alerts)} alerts, "
-                  f"{len(our_closes)} closes{records} agree")
+            res.check(True, f"{rel}: {len(ours)} messages, {len(our_alerts)} alerts, "
+                      f"{len(our_closes)} closes{records} agree")
     # Every listed difference must still be there: a fix on either side
     # shows up here and the list is brought up to date.
     if box:
         box.close()
     if box and not args.captures:
         for rel in sorted(set(KNOWN_JSONL) - {k[1] for k in seen_known if k[0] == "jsonl"}):
-            n += 1
-            failed += 1
-            print(f"not ok {n} - known JSON-lines difference no longer seen: {rel}")
+            res.check(False, f"known JSON-lines difference no longer seen: {rel}")
     if not args.captures:
         for kk in sorted(k for k in set(KNOWN) - seen_known
                          if box or not str(k[3]).startswith("jsonl")):
-            n += 1
-            failed += 1
-            print(f"not ok {n} - known difference no longer seen: {kk}: {KNOWN[kk]}")
-    print(f"1..{n}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+            res.check(False, f"known difference no longer seen: {kk}: {KNOWN[kk]}")
+    return res.summary()
 
 
 if __name__ == "__main__":

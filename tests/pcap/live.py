@@ -24,16 +24,13 @@ import sys
 import tempfile
 import time
 
+from tests.results import Results
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PORT, BACKEND, TERM_PORT = 44323, 44324, 44325
-results = []
-
-
-def ok(cond, what):
-    results.append(bool(cond))
-    print(f"{'ok' if cond else 'not ok'} {len(results)} - {what}", flush=True)
-    return cond
+res = Results()
+ok = res.check
 
 
 def wait_for(pred, secs):
@@ -100,10 +97,9 @@ def inside(tool):
                                    "-tls1_2"], stdin=subprocess.DEVNULL,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         procs.append(server)
-        proxy = subprocess.Popen(["timeout", "15", sys.executable,
-                                  os.path.join(ROOT, "pcaps", "tlsproxy.py"), "intolerant",
-                                  str(PORT), str(BACKEND), "0303", "rst", "2"],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proxy = subprocess.Popen(["timeout", "15", sys.executable, "-m", "pcaps.tlsproxy",
+                                  "intolerant", str(PORT), str(BACKEND), "0303", "rst", "2"],
+                                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         procs.append(proxy)
         ok(wait_for(lambda: listening(BACKEND) and listening(PORT), 10),
            "the TLS 1.2 server and the intolerant proxy listen")
@@ -144,7 +140,7 @@ def inside(tool):
         ok("=== tlsneg report ===" in text and "VERSION-INTOLERANT" in text
            and "fallback_retry" in text.split("=== tlsneg report ===")[-1],
            "the report follows at the end, with the intolerant server and the retry")
-        if not all(results):
+        if res.failed:
             print("# output:\n# " + text.replace("\n", "\n# "))
             print("# stderr:\n# " + open(err).read().replace("\n", "\n# "))
         sigterm_run(tool, tmp, cert, key, root, procs)
@@ -194,44 +190,42 @@ def sigterm_run(tool, tmp, cert, key, root, procs):
     report = "\n".join(lines_of(out)).split("=== tlsneg report ===")
     ok(len(report) == 2 and f"127.0.0.1:{TERM_PORT}" in report[1],
        f"the report follows at the end, with the server (port {TERM_PORT})")
-    if not all(results):
+    if res.failed:
         print("# output:\n# " + "\n# ".join(lines_of(out)))
         print("# stderr:\n# " + open(err).read().replace("\n", "\n# "))
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--tool", required=True, help="the tlsneg-pcap binary")
     ap.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.inside:
+        # Only the TAP lines: the summary is the outer process's.
         inside(os.path.abspath(args.tool))
-        return 0 if results and all(results) else 1
+        return 0 if res.count and not res.failed else 1
+    # A namespace of our own: as root a plain one (so -Z can be tested),
+    # else a user namespace that maps us to root in it.
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in [env.get("PYTHONPATH")] if p])
+    if os.geteuid() == 0:
+        ns = ["unshare", "-n"]
     else:
-        # A namespace of our own: as root a plain one (so -Z can be tested),
-        # else a user namespace that maps us to root in it.
-        env = dict(os.environ)
-        if os.geteuid() == 0:
-            ns = ["unshare", "-n"]
-        else:
-            ns = ["unshare", "-rn"]
-            env["TLSNEG_LIVE_USERNS"] = "1"
-        p = subprocess.run(ns + [sys.executable, os.path.abspath(__file__), "--tool",
-                                 os.path.abspath(args.tool), "--inside"], env=env,
-                           capture_output=True, text=True, timeout=120)
-        sys.stdout.write("".join(l + "\n" for l in p.stdout.splitlines()
-                                 if not l.startswith("1..")))
-        sys.stderr.write(p.stderr)
-        for line in p.stdout.splitlines():
-            if line.startswith("ok ") or line.startswith("not ok "):
-                results.append(line.startswith("ok "))
-        if p.returncode != 0 and not results:
-            results.append(False)
-            print(f"not ok 1 - could not run in a network namespace: {p.stderr[:500]}")
-    n = len(results)
-    print(f"1..{n}")
-    print(f"{sum(results)} passed, {n - sum(results)} failed")
-    return 0 if n and all(results) else 1
+        ns = ["unshare", "-rn"]
+        env["TLSNEG_LIVE_USERNS"] = "1"
+    p = subprocess.run(ns + [sys.executable, "-m", "tests.pcap.live", "--tool",
+                             os.path.abspath(args.tool), "--inside"], env=env, cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    lines = p.stdout.splitlines()
+    res.add(sum(1 for l in lines if l.startswith("ok ")),
+            sum(1 for l in lines if l.startswith("not ok ")))
+    if p.returncode != 0 and not res.count:
+        res.check(False, f"could not run in a network namespace: {p.stderr[:500]}")
+    elif p.returncode != 0 and not res.failed:
+        res.check(False, f"the test in the namespace exited {p.returncode}", p.stderr[-2000:])
+    return res.summary()
 
 
 if __name__ == "__main__":

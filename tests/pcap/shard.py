@@ -10,23 +10,17 @@ header, and the records do spread over more than one shard.
 Prints TAP ("ok N - ...") and "N passed, N failed"."""
 import argparse
 import collections
-import glob
 import os
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+from tests.pcap.differential import ROOT, captures, pcap_jsonl
+from tests.results import Results
+
 SHARDS = 3
 
 
 def records(tool, files, shard=None):
-    args = [tool, "--jsonl", "-q"] + (["--shard", shard] if shard else []) + files
-    p = subprocess.run(args, capture_output=True, text=True)
-    lines = p.stdout.splitlines()
-    if p.returncode not in (0, 1) or not lines or '"record":"header"' not in lines[0]:
-        raise RuntimeError(f"{' '.join(args)} exited {p.returncode}: {p.stderr[:500]}")
-    return lines[1:]
+    return pcap_jsonl(tool, files, shard)[1:]
 
 
 def check(tool, files):
@@ -47,34 +41,20 @@ def check(tool, files):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--tool", required=True, help="the tlsneg-pcap binary")
     args = ap.parse_args()
-    caps = sorted(glob.glob(os.path.join(ROOT, "pcaps", "**", "*.pcap*"), recursive=True))
-    n = failed = 0
+    caps = captures()
+    res = Results(max_detail=20)
     spread = 0
     for files, name in [([c], os.path.relpath(c, ROOT)) for c in caps] + \
                        [(caps, f"all {len(caps)} captures in one run")]:
         problems, used, total = check(args.tool, files)
-        n += 1
-        if problems:
-            failed += 1
-            print(f"not ok {n} - {name}")
-            for p in problems[:20]:
-                print(f"#   {p}")
-        else:
-            print(f"ok {n} - {name}: {total} records, in {used} of {SHARDS} shards")
+        res.check(not problems, f"{name}: {total} records, in {used} of {SHARDS} shards", problems)
         if len(files) > 1:
             spread = used
-    n += 1
-    if spread < 2:
-        failed += 1
-        print(f"not ok {n} - the records of all captures fall in {spread} shard(s), not several")
-    else:
-        print(f"ok {n} - the records of all captures spread over {spread} shards")
-    print(f"1..{n}")
-    print(f"{n - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    res.check(spread >= 2, f"the records of all captures spread over several shards ({spread})")
+    return res.summary()
 
 
 if __name__ == "__main__":

@@ -9,10 +9,12 @@ import re
 import shutil
 import sys
 
+from tests.captures import tsharkbox
+from tests.captures.tsharkbox import TsharkBox
+from tests.results import Results
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
-from tsharkbox import TsharkBox  # noqa: E402
 
 PROFILE = "TLS Negotiation"
 CAPTURE = os.path.join(ROOT, "pcaps", "fallback-chain.pcap")
@@ -40,22 +42,11 @@ def field_names(expr):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--tshark", default="tshark")
-    ap.add_argument("--sanitizers", action="store_true",
-                    help="the plugin is an ASan/UBSan build: preload their runtimes into tshark")
+    ap = argparse.ArgumentParser(description=__doc__)
+    tsharkbox.add_arguments(ap)
     args = ap.parse_args()
-    passed = failed = 0
-
-    def check(ok, what, detail=""):
-        nonlocal passed, failed
-        passed += bool(ok)
-        failed += not ok
-        print(("ok - " if ok else "not ok - ") + what)
-        if not ok and detail:
-            print("\n".join("#   " + l for l in str(detail).splitlines()[:20]))
-        return ok
+    res = Results(max_detail=20)
+    check = res.check
 
     src = os.path.join(ROOT, "profile")
     files = {n: open(os.path.join(src, n), encoding="utf-8").read()
@@ -65,7 +56,7 @@ def main():
     check(len(cols) >= 8 and len(rules) >= 5 and len(btns) >= 4,
           f"the profile has {len(cols)} columns, {len(rules)} colouring rules, {len(btns)} buttons")
 
-    box = TsharkBox(args.plugin, args.tshark, args.sanitizers)
+    box = TsharkBox.from_args(args)
     try:
         dest = os.path.join(box.dir, ".config", "wireshark", "profiles", PROFILE)
         os.makedirs(dest)
@@ -125,8 +116,7 @@ def main():
             check(hits > 0, f"colouring rule '{name}' colours {hits} frames of the test captures")
     finally:
         box.close()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return res.summary()
 
 
 if __name__ == "__main__":

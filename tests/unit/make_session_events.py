@@ -4,15 +4,14 @@
 captures the session unit tests replay, read with tshark's own dissection by
 tests/captures/extract_events.py.
 
-    tests/unit/make_session_events.py > tests/unit/session_events.h
+    python3 -m tests.unit.make_session_events > tests/unit/session_events.h
 """
 import os
 import re
-import sys
+
+from tests.captures import extract_events
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
-import extract_events  # noqa: E402
 
 CAPTURES = [
     "pcaps/intolerant-rst.pcap",

@@ -27,9 +27,9 @@ reproducer: keep it as a regression capture).
 
 Usage (from the checkout; see docs/reliability.md):
   cmake -S . -B build-asan -DCMAKE_C_COMPILER=gcc -DTLSNEG_SANITIZE=ON && cmake --build build-asan
-  tests/hostile/mutate-captures.py --plugin build-asan/tlsneg.so -n 3 -j 2
-  tests/hostile/mutate-captures.py --plugin build-asan/tlsneg.so --mode '-q -z tlsneg,report'
-  tests/hostile/mutate-captures.py --plugin build/tlsneg.so --no-sanitizers -n 1 pcaps/*.pcap
+  python3 -m tests.hostile.mutate_captures --plugin build-asan/tlsneg.so -n 3 -j 2
+  python3 -m tests.hostile.mutate_captures --plugin build-asan/tlsneg.so --mode '-q -z tlsneg,report'
+  python3 -m tests.hostile.mutate_captures --plugin build/tlsneg.so --no-sanitizers -n 1 pcaps/*.pcap
 Exit status: 0 if no run failed, 1 otherwise, 2 on a usage or setup error.
 """
 import argparse
@@ -46,11 +46,11 @@ import subprocess
 import sys
 import time
 
+from tests.captures.extract_hellos import default_captures
+from tests.captures.tsharkbox import TsharkBox
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "captures"))
-from tsharkbox import TsharkBox  # noqa: E402
-from extract_hellos import default_captures  # noqa: E402
 
 SANITIZER_MARKERS = ("runtime error:", "AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer")
 RUNS = (("-V",), ("-2", "-V"))
