@@ -16,6 +16,7 @@ import extract_events  # noqa: E402
 
 CAPTURES = [
     "pcaps/intolerant-rst.pcap",
+    "pcaps/fallback-openssl35.pcap",
     "pcaps/intolerant-close.pcap",
     "pcaps/intolerant-alert.pcap",
     "pcaps/fallback-chain.pcap",
