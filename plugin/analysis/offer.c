@@ -40,11 +40,13 @@ bool tlsneg_extension_signals_version(uint16_t t)
     case TLSNEG_EXT_PRE_SHARED_KEY:
     case TLSNEG_EXT_EARLY_DATA:
     case TLSNEG_EXT_SUPPORTED_VERSIONS:
+    case 27: /* compress_certificate: TLS 1.3 only (RFC 8879 section 3) */
     case 44: /* cookie */
     case TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES:
     case 49: /* post_handshake_auth */
     case 50: /* signature_algorithms_cert */
     case TLSNEG_EXT_KEY_SHARE:
+    case 0xfe0d: /* encrypted_client_hello: offered only with TLS 1.3 */
         return true;
     default:
         return false;
@@ -70,11 +72,28 @@ static bool skip_grease(uint16_t v)
     return tlsneg_is_grease(v);
 }
 
-/* OpenSSL 3.0 offers the FFDHE groups (RFC 7919) only when it offers TLS
- * 1.3: measured, pcaps/ (a -tls1_2 hello lacks 0x0100-0x0104). */
+/* skip_group leaves out the groups a client offers only with TLS 1.3, which
+ * a fallback retry drops without changing anything else: the FFDHE groups
+ * (RFC 7919), which OpenSSL 3.0 offers only with TLS 1.3 (measured, pcaps/:
+ * a -tls1_2 hello lacks 0x0100-0x0104); the brainpool groups of RFC 8734
+ * (0x001f-0x0021), ML-KEM (0x0200-0x0202) and the hybrids with ML-KEM
+ * (0x11eb-0x11ed) and with its Kyber drafts (0x6399, 0x639a), all defined
+ * for TLS 1.3 only (OpenSSL 3.5's -tls1_2 hello lacks its default 0x11ec:
+ * measured, pcaps/fallback-openssl35.pcap). */
 static bool skip_group(uint16_t v)
 {
-    return tlsneg_is_grease(v) || (v >> 8) == 0x01;
+    return tlsneg_is_grease(v) || (v >> 8) == 0x01 || (v >= 0x001f && v <= 0x0021) ||
+           (v >= 0x0200 && v <= 0x0202) || (v >= 0x11eb && v <= 0x11ed) || v == 0x6399 ||
+           v == 0x639a;
+}
+
+/* skip_sigalg leaves out the signature schemes defined for TLS 1.3 only: the
+ * brainpool ECDSA schemes of RFC 8734 (0x081a-0x081c) and ML-DSA
+ * (0x0904-0x0906), which OpenSSL 3.5's -tls1_2 hello drops (measured,
+ * pcaps/fallback-openssl35.pcap). */
+static bool skip_sigalg(uint16_t v)
+{
+    return tlsneg_is_grease(v) || (v >= 0x081a && v <= 0x081c) || (v >= 0x0904 && v <= 0x0906);
 }
 
 static bool skip_signal_suite(uint16_t v)
@@ -263,12 +282,12 @@ void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tls
     out->fp_suites = sh.suites;
     out->fp_suites_pre12 = sh.pre12;
     out->fp_groups = list_of(&h->supported_groups, skip_group);
-    out->fp_sigalgs = list_of(&h->signature_algorithms, skip_grease);
+    out->fp_sigalgs = list_of(&h->signature_algorithms, skip_sigalg);
     uint32_t all_exts;
     extension_sets(h, &out->fp_exts, &out->fp_exts_pre12, &all_exts);
     uint32_t all = fnv32(sh.all, out->versions);
     all = fnv32(all ^ list_of(&h->supported_groups, skip_grease), 0);
-    all = fnv32(all ^ out->fp_sigalgs, 1);
+    all = fnv32(all ^ list_of(&h->signature_algorithms, skip_grease), 1);
     all = fnv32(all ^ all_exts, 2);
     out->fp_all = all;
 }

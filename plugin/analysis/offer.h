@@ -23,7 +23,8 @@ bool tlsneg_suite_needs_tls12(uint16_t suite);
 /* tlsneg_extension_signals_version: an extension that only a client
  * offering TLS 1.3 sends (supported_versions, key_share, its draft number,
  * psk_key_exchange_modes, pre_shared_key, early_data, cookie,
- * post_handshake_auth, signature_algorithms_cert), or padding: what a
+ * post_handshake_auth, signature_algorithms_cert, compress_certificate,
+ * encrypted_client_hello), or padding: what a
  * fallback retry drops without changing anything else. */
 bool tlsneg_extension_signals_version(uint16_t type);
 

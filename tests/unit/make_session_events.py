@@ -15,6 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 CAPTURES = [
     "pcaps/intolerant-rst.pcap",
+    "pcaps/fallback-openssl35.pcap",
     "pcaps/intolerant-close.pcap",
     "pcaps/intolerant-alert.pcap",
     "pcaps/fallback-chain.pcap",

@@ -252,6 +252,23 @@ static void reset_and_close_end_attempts(void)
     done(&rn);
 }
 
+static void fallback_without_tls13_only_offers(void)
+{
+    /* pcaps/fallback-openssl35.pcap: OpenSSL 3.5's 1.3 offer in frame 4
+     * (X25519MLKEM768, FFDHE, ML-DSA and brainpool TLS 1.3 schemes,
+     * compress_certificate), reset in frame 6; its -tls1_2 retry in frame 10
+     * drops them all; ServerHello TLS 1.2 in frame 12. Dropping what only a
+     * TLS 1.3 offer carries is still a fallback that changed nothing else. */
+    run rn = replay(ev_fallback_openssl35);
+    const tlsneg_verdict *fb = verdict(result(&rn, 10), TLSNEG_VERDICT_FALLBACK);
+    ok(fb && tlsneg_verdict_link(fb, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 4,
+       "OpenSSL 3.5: the -tls1_2 retry of frame 10 is a fallback of frame 4");
+    ok(verdict(result(&rn, 12), TLSNEG_VERDICT_INTOLERANT) &&
+           !verdict(result(&rn, 12), TLSNEG_VERDICT_OTHER_CAUSE),
+       "OpenSSL 3.5: its ServerHello shows intolerance, not a retry that changed more");
+    done(&rn);
+}
+
 static void fallback_linked_and_back_noted(void)
 {
     /* pcaps/intolerant-rst.pcap again: the links between frames 4, 10, 12. */
@@ -440,6 +457,7 @@ int main(void)
     tls_hrr();
     alert_ends_attempt();
     reset_and_close_end_attempts();
+    fallback_without_tls13_only_offers();
     fallback_linked_and_back_noted();
     who_is_the_client();
     without_tracker();
