@@ -105,8 +105,8 @@ def main(argv):
         cap = os.path.join(a.work, f"bench-{label(n)}-seed{a.seed}.pcap")
         if not os.path.exists(cap):
             print(f"# generating {cap}", file=sys.stderr, flush=True)
-            subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), "-n", str(n), "-o", cap,
-                            "--seed", str(a.seed)], check=True)
+            subprocess.run([sys.executable, "-m", "bench.gen", "-n", str(n), "-o", cap,
+                            "--seed", str(a.seed)], check=True, cwd=ROOT)
         best = None
         for _ in range(a.reps):
             cap_args = ["--max-attempts", str(a.max_attempts)] if a.max_attempts else []
