@@ -133,7 +133,7 @@ static void test_net(void)
 {
     int link;
     size_t len;
-    /* tls13-openssl.pcap frame 4: Ethernet, IPv4 127.0.0.1:57498 -> :44301,
+    /* tls13-openssl.pcap frame 4: Ethernet, IPv4 127.0.0.2:37890 -> 127.0.0.3:44301,
      * the ClientHello (tshark: tcp.len 315). */
     uint8_t *f = read_frame("pcaps/tls13-openssl.pcap", 4, &link, &len);
     if (!f) {
@@ -143,9 +143,9 @@ static void test_net(void)
     tlsneg_net_packet pk;
     ok(link == TLSNEG_LINK_ETHERNET && tlsneg_net_decode(&pk, link, f, len) == TLSNEG_NET_OK,
        "Ethernet/IPv4/TCP frame decodes");
-    ok(pk.ip_version == 4 && pk.l4 == 6 && pk.sport == 57498 && pk.dport == 44301 &&
+    ok(pk.ip_version == 4 && pk.l4 == 6 && pk.sport == 37890 && pk.dport == 44301 &&
            pk.payload_len == 315 && pk.payload[0] == 0x16,
-       "ports 57498 -> 44301, 315 payload bytes starting with a handshake record");
+       "ports 37890 -> 44301, 315 payload bytes starting with a handshake record");
     ok(every_prefix(link, f, len), "every prefix of the Ethernet frame decodes inside its bytes");
     const uint8_t *ip = f + 14;
     size_t ip_len = len - 14;
@@ -157,7 +157,7 @@ static void test_net(void)
     uint8_t *v1 = join(vlan, 18, ip, ip_len);
     tlsneg_net_packet q;
     ok(tlsneg_net_decode(&q, TLSNEG_LINK_ETHERNET, v1, 18 + ip_len) == TLSNEG_NET_OK &&
-           q.payload_len == 315 && q.sport == 57498,
+           q.payload_len == 315 && q.sport == 37890,
        "one 802.1Q tag is skipped");
     uint8_t qinq[22];
     memcpy(qinq, f, 12);
