@@ -164,10 +164,10 @@ REPORT_FACTS["pcaps/scan-sslscan-tls13.pcap"] = [
     "16 ClientHello, 7 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 9 plaintext alerts; "
     "2 servers; 0 fallback retries; 0 version-intolerant servers",
 ]
-# scan-testssl-tls12.pcap: 13 ClientHellos, the first in frame 8 (0.549638), the last (frame 114,
-# 22.501646) the SCSV probe, answered with alert 86 (frame 115); offers from SSL 3.0 to TLS 1.3.
+# scan-testssl-tls12.pcap: 13 ClientHellos, the first in frame 8 (1.691048), the last (frame 114,
+# 42.729398) the SCSV probe, answered with alert 86 (frame 115); offers from SSL 3.0 to TLS 1.3.
 REPORT_FACTS["pcaps/scan-testssl-tls12.pcap"] = [
-    "127.0.0.2 probed 127.0.0.3:44366 with 13 hellos in 22.0 s, SSL 3.0 to TLS 1.3, SCSV probe "
+    "127.0.0.2 probed 127.0.0.3:44366 with 13 hellos in 41.0 s, SSL 3.0 to TLS 1.3, SCSV probe "
     "answered with 86 (from frame 8): a scanner",
     "none: no fallback, intolerance, downgrade or bad server choice seen",
 ]
