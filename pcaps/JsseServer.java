@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // JsseServer.java: a minimal Java (JSSE) TLS server for pcaps/make-captures.sh.
-// Accepts N connections on 127.0.0.1:PORT, one after the other, completes the
-// handshake if the client lets it, answers one line and closes.
+// Accepts N connections on 127.0.0.3:PORT (the server's address in
+// make-captures.sh), one after the other, completes the handshake if the
+// client lets it, answers one line and closes.
 //
 //   java pcaps/JsseServer.java PORT KEYSTORE.p12 PASSWORD N [PROTOCOLS]
 //
@@ -31,7 +32,7 @@ public class JsseServer {
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(kmf.getKeyManagers(), null, null);
         try (SSLServerSocket server = (SSLServerSocket) ctx.getServerSocketFactory().createServerSocket(
-                 port, 1, InetAddress.getByName("127.0.0.1"))) {
+                 port, 1, InetAddress.getByName("127.0.0.3"))) {
             if (args.length > 4) {
                 server.setEnabledProtocols(args[4].split(","));
             }

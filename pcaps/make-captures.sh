@@ -3,6 +3,16 @@
 # make-captures.sh: regenerate the scenario captures in pcaps/ from real TLS
 # stacks talking over loopback (plus the synthetic ones that synth.py writes).
 #
+# The script runs itself in a network namespace of its own (unshare -n), whose
+# loopback is the only interface: no real network is touched. There each
+# party has an address of its own, so that the captures read like a network:
+# client 127.0.0.2, server 127.0.0.3, the server behind tlsproxy.py (the
+# backend) 127.0.0.4, a second client 127.0.0.5; over IPv6, client
+# 2001:db8::2 and server 2001:db8::3 (RFC 3849 documentation prefix). Clients
+# that cannot bind (openssl s_client 3.0 has no -bind) get their source
+# address from the routes: 127.0.0.0/8 with src 127.0.0.2, 127.0.0.4 with
+# src 127.0.0.3 (the proxy's side), 2001:db8::3 with src 2001:db8::2.
+#
 # Usage (as root, capturing on lo needs it):
 #   pcaps/make-captures.sh                 # every scenario
 #   pcaps/make-captures.sh tls13-hrr ...   # only these (names without .pcap)
@@ -14,7 +24,8 @@
 # re-read every manifest value off the new bytes.
 #
 # Debian 12 packages: tshark (brings wireshark-common: dumpcap), openssl,
-# gnutls-bin, curl, python3, iproute2 (ss), coreutils (timeout); for the Java,
+# gnutls-bin, curl, python3, iproute2 (ss, ip), util-linux (unshare),
+# coreutils (timeout); for the Java,
 # Go and NSS scenarios openjdk-17-jdk-headless, golang-go and libnss3-tools;
 # for the scan-* scenarios sslscan, nmap and testssl.sh.
 set -euo pipefail
@@ -92,7 +103,33 @@ done
 for cmd in dumpcap tshark openssl gnutls-cli gnutls-serv curl ss timeout "$py"; do
     command -v "$cmd" >/dev/null || die "missing command $cmd (see the package list at the top)"
 done
-[ "$(id -u)" -eq 0 ] || die "run as root (dumpcap on lo)"
+[ "$(id -u)" -eq 0 ] || die "run as root (a network namespace, dumpcap on lo)"
+
+client_addr=127.0.0.2
+server_addr=127.0.0.3
+backend_addr=127.0.0.4
+client2_addr=127.0.0.5
+client6_addr=2001:db8::2
+server6_addr=2001:db8::3
+
+# Run again in a network namespace of its own, then set up its loopback.
+if [ "${TLSNEG_CAPTURE_NETNS:-}" != "$$" ]; then
+    for cmd in unshare ip; do
+        command -v "$cmd" >/dev/null || die "missing command $cmd (see the package list at the top)"
+    done
+    TLSNEG_CAPTURE_NETNS=$$ exec unshare -n -- "$BASH" "${BASH_SOURCE[0]}" "$@"
+fi
+ip link set lo up
+export TLSPEER_HOST=$server_addr
+ip route replace local 127.0.0.0/8 dev lo table local proto kernel scope host src "$client_addr"
+ip route add local "$backend_addr" dev lo table local scope host src "$server_addr"
+ip -6 addr add "$client6_addr/128" dev lo nodad
+ip -6 addr add "$server6_addr/128" dev lo nodad
+ip -6 route del local "$server6_addr" dev lo table local
+ip -6 route add local "$server6_addr" dev lo table local proto kernel src "$client6_addr"
+ip -o route get "$server_addr" | grep -q " src $client_addr " || die "the route to $server_addr has no src $client_addr"
+ip -o route get "$backend_addr" | grep -q " src $server_addr " || die "the route to $backend_addr has no src $server_addr"
+ip -o -6 route get "$server6_addr" | grep -q " src $client6_addr " || die "the route to $server6_addr has no src $client6_addr"
 
 tmp=$(mktemp -d)
 cap_pid=
@@ -157,7 +194,7 @@ server_start() {
     server_pid=$!
 }
 
-# wait_listen NAME PORT [u]: wait until something listens on 127.0.0.1:PORT
+# wait_listen NAME PORT [u]: wait until something listens on PORT
 # (TCP, or UDP with u).
 wait_listen() {
     local name=$1 port=$2 proto=${3:-t} i
@@ -217,23 +254,44 @@ expect_count() {
     [ "$got" -eq "$want" ] || die "$name: $got frames match '$filter', expected $want"
 }
 
+# check_hosts NAME: every packet goes between two parties of the scenario
+# (client or second client and server, server and backend, or the IPv6
+# client and server), in either direction; none from an address to itself.
+check_hosts() {
+    local name=$1 bad
+    bad=$(tshark -r "$out/$name.pcap" -T fields -E separator=' ' -e ip.src -e ip.dst \
+        -e ipv6.src -e ipv6.dst 2>/dev/null | sort -u |
+        awk -v c="$client_addr" -v c2="$client2_addr" -v s="$server_addr" -v b="$backend_addr" \
+            -v c6="$client6_addr" -v s6="$server6_addr" '
+            { ok[c " " s]; ok[c2 " " s]; ok[s " " b]; ok[c6 " " s6] }
+            !(($1 " " $2) in ok) && !(($2 " " $1) in ok) { print }')
+    [ -z "$bad" ] || die "$name: packets between unexpected addresses: $bad"
+    [ -n "$(fields "$name" "ip.src == $client_addr || ipv6.src == $client6_addr" frame.number)" ] ||
+        die "$name: nothing from the client's address"
+}
+
 # ---------------------------------------------------------------- scenarios
 # Each one: its own port, capture, server, client, stop, then a check with
 # tshark that the capture shows what the scenario is about.
 
-openssl_server() { # NAME PORT [s_server options...]
-    local name=$1 port=$2
-    shift 2
-    server_start "$name" openssl s_server -accept "127.0.0.1:$port" -cert "$cert" -key "$key" \
+openssl_server_on() { # ADDRESS NAME PORT [s_server options...]
+    local addr=$1 name=$2 port=$3
+    shift 3
+    server_start "$name" openssl s_server -accept "$addr:$port" -cert "$cert" -key "$key" \
         -naccept 1 -quiet "$@"
     wait_listen "$name" "$port"
 }
+
+# openssl_server NAME PORT [options...]: s_server on the server's address;
+# backend_server likewise on the backend's (behind tlsproxy.py).
+openssl_server() { openssl_server_on "$server_addr" "$@"; }
+backend_server() { openssl_server_on "$backend_addr" "$@"; }
 
 scenario_tls13-openssl() {
     local n=tls13-openssl p=44301
     cap_start $n $p
     openssl_server $n $p
-    client $n openssl s_client -connect 127.0.0.1:$p -servername localhost
+    client $n openssl s_client -connect "$server_addr:$p" -servername localhost
     server_wait $n
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name == "localhost"' 1
@@ -244,7 +302,7 @@ scenario_tls12-only-server() {
     local n=tls12-only-server p=44302
     cap_start $n $p
     openssl_server $n $p -tls1_2
-    client $n openssl s_client -connect 127.0.0.1:$p -servername localhost
+    client $n openssl s_client -connect "$server_addr:$p" -servername localhost
     server_wait $n
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0304' 1
@@ -255,7 +313,7 @@ scenario_tls12-client-tls13-server() {
     local n=tls12-client-tls13-server p=44303
     cap_start $n $p
     openssl_server $n $p
-    client $n openssl s_client -tls1_2 -connect 127.0.0.1:$p -servername localhost
+    client $n openssl s_client -tls1_2 -connect "$server_addr:$p" -servername localhost
     server_wait $n
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1 && !tls.handshake.extension.type == 43' 1
@@ -268,7 +326,7 @@ scenario_tls13-hrr() {
     # The client sends a key share for its first group only (X25519); the
     # server accepts P-256 only, so it must ask again.
     openssl_server $n $p -groups P-256
-    client $n openssl s_client -connect 127.0.0.1:$p -servername localhost -groups X25519:P-256
+    client $n openssl s_client -connect "$server_addr:$p" -servername localhost -groups X25519:P-256
     server_wait $n
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1' 2
@@ -279,10 +337,10 @@ scenario_tls13-hrr() {
 scenario_dtls12-openssl() {
     local n=dtls12-openssl p=44305
     cap_start $n $p
-    server_start $n openssl s_server -dtls1_2 -accept "127.0.0.1:$p" -cert "$cert" -key "$key" \
+    server_start $n openssl s_server -dtls1_2 -accept "$server_addr:$p" -cert "$cert" -key "$key" \
         -naccept 1 -quiet
     wait_listen $n $p u
-    client $n openssl s_client -dtls1_2 -connect 127.0.0.1:$p -servername localhost
+    client $n openssl s_client -dtls1_2 -connect "$server_addr:$p" -servername localhost
     server_wait $n
     cap_stop $n
     expect_count $n 'dtls.handshake.type == 3' 1
@@ -295,8 +353,8 @@ scenario_tls13-gnutls() {
     cap_start $n $p
     server_start $n gnutls-serv --x509certfile "$cert" --x509keyfile "$key" -p $p
     wait_listen $n $p
-    # Connect to 127.0.0.1 (not "localhost", which may resolve to ::1), send SNI.
-    client $n gnutls-cli --insecure -p $p --sni-hostname localhost 127.0.0.1
+    # Connect to the address (not "localhost", which may resolve to ::1), send SNI.
+    client $n gnutls-cli --insecure -p $p --sni-hostname localhost "$server_addr"
     server_kill
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name == "localhost"' 1
@@ -309,11 +367,11 @@ scenario_tls13-curl() {
     printf 'hello from tlsneg\n' >"$tmp/www/index.txt"
     cap_start $n $p
     # -WWW serves files from the current directory: a tiny reply keeps the capture small.
-    (cd "$tmp/www" && exec timeout 10 openssl s_server -accept "127.0.0.1:$p" -cert "$cert" \
+    (cd "$tmp/www" && exec timeout 10 openssl s_server -accept "$server_addr:$p" -cert "$cert" \
         -key "$key" -naccept 1 -quiet -WWW) >"$tmp/$n.server.log" 2>&1 &
     server_pid=$!
     wait_listen $n $p
-    client $n curl -sS -k --resolve "localhost:$p:127.0.0.1" "https://localhost:$p/index.txt"
+    client $n curl -sS -k --resolve "localhost:$p:$server_addr" "https://localhost:$p/index.txt"
     server_wait $n
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name == "localhost"' 1
@@ -354,7 +412,7 @@ scenario_client-hello-many-records() {
     done
     cap_start $n $p
     openssl_server $n $p
-    client $n openssl s_client -connect 127.0.0.1:$p -servername localhost \
+    client $n openssl s_client -connect "$server_addr:$p" -servername localhost \
         -max_send_frag 512 -alpn "$alpn"
     server_wait $n
     cap_stop $n
@@ -401,11 +459,13 @@ cap_start_on() {
 }
 
 # proxy_start NAME SECONDS PORT tlsproxy.py-ARGS...: run tlsproxy.py (bounded),
-# wait until it listens on 127.0.0.1:PORT.
+# wait until it listens on PORT (on the server's address, forwarding to the
+# backend's).
 proxy_start() {
     local name=$1 secs=$2 port=$3 i
     shift 3
-    timeout "$secs" "$py" "$here/tlsproxy.py" "$@" >"$tmp/$name.proxy.log" 2>&1 &
+    TLSPROXY_LISTEN=$server_addr TLSPROXY_BACKEND=$backend_addr \
+        timeout "$secs" "$py" "$here/tlsproxy.py" "$@" >"$tmp/$name.proxy.log" 2>&1 &
     proxy_pid=$!
     for i in $(seq 100); do
         ss -Hltn "sport = :$port" | grep -q . && return 0
@@ -442,7 +502,7 @@ seclevel0=(-cipher DEFAULT:@SECLEVEL=0)
 
 scenario_fallback-scsv-tls12() {
     local n=fallback-scsv-tls12 p=44311
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
     openssl_server $n $p -tls1_2
     client $n "${sc[@]}" -tls1_2 -fallback_scsv
@@ -455,7 +515,7 @@ scenario_fallback-scsv-tls12() {
 
 scenario_fallback-scsv-rejected() {
     local n=fallback-scsv-rejected p=44312
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
     openssl_server $n $p
     client_fails $n "${sc[@]}" -tls1_2 -fallback_scsv
@@ -468,7 +528,7 @@ scenario_fallback-scsv-rejected() {
 
 scenario_fallback-scsv-with-tls13() {
     local n=fallback-scsv-with-tls13 p=44313
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
     openssl_server $n $p
     client $n "${sc[@]}" -fallback_scsv
@@ -480,7 +540,7 @@ scenario_fallback-scsv-with-tls13() {
 
 scenario_protocol-version-alert() {
     local n=protocol-version-alert p=44314
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
     openssl_server $n $p -tls1_2
     client_fails $n "${sc[@]}" -tls1_3
@@ -493,7 +553,7 @@ scenario_protocol-version-alert() {
 
 scenario_protocol-version-alert-tls13-only-server() {
     local n=protocol-version-alert-tls13-only-server p=44315
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
     openssl_server $n $p -tls1_3
     client_fails $n "${sc[@]}" -tls1_2
@@ -508,7 +568,7 @@ scenario_protocol-version-alert-tls13-only-server() {
 # signatures otherwise), on both ends. The server keeps its default versions.
 scenario_tls10-seclevel0() {
     local n=tls10-seclevel0 p=44316
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
     openssl_server $n $p "${seclevel0[@]}"
     client $n "${sc[@]}" -tls1 "${seclevel0[@]}"
@@ -520,7 +580,7 @@ scenario_tls10-seclevel0() {
 
 scenario_tls11-seclevel0() {
     local n=tls11-seclevel0 p=44317
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
     openssl_server $n $p "${seclevel0[@]}"
     client $n "${sc[@]}" -tls1_1 "${seclevel0[@]}"
@@ -536,9 +596,9 @@ scenario_tls11-seclevel0() {
 # proxy relays that ServerHello unchanged, and the client aborts (alert 47).
 scenario_downgrade-sentinel-mitm() {
     local n=downgrade-sentinel-mitm p=44318 b=44319
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start_on $n 30 $p $b
-    openssl_server $n $b
+    backend_server $n $b
     proxy_start $n 10 $p strip-sv $p $b
     client_fails $n "${sc[@]}"
     proxy_wait $n
@@ -557,10 +617,10 @@ scenario_downgrade-sentinel-mitm() {
 # (Ports 44320-44322 are left out: tshark decodes 44321 and 44322 as PCP.)
 intolerant_scenario() {
     local n=$1 p=$2 kind=$3 b=$(($2 + 1))
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     shift 3
     cap_start "$n" "$p"
-    openssl_server "$n" "$b" -tls1_2
+    backend_server "$n" "$b" -tls1_2
     proxy_start "$n" 15 "$p" intolerant "$p" "$b" 0303 "$kind" 2
     client_fails "$n" "${sc[@]}"
     client "$n" "${sc[@]}" -tls1_2 "$@"
@@ -601,9 +661,9 @@ scenario_intolerant-rst-scsv() {
 # s_server -tls1. Security level 0 where OpenSSL needs it (1.1, 1.0).
 scenario_fallback-chain() {
     local n=fallback-chain p=44331 b=44332
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
-    openssl_server $n $b -tls1 "${seclevel0[@]}"
+    backend_server $n $b -tls1 "${seclevel0[@]}"
     proxy_start $n 20 $p intolerant $p $b 0301 alert 4
     client_fails $n "${sc[@]}"
     client_fails $n "${sc[@]}" -tls1_2
@@ -621,9 +681,9 @@ scenario_fallback-chain() {
 # TLS 1.3-capable s_server, which rejects it with alert 86.
 scenario_fallback-rejected-retry() {
     local n=fallback-rejected-retry p=44333 b=44334
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
-    openssl_server $n $b
+    backend_server $n $b
     proxy_start $n 15 $p fail-first $p $b rst 2
     client_fails $n "${sc[@]}"
     client_fails $n "${sc[@]}" -tls1_2 -fallback_scsv
@@ -643,15 +703,15 @@ scenario_fallback-rejected-retry() {
 scenario_nofallback-parallel() {
     local n=nofallback-parallel p=44335 c1 c2 rc1=0 rc2=0
     cap_start $n $p
-    sleep 3 | timeout 10 openssl s_server -accept "127.0.0.1:$p" -cert "$cert" -key "$key" \
+    sleep 3 | timeout 10 openssl s_server -accept "$server_addr:$p" -cert "$cert" -key "$key" \
         -naccept 2 -quiet >"$tmp/$n.server.log" 2>&1 &
     server_pid=$!
     wait_listen $n $p
-    sleep 1 | timeout 10 openssl s_client -connect 127.0.0.1:$p -servername localhost \
+    sleep 1 | timeout 10 openssl s_client -connect "$server_addr:$p" -servername localhost \
         >"$tmp/$n.client1.log" 2>&1 &
     c1=$!
     sleep 0.2
-    sleep 1 | timeout 10 openssl s_client -connect 127.0.0.1:$p -servername localhost \
+    sleep 1 | timeout 10 openssl s_client -connect "$server_addr:$p" -servername localhost \
         >"$tmp/$n.client2.log" 2>&1 &
     c2=$!
     wait $c1 || rc1=$?
@@ -670,9 +730,9 @@ scenario_nofallback-parallel() {
 # The first attempt fails (RST); the retry offers the same versions and succeeds.
 scenario_nofallback-same-version() {
     local n=nofallback-same-version p=44336 b=44337
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
-    openssl_server $n $b
+    backend_server $n $b
     proxy_start $n 15 $p fail-first $p $b rst 2
     client_fails $n "${sc[@]}"
     client $n "${sc[@]}"
@@ -687,7 +747,7 @@ scenario_nofallback-same-version() {
 # TLS 1.3 succeeds, then a -tls1_2 connection to the same server.
 scenario_nofallback-lower-after-success() {
     local n=nofallback-lower-after-success p=44338
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
     openssl_server $n $p -naccept 2
     client $n "${sc[@]}"
@@ -703,10 +763,10 @@ scenario_nofallback-lower-after-success() {
 scenario_nofallback-sni() {
     local n=nofallback-sni p=44339 b=44340
     cap_start $n $p
-    openssl_server $n $b -tls1_2
+    backend_server $n $b -tls1_2
     proxy_start $n 15 $p intolerant $p $b 0303 rst 2
-    client_fails $n openssl s_client -connect 127.0.0.1:$p -servername a.localhost
-    client $n openssl s_client -connect 127.0.0.1:$p -servername b.localhost -tls1_2
+    client_fails $n openssl s_client -connect "$server_addr:$p" -servername a.localhost
+    client $n openssl s_client -connect "$server_addr:$p" -servername b.localhost -tls1_2
     proxy_wait $n
     server_wait $n
     cap_stop $n
@@ -716,39 +776,39 @@ scenario_nofallback-sni() {
 }
 
 # As intolerant-rst with curl, but the retry comes from another address
-# (curl --interface 127.0.0.2; s_client cannot bind).
+# (curl --interface: the second client, 127.0.0.5).
 scenario_nofallback-other-client() {
     local n=nofallback-other-client p=44341 b=44342
     mkdir -p "$tmp/www"
     printf 'hello from tlsneg\n' >"$tmp/www/index.txt"
     cap_start $n $p
-    (cd "$tmp/www" && exec timeout 10 openssl s_server -accept "127.0.0.1:$b" -cert "$cert" \
+    (cd "$tmp/www" && exec timeout 10 openssl s_server -accept "$backend_addr:$b" -cert "$cert" \
         -key "$key" -naccept 1 -quiet -WWW -tls1_2) >"$tmp/$n.server.log" 2>&1 &
     server_pid=$!
     wait_listen $n $b
     proxy_start $n 15 $p intolerant $p $b 0303 rst 2
-    client_fails $n curl -sS -k --interface 127.0.0.1 --resolve "localhost:$p:127.0.0.1" \
+    client_fails $n curl -sS -k --interface "$client_addr" --resolve "localhost:$p:$server_addr" \
         "https://localhost:$p/index.txt"
-    client $n curl -sS -k --tls-max 1.2 --interface 127.0.0.2 --resolve "localhost:$p:127.0.0.1" \
-        "https://localhost:$p/index.txt"
+    client $n curl -sS -k --tls-max 1.2 --interface "$client2_addr" \
+        --resolve "localhost:$p:$server_addr" "https://localhost:$p/index.txt"
     proxy_wait $n
     server_wait $n
     cap_stop $n
-    expect_count $n 'tls.handshake.type == 1 && ip.src == 127.0.0.1 && tls.handshake.extensions.supported_version == 0x0304' 1
-    expect_count $n 'tls.handshake.type == 1 && ip.src == 127.0.0.2' 1
-    expect_count $n 'tls.handshake.type == 2 && ip.dst == 127.0.0.2 && tls.handshake.version == 0x0303' 1
+    expect_count $n "tls.handshake.type == 1 && ip.src == $client_addr && tls.handshake.extensions.supported_version == 0x0304" 1
+    expect_count $n "tls.handshake.type == 1 && ip.src == $client2_addr" 1
+    expect_count $n "tls.handshake.type == 2 && ip.dst == $client2_addr && tls.handshake.version == 0x0303" 1
 }
 
 # As intolerant-rst, but the retry comes 31 s after the failure (a real wait;
 # the timestamps are not edited). Takes half a minute.
 scenario_nofallback-long-gap() {
     local n=nofallback-long-gap p=44343 b=44344
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start_on $n 60 $p
     proxy_start $n 60 $p intolerant $p $b 0303 rst 2
     client_fails $n "${sc[@]}"
     sleep 31
-    openssl_server $n $b -tls1_2
+    backend_server $n $b -tls1_2
     client $n "${sc[@]}" -tls1_2
     proxy_wait $n
     server_wait $n
@@ -762,7 +822,7 @@ scenario_nofallback-long-gap() {
 # the session, then one that offers it and is resumed.
 scenario_resumption-tls12() {
     local n=resumption-tls12 p=44345
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
     openssl_server $n $p -naccept 2 -tls1_2
     client $n "${sc[@]}" -tls1_2 -no_ticket -sess_out "$tmp/$n.sess"
@@ -778,7 +838,7 @@ scenario_resumption-tls12() {
 # offers TLS 1.3 too: the TLS 1.3-capable server negotiates 1.3, full handshake.
 scenario_resumption-tls12-offered-tls13() {
     local n=resumption-tls12-offered-tls13 p=44346
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
     openssl_server $n $p -naccept 2
     client $n "${sc[@]}" -tls1_2 -no_ticket -sess_out "$tmp/$n.sess"
@@ -797,7 +857,7 @@ scenario_sentinel-tls12-server() {
     local n=sentinel-tls12-server p=44349
     cap_start $n $p
     openssl_server $n $p -no_tls1_3 "${seclevel0[@]}"
-    client $n openssl s_client -connect "127.0.0.1:$p" -servername localhost -tls1_1 "${seclevel0[@]}"
+    client $n openssl s_client -connect "$server_addr:$p" -servername localhost -tls1_1 "${seclevel0[@]}"
     server_wait $n
     cap_stop $n
     expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0302 && tls.handshake.random contains 44:4f:57:4e:47:52:44:00' 1
@@ -810,9 +870,9 @@ scenario_sentinel-tls12-server() {
 scenario_downgrade-sentinel-tls11-mitm() {
     local n=downgrade-sentinel-tls11-mitm p=44350 b=44351
     cap_start_on $n 30 $p $b
-    openssl_server $n $b -no_tls1_3 "${seclevel0[@]}"
+    backend_server $n $b -no_tls1_3 "${seclevel0[@]}"
     proxy_start $n 10 $p cap-version $p $b 0302
-    client_fails $n openssl s_client -connect "127.0.0.1:$p" -servername localhost "${seclevel0[@]}"
+    client_fails $n openssl s_client -connect "$server_addr:$p" -servername localhost "${seclevel0[@]}"
     proxy_wait $n
     server_kill
     cap_stop $n
@@ -822,7 +882,7 @@ scenario_downgrade-sentinel-tls11-mitm() {
 }
 
 # java_server NAME PORT CONNECTIONS [PROTOCOLS]: JsseServer.java (Java 17's
-# SSLServerSocket) on 127.0.0.1:PORT with the throwaway certificate, TLS 1.1
+# SSLServerSocket) on 127.0.0.3:PORT with the throwaway certificate, TLS 1.1
 # allowed by jdk.tls.disabledAlgorithms (Java 17 disables it by default).
 java_server() {
     local name=$1 port=$2
@@ -850,7 +910,7 @@ scenario_ignored-scsv-java() {
     local n=ignored-scsv-java p=44347
     cap_start $n $p
     java_server $n $p 1
-    client_fails $n openssl s_client -connect "127.0.0.1:$p" -servername localhost -tls1_2 -fallback_scsv
+    client_fails $n openssl s_client -connect "$server_addr:$p" -servername localhost -tls1_2 -fallback_scsv
     server_wait $n
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1 && tls.handshake.ciphersuite == 0x5600' 1
@@ -862,7 +922,7 @@ scenario_ignored-scsv-java() {
 # and DOWNGRD\x00, and the client aborts (alert 47).
 scenario_ignored-scsv-java-tls11() {
     local n=ignored-scsv-java-tls11 p=44348
-    local sc=(openssl s_client -connect "127.0.0.1:$p" -servername localhost)
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
     cap_start $n $p
     java_server $n $p 2 TLSv1.2,TLSv1.1
     client $n "${sc[@]}"
@@ -879,22 +939,23 @@ scenario_go-client-tls12() {
     local n=go-client-tls12 p=44352
     cap_start $n $p
     openssl_server $n $p
-    client $n go run "$here/goclient.go" "127.0.0.1:$p" 1.2
+    client $n go run "$here/goclient.go" "$server_addr:$p" 1.2
     server_wait $n
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0303 && !tls.handshake.extensions.supported_version == 0x0304' 1
 }
 
-# Plain TLS 1.3 over IPv6 loopback (::1), for the report's [address]:port.
+# Plain TLS 1.3 over IPv6 (2001:db8::2 -> 2001:db8::3 on the namespace's
+# loopback), for the report's [address]:port.
 scenario_tls13-ipv6() {
     local n=tls13-ipv6 p=44353
     cap_start $n $p
-    server_start $n openssl s_server -accept "[::1]:$p" -cert "$cert" -key "$key" -naccept 1 -quiet
+    server_start $n openssl s_server -accept "[$server6_addr]:$p" -cert "$cert" -key "$key" -naccept 1 -quiet
     for i in $(seq 100); do
         ss -Hltn "sport = :$p" | grep -q . && break
         sleep 0.05
     done
-    client $n openssl s_client -connect "[::1]:$p" -servername localhost
+    client $n openssl s_client -connect "[$server6_addr]:$p" -servername localhost
     server_wait $n
     cap_stop $n
     expect_count $n 'ipv6 && tls.handshake.type == 1' 1
@@ -907,12 +968,12 @@ scenario_dtls13draft-nss-client() {
     mkdir -p "$tmp/nssdb"
     certutil -N -d "sql:$tmp/nssdb" --empty-password
     cap_start $n $p
-    server_start $n openssl s_server -dtls -accept "127.0.0.1:$p" -cert "$cert" -key "$key" \
+    server_start $n openssl s_server -dtls -accept "$server_addr:$p" -cert "$cert" -key "$key" \
         -naccept 1 -quiet
     wait_listen $n $p u
     # -Q: quit after the handshake; the read that follows fails once the
     # server is gone, so the exit status is not the test: the capture is.
-    timeout 10 tstclnt -P client -h 127.0.0.1 -p $p -d "sql:$tmp/nssdb" -o -V tls1.2:tls1.3 \
+    timeout 10 tstclnt -P client -h "$server_addr" -p $p -d "sql:$tmp/nssdb" -o -V tls1.2:tls1.3 \
         -a localhost -Q </dev/null >"$tmp/$n.client.log" 2>&1 || true
     server_kill
     cap_stop $n
@@ -927,7 +988,7 @@ scenario_dtls13draft-nss-client() {
 scenario_fallback-draft-era() {
     local n=fallback-draft-era p=44367 b=44368
     cap_start $n $p
-    openssl_server $n $b -tls1_2
+    backend_server $n $b -tls1_2
     proxy_start $n 15 $p intolerant $p $b 0303 alert 2
     client $n "$py" "$here/tlspeer.py" draft-fallback $p "$cert"
     proxy_wait $n
@@ -954,7 +1015,7 @@ scan_drop_alpn=0
 scan_scenario() {
     local name=$1 port=$2 hellos=$3 setup=$4 cut i drop
     shift 4
-    local srv=(openssl s_server -accept "127.0.0.1:$port" -cert "$cert" -key "$key" -quiet -rev)
+    local srv=(openssl s_server -accept "$server_addr:$port" -cert "$cert" -key "$key" -quiet -rev)
     if [ "$setup" = tls12 ]; then
         srv+=(-no_tls1_3 -cipher 'DEFAULT@SECLEVEL=0')
     fi
@@ -999,32 +1060,32 @@ scan_scenario() {
 }
 
 scenario_scan-sslscan-tls13() {
-    scan_scenario scan-sslscan-tls13 44361 16 tls13 sslscan --no-colour 127.0.0.1:44361
+    scan_scenario scan-sslscan-tls13 44361 16 tls13 sslscan --no-colour "$server_addr:44361"
     expect_count scan-sslscan-tls13 'tls.alert_message.desc == 86' 1
 }
 
 scenario_scan-sslscan-tls12() {
-    scan_scenario scan-sslscan-tls12 44362 16 tls12 sslscan --no-colour 127.0.0.1:44362
+    scan_scenario scan-sslscan-tls12 44362 16 tls12 sslscan --no-colour "$server_addr:44362"
 }
 
 scenario_scan-nmap-tls13() {
-    scan_scenario scan-nmap-tls13 44363 30 tls13 nmap -Pn -p 44363 --script ssl-enum-ciphers 127.0.0.1
+    scan_scenario scan-nmap-tls13 44363 30 tls13 nmap -Pn -p 44363 --script ssl-enum-ciphers "$server_addr"
 }
 
 scenario_scan-nmap-tls12() {
-    scan_scenario scan-nmap-tls12 44364 30 tls12 nmap -Pn -p 44364 --script ssl-enum-ciphers 127.0.0.1
+    scan_scenario scan-nmap-tls12 44364 30 tls12 nmap -Pn -p 44364 --script ssl-enum-ciphers "$server_addr"
 }
 
 scenario_scan-testssl-tls13() {
     scan_drop_alpn=1
     scan_scenario scan-testssl-tls13 44365 0 tls13 testssl --quiet --color 0 --warnings off -p -Z \
-        127.0.0.1:44365
+        "$server_addr:44365"
 }
 
 scenario_scan-testssl-tls12() {
     scan_drop_alpn=1
     scan_scenario scan-testssl-tls12 44366 0 tls12 testssl --quiet --color 0 --warnings off -p -Z \
-        127.0.0.1:44366
+        "$server_addr:44366"
     expect_count scan-testssl-tls12 'tls.alert_message.desc == 86' 1
 }
 
@@ -1034,5 +1095,6 @@ mkdir -p "$out"
 for s in "${scenarios[@]}"; do
     log "$s"
     "scenario_$s"
+    [ "$s" = sslv2-client-hello ] || check_hosts "$s"
     log "  -> $out/$s.pcap ($(stat -c %s "$out/$s.pcap") bytes)"
 done

@@ -20,7 +20,8 @@
                                           it retries once with the plain TLS 1.2 hello (no
                                           TLS_FALLBACK_SCSV), as browsers did before RFC 7507.
 
-Every socket has a timeout, so no mode can hang.
+Every socket has a timeout, so no mode can hang. The server listens on, and the clients
+connect to, 127.0.0.1 or $TLSPEER_HOST.
 """
 import os
 import socket
@@ -30,7 +31,7 @@ import sys
 import time
 
 TIMEOUT = 5.0
-HOST = "127.0.0.1"
+HOST = os.environ.get("TLSPEER_HOST", "127.0.0.1")
 SNI = "localhost"
 LINE = b"tlsneg ping\n"
 

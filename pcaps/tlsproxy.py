@@ -32,15 +32,18 @@ TLS 1.3 offer, and version-intolerant servers. Standard library only.
   until the client's FIN, then closes: no RST.
 
 The whole ClientHello is read before any failure, so that a FIN is a FIN (closing a
-socket with unread data would make the kernel send a RST). Listens on 127.0.0.1,
-connects to 127.0.0.1:BACKEND only when it relays. Every socket has a timeout.
+socket with unread data would make the kernel send a RST). Listens on 127.0.0.1
+(or $TLSPROXY_LISTEN), connects to 127.0.0.1:BACKEND (or $TLSPROXY_BACKEND) only when
+it relays. Every socket has a timeout.
 """
+import os
 import select
 import socket
 import struct
 import sys
 
-HOST = "127.0.0.1"
+HOST = os.environ.get("TLSPROXY_LISTEN", "127.0.0.1")
+BACKEND_HOST = os.environ.get("TLSPROXY_BACKEND", "127.0.0.1")
 TIMEOUT = 5.0
 ALERT_HANDSHAKE_FAILURE = 40
 
@@ -144,7 +147,7 @@ def fail(conn, kind, alert_version):
 
 def relay(client, first_bytes, backend_port):
     """Send first_bytes to the backend, then copy both ways; a FIN is passed on as a FIN."""
-    server = socket.create_connection((HOST, backend_port), timeout=TIMEOUT)
+    server = socket.create_connection((BACKEND_HOST, backend_port), timeout=TIMEOUT)
     server.sendall(first_bytes)
     peers = {client: server, server: client}
     open_in = {client, server}

@@ -102,7 +102,7 @@ REPORT_FACTS = {
     "pcaps/intolerant-rst.pcap": [
         "2 ClientHello, 1 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
         "1 servers; 1 fallback retries; 1 version-intolerant servers",
-        "127.0.0.1:44323 localhost",
+        "127.0.0.3:44323 localhost",
         "  offered (highest): TLS 1.3 x1, TLS 1.2 x1",
         "  in force:          TLS 1.2 x1",
         "  2 ClientHello, 1 ServerHello, 0 HelloRetryRequest; failures: 0 alerts, 1 resets, "
@@ -119,8 +119,8 @@ REPORT_FACTS = {
         "1 servers; 0 fallback retries; 0 version-intolerant servers",
         "192.0.2.20:443 (no SNI)",
         "  in force:          TLS 1.2 x1, SSL 2.0 x1"],
-    # IPv6 loopback: the server in brackets (RFC 5952 6).
-    "pcaps/tls13-ipv6.pcap": ["[::1]:44353 localhost"],
+    # IPv6: the server in brackets (RFC 5952 6).
+    "pcaps/tls13-ipv6.pcap": ["[2001:db8::3]:44353 localhost"],
     "pcaps/tls13-hrr.pcap": [
         "2 ClientHello, 2 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
         "1 servers; 0 fallback retries; 0 version-intolerant servers",
@@ -136,60 +136,60 @@ REPORT_FACTS = {
 # proven by the sentinel (Java 17) or by an earlier connection.
 VERDICT_FACTS = {
     "pcaps/fallback-scsv-rejected.pcap": [
-        "frame 6  127.0.0.1:44312 localhost  inappropriate_fallback: "],
+        "frame 6  127.0.0.3:44312 localhost  inappropriate_fallback: "],
     "pcaps/ignored-scsv-java.pcap": [
-        "frame 6  127.0.0.1:44347 localhost  ignored_fallback_scsv: "],
+        "frame 6  127.0.0.3:44347 localhost  ignored_fallback_scsv: "],
     "pcaps/ignored-scsv-java-tls11.pcap": [
-        "frame 31  127.0.0.1:44348 localhost  ignored_fallback_scsv: "],
+        "frame 31  127.0.0.3:44348 localhost  ignored_fallback_scsv: "],
     "pcaps/synth-ignored-scsv-earlier.pcap": [
         "frame 16  192.0.2.20:443 localhost  ignored_fallback_scsv "
         "(tlsneg.expert.ignored_fallback_scsv_earlier): "],
     "pcaps/intolerant-rst-scsv.pcap": [
-        "frame 10  127.0.0.1:44329 localhost  fallback_retry (tlsneg.expert.fallback_retry_scsv): ",
-        "frame 12  127.0.0.1:44329 localhost  version_intolerance: "],
+        "frame 10  127.0.0.3:44329 localhost  fallback_retry (tlsneg.expert.fallback_retry_scsv): ",
+        "frame 12  127.0.0.3:44329 localhost  version_intolerance: "],
     "pcaps/downgrade-sentinel-tls11-mitm.pcap": [
-        "frame 13  127.0.0.1:44350 localhost  downgrade_sentinel: "],
+        "frame 13  127.0.0.3:44350 localhost  downgrade_sentinel: "],
 }
 
 # The scanner captures (pcaps/README.md, their manifests): one line per probe, no verdict.
-# scan-sslscan-tls13.pcap: 16 ClientHellos from 127.0.0.1 to port 44361, the first in frame 15
-# (frame.time_relative 0.003278), the last at 0.029319 (0.026 s later); highest offers from
-# SSL 3.0 (frame 15) to TLS 1.3 (frame 37); one hello with 0x5600 (frame 48), answered with alert
-# 86 (frame 51); 7 ServerHellos, plaintext alerts (tls.alert_message.desc) in 9 frames; SNI
-# 127.0.0.1 in 13 hellos, none in 3: two servers by address, port and SNI.
+# scan-sslscan-tls13.pcap: 16 ClientHellos from 127.0.0.2 to 127.0.0.3 port 44361, the first in
+# frame 16 (frame.time_relative 0.009405), the last at 0.024126 (0.015 s later); highest offers
+# from SSL 3.0 (frame 16) to TLS 1.3 (frame 39); one hello with 0x5600 (frame 50), answered with
+# alert 86 (frame 53); 7 ServerHellos, plaintext alerts (tls.alert_message.desc) in 9 frames; SNI
+# 127.0.0.3 in 13 hellos, none in 3: two servers by address, port and SNI.
 REPORT_FACTS["pcaps/scan-sslscan-tls13.pcap"] = [
-    "127.0.0.1 probed 127.0.0.1:44361 with 16 hellos in 0.026 s, SSL 3.0 to TLS 1.3, SCSV probe "
-    "answered with 86 (from frame 15): a scanner",
+    "127.0.0.2 probed 127.0.0.3:44361 with 16 hellos in 0.015 s, SSL 3.0 to TLS 1.3, SCSV probe "
+    "answered with 86 (from frame 16): a scanner",
     "none: no fallback, intolerance, downgrade or bad server choice seen",
     "16 ClientHello, 7 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 9 plaintext alerts; "
     "2 servers; 0 fallback retries; 0 version-intolerant servers",
 ]
-# scan-testssl-tls12.pcap: 13 ClientHellos, the first in frame 8 (0.549638), the last (frame 114,
-# 22.501646) the SCSV probe, answered with alert 86 (frame 115); offers from SSL 3.0 to TLS 1.3.
+# scan-testssl-tls12.pcap: 13 ClientHellos, the first in frame 8 (1.691048), the last (frame 114,
+# 42.729398) the SCSV probe, answered with alert 86 (frame 115); offers from SSL 3.0 to TLS 1.3.
 REPORT_FACTS["pcaps/scan-testssl-tls12.pcap"] = [
-    "127.0.0.1 probed 127.0.0.1:44366 with 13 hellos in 22.0 s, SSL 3.0 to TLS 1.3, SCSV probe "
+    "127.0.0.2 probed 127.0.0.3:44366 with 13 hellos in 41.0 s, SSL 3.0 to TLS 1.3, SCSV probe "
     "answered with 86 (from frame 8): a scanner",
     "none: no fallback, intolerance, downgrade or bad server choice seen",
 ]
 JSONL_PROBES = {
-    "pcaps/scan-sslscan-tls13.pcap": {"record": "probe", "frame": 15, "client": "127.0.0.1",
-                                      "server": "127.0.0.1", "port": 44361, "hellos": 16,
-                                      "seconds": 0.026, "lowest": "0x0300", "highest": "0x0304",
+    "pcaps/scan-sslscan-tls13.pcap": {"record": "probe", "frame": 16, "client": "127.0.0.2",
+                                      "server": "127.0.0.3", "port": 44361, "hellos": 16,
+                                      "seconds": 0.015, "lowest": "0x0300", "highest": "0x0304",
                                       "scsv": 1, "scsv_refused": 1},
 }
 
-# fallback-chain.pcap: 4 ClientHellos (1.3, 1.2, 1.1, 1.0) to 127.0.0.1:44331, three answered
+# fallback-chain.pcap: 4 ClientHellos (1.3, 1.2, 1.1, 1.0) to 127.0.0.3:44331, three answered
 # by alert 40, the last by a TLS 1.0 ServerHello (pcaps/README.md).
 CSV_FACTS = {
     "pcaps/fallback-chain.pcap": {
-        "server": "127.0.0.1", "port": "44331", "sni": "localhost", "client_hellos": "4",
+        "server": "127.0.0.3", "port": "44331", "sni": "localhost", "client_hellos": "4",
         "server_hellos": "1", "hello_retry_requests": "0", "alerts": "3", "resets": "0",
         "closes": "0", "fallbacks": "3",
         "highest_offered": "0x0304:1;0x0303:1;0x0302:1;0x0301:1", "in_force": "0x0301:1"},
     # intolerant-rst-scsv.pcap: the retry (frame 10) carries 0x5600 and follows a RST; the
     # server completes it: findings by their tlsneg.finding names, variants counted in.
     "pcaps/intolerant-rst-scsv.pcap": {
-        "server": "127.0.0.1", "port": "44329",
+        "server": "127.0.0.3", "port": "44329",
         "findings": "fallback_scsv:1;fallback_retry:1;version_intolerance:1"},
 }
 

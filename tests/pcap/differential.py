@@ -93,19 +93,19 @@ KNOWN = {
         "a scanner's connection that tshark does not dissect",
     ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 10, 'close fin'):
         "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 16, 'close fin'):
+    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 11, 'close fin'):
         "a scanner's connection that tshark does not dissect",
     ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 6, 1):
         "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 7, 'alert 50'):
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 4, 'alert 50'):
         "a scanner's connection that tshark does not dissect",
     ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 9, 'alert 70'):
         "a scanner's connection that tshark does not dissect",
     ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 10, 'close fin'):
         "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 16, 'close fin'):
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 11, 'close fin'):
         "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 6, 1):
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 8, 1):
         "a scanner's connection that tshark does not dissect",
     ('pcaps/scan-testssl-tls12.pcap', 'pcap', 4, 'alert 50'):
         "a scanner's connection that tshark does not dissect",
@@ -138,11 +138,12 @@ KNOWN = {
 SCANNER_JSONL = ("the scanner's connection tshark does not dissect (KNOWN above): its "
                  "SSLv2 CLIENT-HELLO, the alerts around it, and the probe that counts it")
 KNOWN_JSONL = {
-    # sslscan: the SSLv2 CLIENT-HELLO of frame 6 is the probe's first hello
-    # for tlsneg-pcap (probe 6, 17 hellos, lowest 0x0002), frame 15 for the
-    # plugin (probe 15, 16 hellos, lowest 0x0300): every hello record of the
-    # probe names another first frame; plus frame 6's hello and the alerts
-    # of frames 7 and 9.
+    # sslscan: the SSLv2 CLIENT-HELLO (frame 6 in scan-sslscan-tls12, 8 in
+    # scan-sslscan-tls13) is the probe's first hello for tlsneg-pcap (17
+    # hellos, lowest 0x0002), frame 16 for the plugin (probe 16, 16 hellos,
+    # lowest 0x0300): every hello record of the probe names another first
+    # frame; plus that hello and the alerts around it (frames 7 and 9, resp.
+    # 4 and 9).
     "pcaps/scan-sslscan-tls12.pcap": (14, 17, SCANNER_JSONL),
     "pcaps/scan-sslscan-tls13.pcap": (14, 17, SCANNER_JSONL),
     # testssl.sh: its SSLv2 CLIENT-HELLO comes late (frame 61, 59), inside
