@@ -22,6 +22,7 @@ CAPTURES = [
     "pcaps/fallback-rejected-retry.pcap",
     "pcaps/tls13-hrr.pcap",
     "pcaps/public/zeek/dtls13-cid.pcap",
+    "pcaps/public/wireshark/tls12-aes128ccm.pcap",
 ]
 
 

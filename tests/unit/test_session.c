@@ -362,16 +362,16 @@ static void fallback_linked_and_back_noted(void)
 static void who_is_the_client(void)
 {
     /* Loopback: both ends are 127.0.0.1; the port tells them apart. The
-     * first two lines are pcaps/intolerant-rst.pcap's ClientHello and
-     * ServerHello of frames 10 and 12; the alerts after them are made up
-     * (the same connection, one from each end). */
-    const char *rst[] = {ev_intolerant_rst[2], ev_intolerant_rst[3],
-                         "alert 13 1796298734473900 tcp 127.0.0.1 36696 127.0.0.1 44323 48",
-                         "alert 14 1796298734474000 tcp 127.0.0.1 44323 127.0.0.1 36696 48", NULL};
-    run rn = replay(rst);
-    ok(result(&rn, 10)->from_client && !result(&rn, 12)->from_client,
+     * first two lines are pcaps/public/wireshark/tls12-aes128ccm.pcap's
+     * ClientHello and ServerHello (frames 1 and 2); the alerts after them
+     * are made up (the same connection, one from each end). */
+    const char *lo[] = {ev_tls12_aes128ccm[0], ev_tls12_aes128ccm[1],
+                        "alert 3 1485725723743700 tcp 127.0.0.1 50586 127.0.0.1 443 48",
+                        "alert 4 1485725723743800 tcp 127.0.0.1 443 127.0.0.1 50586 48", NULL};
+    run rn = replay(lo);
+    ok(result(&rn, 1)->from_client && !result(&rn, 2)->from_client,
        "the ClientHello is from the client, the ServerHello not");
-    const tlsneg_result *a = result(&rn, 13), *b = result(&rn, 14);
+    const tlsneg_result *a = result(&rn, 3), *b = result(&rn, 4);
     ok(a && a->from_client && !a->alert_from_server,
        "an alert from the ClientHello's address and port is the client's");
     ok(b && !b->from_client && b->alert_from_server,
