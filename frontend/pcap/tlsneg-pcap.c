@@ -582,6 +582,11 @@ static void report_unknown_links(const char *name, const tlsneg_pcap_stats *st)
 
 /* open_input opens path for libpcap; a gzip-compressed file is read through
  * gzip -dc. *out_child is the gzip process or 0. */
+/* The input stream's buffer: glibc ignores setvbuf's size when it is given
+ * no buffer (it keeps a block-sized one, 4 KB reads). One input is open at
+ * a time, so one buffer serves them all. */
+static char input_buf[1 << 20];
+
 static FILE *open_input(const char *path, pid_t *out_child, char *err, size_t err_len)
 {
     *out_child = 0;
@@ -591,7 +596,7 @@ static FILE *open_input(const char *path, pid_t *out_child, char *err, size_t er
         return NULL;
     }
     /* Large reads: the readers take a record at a time through stdio. */
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    setvbuf(f, input_buf, _IOFBF, sizeof input_buf);
     unsigned char magic[2];
     size_t got = fread(magic, 1, 2, f);
     if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
@@ -623,7 +628,7 @@ static FILE *open_input(const char *path, pid_t *out_child, char *err, size_t er
         *out_child = pid;
         FILE *in = fdopen(fds[0], "rb");
         if (in) {
-            setvbuf(in, NULL, _IOFBF, 1 << 20);
+            setvbuf(in, input_buf, _IOFBF, sizeof input_buf);
         }
         return in;
     }
@@ -1041,6 +1046,11 @@ int main(int argc, char **argv)
     if (iface) {
         /* Live: every line leaves as it is written. */
         setvbuf(stdout, NULL, _IOLBF, 0);
+    } else if (!isatty(STDOUT_FILENO)) {
+        /* Into a file or a pipe: large writes (glibc keeps a block-sized
+         * buffer otherwise). */
+        static char out_buf[1 << 18];
+        setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
     }
     for (int f = TLSNEG_OUT_JSONL; f <= TLSNEG_OUT_REPORT; f++) {
         if (want[f]) {
