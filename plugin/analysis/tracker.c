@@ -1209,8 +1209,14 @@ static void emit(const cross *c, tlsneg_verdicts *out)
     tlsneg_verdict *v;
     out->count = 0;
     out->dropped = 0;
-    chain_text(c, chain, sizeof chain);
-    tlsneg_cause_text(c->cause, c->cause_alert, cause, sizeof cause);
+    /* Written only for the verdicts that quote them: emit runs per hello. */
+    if (c->fallback || c->same_retry || c->retry_refused) {
+        chain_text(c, chain, sizeof chain);
+        tlsneg_cause_text(c->cause, c->cause_alert, cause, sizeof cause);
+    } else {
+        chain[0] = '\0';
+        cause[0] = '\0';
+    }
     if (c->fallback &&
         (v = add_verdict(out, TLSNEG_VERDICT_FALLBACK,
                          c->scsv ? TLSNEG_RULE_FALLBACK_RETRY_SCSV : TLSNEG_RULE_FALLBACK_RETRY))) {

@@ -289,6 +289,20 @@ static const char *addr_text(const tlsneg_out_addr *a, char *buf)
 {
     if (a->text) {
         snprintf(buf, ADDR_TEXT_MAX, "%s", a->text);
+    } else if (a->len == 4) {
+        /* as inet_ntop writes it, without its sprintf: it runs per message */
+        char *p = buf;
+        for (int i = 0; i < 4; i++) {
+            unsigned v = a->bytes[i];
+            if (v >= 100) {
+                *p++ = (char)('0' + v / 100);
+            }
+            if (v >= 10) {
+                *p++ = (char)('0' + v / 10 % 10);
+            }
+            *p++ = (char)('0' + v % 10);
+            *p++ = i < 3 ? '.' : '\0';
+        }
     } else if (!inet_ntop(a->len == 16 ? AF_INET6 : AF_INET, a->bytes, buf, ADDR_TEXT_MAX)) {
         snprintf(buf, ADDR_TEXT_MAX, "?");
     }
