@@ -24,11 +24,8 @@ typedef struct {
     bool failed; /* out of memory: the text is cut */
 } sbuf;
 
-static bool sbuf_grow(sbuf *b, size_t more)
+static bool sbuf_grow_slow(sbuf *b, size_t more)
 {
-    if (b->len + more + 1 <= b->cap) {
-        return true;
-    }
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + more + 1) {
         cap *= 2;
@@ -43,7 +40,14 @@ static bool sbuf_grow(sbuf *b, size_t more)
     return true;
 }
 
-static void sbuf_put(sbuf *b, const char *s, size_t n)
+static inline bool sbuf_grow(sbuf *b, size_t more)
+{
+    return b->len + more + 1 <= b->cap || sbuf_grow_slow(b, more);
+}
+
+/* sbuf_put and sbuf_add are inlined: a literal's length and copy are then
+ * known when compiled (the JSON writer runs per message). */
+static inline __attribute__((always_inline)) void sbuf_put(sbuf *b, const char *s, size_t n)
 {
     if (!sbuf_grow(b, n)) {
         return;
@@ -53,7 +57,7 @@ static void sbuf_put(sbuf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
-static void sbuf_add(sbuf *b, const char *s)
+static inline __attribute__((always_inline)) void sbuf_add(sbuf *b, const char *s)
 {
     sbuf_put(b, s, strlen(s));
 }
