@@ -105,7 +105,8 @@ struct tlsneg_pcap {
     void *user;
     tlsneg_pcap_stats st;
     flow **buckets;
-    uint32_t nbuckets; /* a power of two */
+    uint32_t nbuckets;    /* a power of two */
+    uint32_t max_buckets; /* grown up to this as flows arrive */
     uint32_t nflows;
     flow *oldest, *newest; /* by last packet */
     uint64_t next_conn;
@@ -362,11 +363,42 @@ static flow *flow_find(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h, i
     return NULL;
 }
 
+/* buckets_grow doubles the bucket array (as many buckets as flows): a table
+ * sized for max_flows up front would touch megabytes of pages at random. The
+ * flows keep their order within a chain. */
+static void buckets_grow(tlsneg_pcap *p)
+{
+    uint32_t nb = p->nbuckets * 2;
+    flow **b = calloc(nb, sizeof *b);
+    if (!b) {
+        return; /* longer chains, still right */
+    }
+    flow **tail[2];
+    for (uint32_t i = 0; i < p->nbuckets; i++) {
+        /* bucket i splits into i and i + nbuckets */
+        tail[0] = &b[i];
+        tail[1] = &b[i + p->nbuckets];
+        for (flow *f = p->buckets[i], *next; f; f = next) {
+            next = f->hnext;
+            flow ***t = &tail[(f->hash & p->nbuckets) ? 1 : 0];
+            f->hnext = NULL;
+            **t = f;
+            *t = &f->hnext;
+        }
+    }
+    free(p->buckets);
+    p->buckets = b;
+    p->nbuckets = nb;
+}
+
 static flow *flow_new(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h)
 {
     if (p->nflows >= p->cfg.max_flows && p->oldest) {
         p->st.flows_evicted_cap++;
         flow_remove(p, p->oldest, true);
+    }
+    if (p->nflows >= p->nbuckets && p->nbuckets < p->max_buckets) {
+        buckets_grow(p);
     }
     flow *f = calloc(1, sizeof *f);
     if (!f) {
@@ -1153,8 +1185,9 @@ tlsneg_pcap *tlsneg_pcap_new(const tlsneg_pcap_config *cfg, tlsneg_pcap_event_fn
     while (nb < p->cfg.max_flows / 2 && nb < (1u << 22)) {
         nb *= 2;
     }
-    p->nbuckets = nb;
-    p->buckets = calloc(nb, sizeof *p->buckets);
+    p->max_buckets = nb;
+    p->nbuckets = nb < 1024 ? nb : 1024;
+    p->buckets = calloc(p->nbuckets, sizeof *p->buckets);
     if (!p->buckets) {
         free(p);
         return NULL;

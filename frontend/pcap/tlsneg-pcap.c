@@ -12,12 +12,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <malloc.h>
 #include <pwd.h>
 #include <pcap/pcap.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -519,6 +521,7 @@ typedef struct {
     double start, last;
     long long size; /* of the file, or -1 */
     FILE *file;     /* to ask the position, or NULL */
+    long long pos;  /* the position when the file is read past stdio, or -1 */
 } progress;
 
 static void progress_show(progress *pr, const tlsneg_pcap_stats *st, bool final)
@@ -532,7 +535,7 @@ static void progress_show(progress *pr, const tlsneg_pcap_stats *st, bool final)
     fprintf(stderr, "\rtlsneg-pcap: %llu packets, %.1f MB", (unsigned long long)st->packets,
             (double)st->bytes / 1e6);
     if (pr->file && pr->size > 0) {
-        long pos = ftell(pr->file);
+        long long pos = pr->pos >= 0 ? pr->pos : ftell(pr->file);
         if (pos >= 0) {
             fprintf(stderr, ", %.0f%%", 100.0 * (double)pos / (double)pr->size);
         }
@@ -582,6 +585,48 @@ static void report_unknown_links(const char *name, const tlsneg_pcap_stats *st)
 
 /* open_input opens path for libpcap; a gzip-compressed file is read through
  * gzip -dc. *out_child is the gzip process or 0. */
+/* ---- memory ---- */
+
+/* A capture's flows, connections and tracker live in malloc's heap, touched
+ * a page at a time as they grow: on a virtual machine a page fault costs
+ * several microseconds, the largest single cost of a big capture. The heap is
+ * kept (no trimming, no separate mappings for large blocks, grown 32 MB at a
+ * time) and asked for transparent huge pages (where the system grants them
+ * on request: "madvise" mode), a fault per 2 MB. heap_advise runs every few
+ * hundred packets and covers what the heap grew since. */
+static uintptr_t heap_advised;
+
+static void heap_setup(void)
+{
+#ifdef MADV_HUGEPAGE
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+    mallopt(M_TOP_PAD, 32 << 20);
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    heap_advised = ((uintptr_t)sbrk(0) + page - 1) & ~(page - 1);
+#endif
+}
+
+static void heap_advise(void)
+{
+#ifdef MADV_HUGEPAGE
+    uintptr_t end = (uintptr_t)sbrk(0);
+    if (heap_advised && end > heap_advised) {
+        uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+        end &= ~(page - 1);
+        if (end > heap_advised) {
+            (void)madvise((void *)heap_advised, end - heap_advised, MADV_HUGEPAGE);
+            heap_advised = end;
+        }
+    }
+#endif
+}
+
+/* The input stream's buffer: glibc ignores setvbuf's size when it is given
+ * no buffer (it keeps a block-sized one, 4 KB reads). One input is open at
+ * a time, so one buffer serves them all. */
+static char input_buf[1 << 20];
+
 static FILE *open_input(const char *path, pid_t *out_child, char *err, size_t err_len)
 {
     *out_child = 0;
@@ -591,7 +636,7 @@ static FILE *open_input(const char *path, pid_t *out_child, char *err, size_t er
         return NULL;
     }
     /* Large reads: the readers take a record at a time through stdio. */
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    setvbuf(f, input_buf, _IOFBF, sizeof input_buf);
     unsigned char magic[2];
     size_t got = fread(magic, 1, 2, f);
     if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
@@ -623,7 +668,7 @@ static FILE *open_input(const char *path, pid_t *out_child, char *err, size_t er
         *out_child = pid;
         FILE *in = fdopen(fds[0], "rb");
         if (in) {
-            setvbuf(in, NULL, _IOFBF, 1 << 20);
+            setvbuf(in, input_buf, _IOFBF, sizeof input_buf);
         }
         return in;
     }
@@ -646,15 +691,176 @@ static void close_input(FILE *f, pid_t child, int *out_status)
 /* A capture being read: pcap files through libpcap, pcapng files through
  * tlsneg's own reader (libpcap 1.10 refuses pcapng files whose interfaces
  * differ in link type or snapshot length). */
+/* A plain pcap file (not compressed) is read past libpcap and stdio once
+ * libpcap has opened it: large reads into one buffer, each record handed on
+ * where it lies. Only records libpcap would hand on unchanged: a version 2.4
+ * file, a link type libpcap does not rewrite, a record no longer than the
+ * snapshot length; at anything else (and at a cut record) the file is
+ * positioned at that record and libpcap reads on, with its own messages. */
+#define FAST_BUF (1u << 20)
+
+typedef struct {
+    bool on;
+    bool swapped, nsec;
+    bool eof;
+    int fd;
+    uint32_t snap;
+    uint8_t *buf;
+    size_t pos, end;
+    long long off; /* of buf[0] in the file */
+} fast_reader;
+
 typedef struct {
     pcap_t *pc;
+    FILE *f;
     bool is_ng;
     tlsneg_pcapng ng;
     int linktype;
+    fast_reader fast;
     char err[PCAP_ERRBUF_SIZE + 160];
 } reader;
 
 enum { READ_PACKET, READ_END, READ_CUT, READ_ERROR };
+
+static uint32_t get32(const uint8_t *p, bool swapped)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return swapped ? __builtin_bswap32(v) : v;
+}
+
+static bool fast_link(int dlt, bool swapped)
+{
+    switch (dlt) {
+    case DLT_EN10MB:
+    case DLT_RAW:
+    case DLT_NULL:
+    case DLT_LOOP:
+#ifdef DLT_IPV4
+    case DLT_IPV4:
+#endif
+#ifdef DLT_IPV6
+    case DLT_IPV6:
+#endif
+        return true;
+    case DLT_LINUX_SLL:
+#ifdef DLT_LINUX_SLL2
+    case DLT_LINUX_SLL2:
+#endif
+        return !swapped; /* libpcap swaps CAN headers in a swapped file */
+    default:
+        return false;
+    }
+}
+
+/* fast_open starts reading past libpcap if the file allows it. */
+static void fast_open(reader *r)
+{
+    fast_reader *fr = &r->fast;
+    memset(fr, 0, sizeof *fr);
+    fr->fd = fileno(r->f);
+    uint8_t h[24];
+    if (fr->fd < 0 || pread(fr->fd, h, sizeof h, 0) != (ssize_t)sizeof h) {
+        return;
+    }
+    uint32_t magic;
+    memcpy(&magic, h, 4);
+    if (magic == 0xa1b2c3d4u || magic == 0xa1b23c4du) {
+        fr->swapped = false;
+    } else if (magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u) {
+        fr->swapped = true;
+        magic = __builtin_bswap32(magic);
+    } else {
+        return;
+    }
+    fr->nsec = magic == 0xa1b23c4du;
+    uint16_t major, minor;
+    memcpy(&major, h + 4, 2);
+    memcpy(&minor, h + 6, 2);
+    if (fr->swapped) {
+        major = __builtin_bswap16(major);
+        minor = __builtin_bswap16(minor);
+    }
+    int snap = pcap_snapshot(r->pc);
+    if (major != 2 || minor != 4 || snap <= 0 || !fast_link(r->linktype, fr->swapped)) {
+        return;
+    }
+    fr->buf = malloc(FAST_BUF);
+    if (!fr->buf) {
+        return;
+    }
+    fr->snap = (uint32_t)snap;
+    fr->off = 24;
+    fr->on = true;
+}
+
+/* fast_stop hands the file to libpcap at the record not yet read. */
+static void fast_stop(reader *r)
+{
+    fast_reader *fr = &r->fast;
+    fr->on = false;
+    if (fseeko(r->f, (off_t)(fr->off + (long long)fr->pos), SEEK_SET) != 0) {
+        /* libpcap reads on from wherever stdio is: it reports what it finds */
+    }
+    free(fr->buf);
+    fr->buf = NULL;
+}
+
+static int fast_next(reader *r, int *link, uint64_t *t, const uint8_t **data, uint32_t *caplen,
+                     uint32_t *len)
+{
+    fast_reader *fr = &r->fast;
+    for (;;) {
+        size_t avail = fr->end - fr->pos;
+        if (avail >= 16) {
+            const uint8_t *h = fr->buf + fr->pos;
+            uint32_t cap = get32(h + 8, fr->swapped);
+            if (cap > fr->snap) {
+                fast_stop(r);
+                return -1;
+            }
+            if (avail >= 16 + (size_t)cap) {
+                /* as libpcap: the seconds and the fraction are signed 32 bits */
+                int32_t sec = (int32_t)get32(h, fr->swapped);
+                int32_t frac = (int32_t)get32(h + 4, fr->swapped);
+                if (fr->nsec) {
+                    frac /= 1000;
+                }
+                *link = r->linktype;
+                *t = (uint64_t)(int64_t)sec * 1000000u + (uint64_t)(int64_t)frac;
+                *data = h + 16;
+                *caplen = cap;
+                *len = get32(h + 12, fr->swapped);
+                fr->pos += 16 + (size_t)cap;
+                return READ_PACKET;
+            }
+        }
+        if (fr->eof) {
+            if (avail == 0) {
+                return READ_END;
+            }
+            fast_stop(r); /* a cut record: libpcap says so */
+            return -1;
+        }
+        memmove(fr->buf, fr->buf + fr->pos, avail);
+        fr->off += (long long)fr->pos;
+        fr->pos = 0;
+        fr->end = avail;
+        ssize_t n;
+        do {
+            n = pread(fr->fd, fr->buf + fr->end, FAST_BUF - fr->end,
+                      (off_t)(fr->off + (long long)fr->end));
+        } while (n < 0 && errno == EINTR);
+        if (n < 0) {
+            fast_stop(r);
+            return -1;
+        }
+        if (n == 0) {
+            fr->eof = true;
+        }
+        fr->end += (size_t)n;
+    }
+}
 
 static int reader_next(reader *r, int *link, uint64_t *t, const uint8_t **data, uint32_t *caplen,
                        uint32_t *len)
@@ -678,6 +884,12 @@ static int reader_next(reader *r, int *link, uint64_t *t, const uint8_t **data, 
             return READ_ERROR;
         }
         return READ_ERROR;
+    }
+    if (r->fast.on) {
+        int x = fast_next(r, link, t, data, caplen, len);
+        if (x >= 0) {
+            return x;
+        }
     }
     struct pcap_pkthdr *h;
     const u_char *d;
@@ -736,6 +948,10 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
             return 2;
         }
         rd.linktype = pcap_datalink(rd.pc);
+        rd.f = f;
+        if (!child) {
+            fast_open(&rd);
+        }
         if (!tlsneg_pcap_link_supported(rd.linktype)) {
             const char *ln = pcap_datalink_val_to_name(rd.linktype);
             fprintf(stderr, "tlsneg-pcap: %s: link type %d (%s) is not one tlsneg-pcap reads\n",
@@ -752,7 +968,7 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
         }
         return 2;
     }
-    progress pr = {show_progress, now_s(), 0, -1, child ? NULL : f};
+    progress pr = {show_progress, now_s(), 0, -1, child ? NULL : f, -1};
     struct stat sb;
     if (!child && stat(path, &sb) == 0) {
         pr.size = (long long)sb.st_size;
@@ -767,7 +983,11 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
            (r = reader_next(&rd, &link, &t, &data, &caplen, &len)) == READ_PACKET) {
         frame++;
         tlsneg_pcap_packet(tp, link, *frame_base + frame, t, data, caplen, len);
+        if ((frame & 0xff) == 0) {
+            heap_advise();
+        }
         if ((frame & 0xfff) == 0) {
+            pr.pos = rd.fast.on ? rd.fast.off + (long long)rd.fast.pos : -1;
             progress_show(&pr, tlsneg_pcap_get_stats(tp), false);
         }
     }
@@ -787,6 +1007,7 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
         }
         status = 1;
     }
+    pr.pos = rd.fast.on ? rd.fast.off + (long long)rd.fast.pos : -1;
     progress_show(&pr, tlsneg_pcap_get_stats(tp), true);
     report_unknown_links(path, tlsneg_pcap_get_stats(tp));
     if (stats) {
@@ -807,6 +1028,7 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
         tlsneg_pcapng_close(&rd.ng);
         close_input(f, child, &ws);
     } else {
+        free(rd.fast.buf);
         pcap_close(rd.pc); /* closes f */
         if (child) {
             waitpid(child, &ws, 0);
@@ -975,6 +1197,7 @@ int main(int argc, char **argv)
 {
     tlsneg_pcap_config cfg = {0, 0, 0};
     bool events = false, stats = false, quiet = false;
+    heap_setup();
     bool want[3] = {false, false, false};
     const char *iface = NULL;
     int i = 1;
@@ -1041,6 +1264,11 @@ int main(int argc, char **argv)
     if (iface) {
         /* Live: every line leaves as it is written. */
         setvbuf(stdout, NULL, _IOLBF, 0);
+    } else if (!isatty(STDOUT_FILENO)) {
+        /* Into a file or a pipe: large writes (glibc keeps a block-sized
+         * buffer otherwise). */
+        static char out_buf[1 << 18];
+        setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
     }
     for (int f = TLSNEG_OUT_JSONL; f <= TLSNEG_OUT_REPORT; f++) {
         if (want[f]) {

@@ -246,11 +246,12 @@ void tlsneg_session_message(tlsneg_session *s, tlsneg_conn *c, const tlsneg_even
 
     bool client = f->msg_type == TLSNEG_HS_CLIENT_HELLO;
     size_t side = client ? 0 : 1;
-    uint64_t hash = fnv1a(m->bytes, m->len);
     out->from_client = client;
     /* A datagram protocol repeats a hello unchanged when it gets no answer:
-     * judge it once. TCP retransmissions never reach the TLS layer. */
+     * judge it once. TCP retransmissions never reach the TLS layer, so only
+     * a datagram's hello is hashed (a connection's wire never changes). */
     bool datagram = f->wire == TLSNEG_WIRE_DTLS || f->wire == TLSNEG_WIRE_QUIC;
+    uint64_t hash = datagram ? fnv1a(m->bytes, m->len) : 0;
     if (datagram && c->last_frame[side] && c->last_hash[side] == hash) {
         out->retransmission_of = c->last_frame[side];
         conn_sni(out, c);

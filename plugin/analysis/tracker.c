@@ -124,7 +124,8 @@ typedef struct {
  * backward shift, so that it never fills with tombstones. */
 typedef struct {
     uint64_t key;
-    uint32_t slot; /* NONE: empty */
+    uint32_t slot1; /* the slot plus one; 0: empty, so that calloc'd maps
+                     * need no pass to mark them empty */
 } entry;
 
 typedef struct {
@@ -151,12 +152,9 @@ static uint64_t mix(uint64_t x)
 
 static bool map_init(map *m, size_t slots)
 {
-    m->e = malloc(slots * sizeof *m->e);
+    m->e = calloc(slots, sizeof *m->e);
     if (!m->e) {
         return false;
-    }
-    for (size_t i = 0; i < slots; i++) {
-        m->e[i].slot = NONE;
     }
     m->mask = slots - 1;
     return true;
@@ -165,11 +163,11 @@ static bool map_init(map *m, size_t slots)
 static uint32_t map_get(const map *m, uint64_t key)
 {
     for (size_t i = mix(key) & m->mask;; i = (i + 1) & m->mask) {
-        if (m->e[i].slot == NONE) {
+        if (m->e[i].slot1 == 0) {
             return NONE;
         }
         if (m->e[i].key == key) {
-            return m->e[i].slot;
+            return m->e[i].slot1 - 1;
         }
     }
 }
@@ -177,25 +175,25 @@ static uint32_t map_get(const map *m, uint64_t key)
 static void map_put(map *m, uint64_t key, uint32_t slot)
 {
     size_t i = mix(key) & m->mask;
-    while (m->e[i].slot != NONE && m->e[i].key != key) {
+    while (m->e[i].slot1 != 0 && m->e[i].key != key) {
         i = (i + 1) & m->mask;
     }
     m->e[i].key = key;
-    m->e[i].slot = slot;
+    m->e[i].slot1 = slot + 1;
 }
 
 /* map_del removes key if it maps to slot. */
 static void map_del(map *m, uint64_t key, uint32_t slot)
 {
     size_t i = mix(key) & m->mask;
-    while (m->e[i].slot != NONE && m->e[i].key != key) {
+    while (m->e[i].slot1 != 0 && m->e[i].key != key) {
         i = (i + 1) & m->mask;
     }
-    if (m->e[i].slot != slot) {
+    if (m->e[i].slot1 != slot + 1) {
         return;
     }
     /* Backward shift: move later entries of the run into the hole. */
-    for (size_t j = (i + 1) & m->mask; m->e[j].slot != NONE; j = (j + 1) & m->mask) {
+    for (size_t j = (i + 1) & m->mask; m->e[j].slot1 != 0; j = (j + 1) & m->mask) {
         size_t home = mix(m->e[j].key) & m->mask;
         bool movable = i <= j ? (home <= i || home > j) : (home <= i && home > j);
         if (movable) {
@@ -203,7 +201,7 @@ static void map_del(map *m, uint64_t key, uint32_t slot)
             i = j;
         }
     }
-    m->e[i].slot = NONE;
+    m->e[i].slot1 = 0;
 }
 
 /* Each map has at least twice as many entries as the ring has attempts. */
@@ -239,8 +237,8 @@ static bool grow(tlsneg_tracker *t)
     map *old[4] = {&t->by_conn, &t->by_key, &t->by_session, &t->by_pair};
     for (int k = 0; k < 4; k++) {
         for (size_t i = 0; old[k]->e && i <= old[k]->mask; i++) {
-            if (old[k]->e[i].slot != NONE) {
-                map_put(&maps[k], old[k]->e[i].key, old[k]->e[i].slot);
+            if (old[k]->e[i].slot1 != 0) {
+                map_put(&maps[k], old[k]->e[i].key, old[k]->e[i].slot1 - 1);
             }
         }
         free(old[k]->e);
@@ -1209,8 +1207,14 @@ static void emit(const cross *c, tlsneg_verdicts *out)
     tlsneg_verdict *v;
     out->count = 0;
     out->dropped = 0;
-    chain_text(c, chain, sizeof chain);
-    tlsneg_cause_text(c->cause, c->cause_alert, cause, sizeof cause);
+    /* Written only for the verdicts that quote them: emit runs per hello. */
+    if (c->fallback || c->same_retry || c->retry_refused) {
+        chain_text(c, chain, sizeof chain);
+        tlsneg_cause_text(c->cause, c->cause_alert, cause, sizeof cause);
+    } else {
+        chain[0] = '\0';
+        cause[0] = '\0';
+    }
     if (c->fallback &&
         (v = add_verdict(out, TLSNEG_VERDICT_FALLBACK,
                          c->scsv ? TLSNEG_RULE_FALLBACK_RETRY_SCSV : TLSNEG_RULE_FALLBACK_RETRY))) {

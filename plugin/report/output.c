@@ -24,11 +24,8 @@ typedef struct {
     bool failed; /* out of memory: the text is cut */
 } sbuf;
 
-static bool sbuf_grow(sbuf *b, size_t more)
+static bool sbuf_grow_slow(sbuf *b, size_t more)
 {
-    if (b->len + more + 1 <= b->cap) {
-        return true;
-    }
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + more + 1) {
         cap *= 2;
@@ -43,7 +40,14 @@ static bool sbuf_grow(sbuf *b, size_t more)
     return true;
 }
 
-static void sbuf_put(sbuf *b, const char *s, size_t n)
+static inline bool sbuf_grow(sbuf *b, size_t more)
+{
+    return b->len + more + 1 <= b->cap || sbuf_grow_slow(b, more);
+}
+
+/* sbuf_put and sbuf_add are inlined: a literal's length and copy are then
+ * known when compiled (the JSON writer runs per message). */
+static inline __attribute__((always_inline)) void sbuf_put(sbuf *b, const char *s, size_t n)
 {
     if (!sbuf_grow(b, n)) {
         return;
@@ -53,7 +57,7 @@ static void sbuf_put(sbuf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
-static void sbuf_add(sbuf *b, const char *s)
+static inline __attribute__((always_inline)) void sbuf_add(sbuf *b, const char *s)
 {
     sbuf_put(b, s, strlen(s));
 }
@@ -85,6 +89,28 @@ static void sbuf_printf(sbuf *b, const char *fmt, ...)
     vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
+}
+
+/* sbuf_uint writes v in decimal, as printf's %u and %llu do; no printf:
+ * the JSON writer runs per message. */
+static void sbuf_uint(sbuf *b, unsigned long long v)
+{
+    char d[20];
+    size_t i = sizeof d;
+    do {
+        d[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    sbuf_put(b, d + i, sizeof d - i);
+}
+
+/* sbuf_keyu writes ,"key":v */
+static void sbuf_keyu(sbuf *b, const char *key, unsigned long long v)
+{
+    sbuf_add(b, ",\"");
+    sbuf_add(b, key);
+    sbuf_add(b, "\":");
+    sbuf_uint(b, v);
 }
 
 static void sbuf_clear(sbuf *b)
@@ -267,6 +293,20 @@ static const char *addr_text(const tlsneg_out_addr *a, char *buf)
 {
     if (a->text) {
         snprintf(buf, ADDR_TEXT_MAX, "%s", a->text);
+    } else if (a->len == 4) {
+        /* as inet_ntop writes it, without its sprintf: it runs per message */
+        char *p = buf;
+        for (int i = 0; i < 4; i++) {
+            unsigned v = a->bytes[i];
+            if (v >= 100) {
+                *p++ = (char)('0' + v / 100);
+            }
+            if (v >= 10) {
+                *p++ = (char)('0' + v / 10 % 10);
+            }
+            *p++ = (char)('0' + v % 10);
+            *p++ = i < 3 ? '.' : '\0';
+        }
     } else if (!inet_ntop(a->len == 16 ? AF_INET6 : AF_INET, a->bytes, buf, ADDR_TEXT_MAX)) {
         snprintf(buf, ADDR_TEXT_MAX, "?");
     }
@@ -437,7 +477,17 @@ static void flush_line(tlsneg_out *o)
 static void json_string(sbuf *out, const char *s)
 {
     sbuf_addc(out, '"');
-    for (; s && *s; s++) {
+    while (s && *s) {
+        /* the run that needs no escape, at once */
+        size_t n = 0;
+        while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20) {
+            n++;
+        }
+        sbuf_put(out, s, n);
+        s += n;
+        if (!*s) {
+            break;
+        }
         if (*s == '"' || *s == '\\') {
             sbuf_addc(out, '\\');
         }
@@ -446,6 +496,7 @@ static void json_string(sbuf *out, const char *s)
         } else {
             sbuf_addc(out, *s);
         }
+        s++;
     }
     sbuf_addc(out, '"');
 }
@@ -453,10 +504,14 @@ static void json_string(sbuf *out, const char *s)
 static void json_version(sbuf *out, const char *key, bool has, uint16_t v)
 {
     char h[8];
+    sbuf_add(out, ",\"");
+    sbuf_add(out, key);
     if (has) {
-        sbuf_printf(out, ",\"%s\":\"%s\"", key, vhex(v, h));
+        sbuf_add(out, "\":\"");
+        sbuf_add(out, vhex(v, h));
+        sbuf_addc(out, '"');
     } else {
-        sbuf_printf(out, ",\"%s\":null", key);
+        sbuf_add(out, "\":null");
     }
 }
 
@@ -475,13 +530,30 @@ static void json_common(sbuf *out, const char *record, const tlsneg_out_frame *f
                         const char *sni)
 {
     char a[ADDR_TEXT_MAX];
-    sbuf_printf(out, "{\"record\":\"%s\",\"frame\":%u,\"time\":%ld.%06d", record, fr->frame,
-                (long)fr->secs, (int)fr->usecs);
+    sbuf_add(out, "{\"record\":\"");
+    sbuf_add(out, record);
+    sbuf_add(out, "\"");
+    sbuf_keyu(out, "frame", fr->frame);
+    if (fr->secs >= 0 && fr->usecs < 1000000) {
+        char us[6];
+        unsigned long v = (unsigned long)fr->usecs;
+        for (int i = 5; i >= 0; i--) {
+            us[i] = (char)('0' + v % 10);
+            v /= 10;
+        }
+        sbuf_keyu(out, "time", (unsigned long long)fr->secs);
+        sbuf_addc(out, '.');
+        sbuf_put(out, us, sizeof us);
+    } else {
+        sbuf_printf(out, ",\"time\":%ld.%06d", (long)fr->secs, (int)fr->usecs);
+    }
     sbuf_add(out, ",\"client\":");
     json_string(out, addr_text(e.client, a));
-    sbuf_printf(out, ",\"client_port\":%u,\"server\":", e.client->port);
+    sbuf_keyu(out, "client_port", e.client->port);
+    sbuf_add(out, ",\"server\":");
     json_string(out, addr_text(e.server, a));
-    sbuf_printf(out, ",\"port\":%u,\"sni\":", e.server->port);
+    sbuf_keyu(out, "port", e.server->port);
+    sbuf_add(out, ",\"sni\":");
     if (sni) {
         json_string(out, sni);
     } else {
@@ -496,15 +568,19 @@ static void json_findings(sbuf *out, const tlsneg_out_msg *r)
 {
     sbuf_add(out, ",\"findings\":[");
     for (unsigned i = 0; i < r->num_findings; i++) {
-        sbuf_printf(out, "%s\"%s\"", i ? "," : "", tlsneg_rules[r->findings[i].rule].finding);
+        sbuf_add(out, i ? ",\"" : "\"");
+        sbuf_add(out, tlsneg_rules[r->findings[i].rule].finding);
+        sbuf_addc(out, '"');
     }
     sbuf_add(out, "],\"experts\":[");
     for (unsigned i = 0; i < r->num_findings; i++) {
-        sbuf_printf(out, "%s\"%s\"", i ? "," : "", tlsneg_rules[r->findings[i].rule].name);
+        sbuf_add(out, i ? ",\"" : "\"");
+        sbuf_add(out, tlsneg_rules[r->findings[i].rule].name);
+        sbuf_addc(out, '"');
     }
     sbuf_addc(out, ']');
     if (r->findings_dropped) {
-        sbuf_printf(out, ",\"findings_dropped\":%u", r->findings_dropped);
+        sbuf_keyu(out, "findings_dropped", r->findings_dropped);
     }
 }
 
@@ -521,37 +597,38 @@ static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_
         if (f->has_supported_versions) {
             sbuf_addc(out, '[');
             for (unsigned i = 0; i < f->num_offered; i++) {
-                sbuf_printf(out, "%s\"%s\"", i ? "," : "", vhex(f->offered[i], h));
+                sbuf_add(out, i ? ",\"" : "\"");
+                sbuf_add(out, vhex(f->offered[i], h));
+                sbuf_addc(out, '"');
             }
             sbuf_addc(out, ']');
         } else {
             sbuf_add(out, "null");
         }
         json_version(out, "offered_max", f->has_offered_max, f->offered_max);
-        sbuf_printf(out, ",\"fallback_scsv\":%s,\"grease\":%u", f->fallback_scsv ? "true" : "false",
-                    (unsigned)f->grease_count);
+        sbuf_add(out, f->fallback_scsv ? ",\"fallback_scsv\":true" : ",\"fallback_scsv\":false");
+        sbuf_keyu(out, "grease", (unsigned)f->grease_count);
     } else {
         json_version(out, "selected", f->has_selected, f->selected_version);
         json_version(out, "negotiated", f->has_negotiated, f->negotiated_version);
     }
     if (r->retransmission_of) {
-        sbuf_printf(out, ",\"retransmission_of\":%u", r->retransmission_of);
+        sbuf_keyu(out, "retransmission_of", r->retransmission_of);
     }
     const tlsneg_kept_verdict *fallback =
         tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_FALLBACK);
     if (fallback) {
-        sbuf_printf(out, ",\"fallback_of\":%u",
-                    tlsneg_kept_link(fallback, TLSNEG_LINK_PREVIOUS_ATTEMPT));
+        sbuf_keyu(out, "fallback_of", tlsneg_kept_link(fallback, TLSNEG_LINK_PREVIOUS_ATTEMPT));
     }
     const tlsneg_kept_verdict *same =
         tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_SAME_RETRY);
     if (same) {
-        sbuf_printf(out, ",\"retry_of\":%u", tlsneg_kept_link(same, TLSNEG_LINK_SAME_OFFER_AS));
+        sbuf_keyu(out, "retry_of", tlsneg_kept_link(same, TLSNEG_LINK_SAME_OFFER_AS));
     }
     const tlsneg_kept_verdict *probe =
         tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_PROBE);
     if (probe) {
-        sbuf_printf(out, ",\"probe\":%u", probe->probe.first_frame);
+        sbuf_keyu(out, "probe", probe->probe.first_frame);
     }
     json_findings(out, r);
     sbuf_add(out, "}\n");
@@ -561,7 +638,10 @@ static void jsonl_outcome(sbuf *out, const tlsneg_out_frame *fr, ends e, const c
                           uint32_t attempt_frame, const char *outcome)
 {
     json_common(out, "outcome", fr, e, sni);
-    sbuf_printf(out, ",\"attempt_frame\":%u,\"outcome\":\"%s\"", attempt_frame, outcome);
+    sbuf_keyu(out, "attempt_frame", attempt_frame);
+    sbuf_add(out, ",\"outcome\":\"");
+    sbuf_add(out, outcome);
+    sbuf_addc(out, '"');
 }
 
 void tlsneg_out_header(tlsneg_out *o)
@@ -607,8 +687,8 @@ static void jsonl_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsne
     ends e = ends_of(fr, r->from_client);
     if (r->is_alert) {
         jsonl_outcome(out, fr, e, r->sni, r->client_hello_frame, "alert");
-        sbuf_printf(out, ",\"alert\":%u,\"from_server\":%s", r->alert_description,
-                    r->alert_from_server ? "true" : "false");
+        sbuf_keyu(out, "alert", r->alert_description);
+        sbuf_add(out, r->alert_from_server ? ",\"from_server\":true" : ",\"from_server\":false");
         json_findings(out, r);
         sbuf_add(out, "}\n");
         return;
