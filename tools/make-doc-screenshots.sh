@@ -91,5 +91,5 @@ TLSNEG_SCREENSHOT_PROFILE=$root/profile TLSNEG_SCREENSHOT_FILTER="tlsneg || tcp.
     "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 14 "$dir/profile-fallback-chain.png"
 
 # Statistics > TLS Negotiation Ladder.
-TLSNEG_SCREENSHOT_DIALOG=ladder TLSNEG_SCREENSHOT_WIDTH=1000 TLSNEG_SCREENSHOT_HEIGHT=560 \
+TLSNEG_SCREENSHOT_DIALOG=ladder TLSNEG_SCREENSHOT_WIDTH=1000 TLSNEG_SCREENSHOT_HEIGHT=640 \
     "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 4 "$dir/ladder-fallback-chain.png"
