@@ -33,6 +33,17 @@ res = Results()
 ok = res.check
 
 
+def stop(proc, sig):
+    """Send sig and wait (10 s at most) for proc's exit status; None if it
+    had to be killed."""
+    proc.send_signal(sig)
+    try:
+        return proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return None
+
+
 def wait_for(pred, secs):
     end = time.monotonic() + secs
     while time.monotonic() < end:
@@ -116,12 +127,7 @@ def inside(tool):
 
         # Line-buffered: the retry's record is out before the capture ends.
         ok(wait_for(retry_seen, 10), "the fallback retry's record is written while capturing")
-        tp.send_signal(signal.SIGINT)
-        try:
-            rc = tp.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            tp.kill()
-            rc = None
+        rc = stop(tp, signal.SIGINT)
         ok(rc == 0, f"SIGINT ends tlsneg-pcap cleanly (exit {rc})")
         recs = records(out)
         hellos = [r for r in recs if r["record"] == "hello" and r["msg"] == "ClientHello"]
@@ -180,12 +186,7 @@ def sigterm_run(tool, tmp, cert, key, root, procs):
                    for r in records(out))
 
     ok(wait_for(server_hello_seen, 10), "its ServerHello's record is written while capturing")
-    tp.send_signal(signal.SIGTERM)
-    try:
-        rc = tp.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        tp.kill()
-        rc = None
+    rc = stop(tp, signal.SIGTERM)
     ok(rc == 0, f"SIGTERM ends tlsneg-pcap cleanly (exit {rc})")
     report = "\n".join(lines_of(out)).split("=== tlsneg report ===")
     ok(len(report) == 2 and f"127.0.0.1:{TERM_PORT}" in report[1],
