@@ -5,6 +5,7 @@
 
 #include "analysis/offer.h"
 
+#include "core/util.h"
 #include "core/versions.h"
 
 #include <stdio.h>
@@ -40,16 +41,6 @@ const tlsneg_tracker *tlsneg_session_tracker(const tlsneg_session *s)
 static tlsneg_tracker *tracker_of(tlsneg_session *s)
 {
     return s ? s->tracker : NULL;
-}
-
-/* fnv1a hashes a hello's bytes, to recognise a retransmission. */
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 14695981039346656037u;
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * 1099511628211u;
-    }
-    return h;
 }
 
 static size_t addr_len(const tlsneg_endpoint *e)
@@ -251,7 +242,8 @@ void tlsneg_session_message(tlsneg_session *s, tlsneg_conn *c, const tlsneg_even
      * judge it once. TCP retransmissions never reach the TLS layer, so only
      * a datagram's hello is hashed (a connection's wire never changes). */
     bool datagram = f->wire == TLSNEG_WIRE_DTLS || f->wire == TLSNEG_WIRE_QUIC;
-    uint64_t hash = datagram ? fnv1a(m->bytes, m->len) : 0;
+    /* A hello's bytes, hashed to recognise a retransmission. */
+    uint64_t hash = datagram ? tlsneg_fnv64(TLSNEG_FNV64_BASIS, m->bytes, m->len) : 0;
     if (datagram && c->last_frame[side] && c->last_hash[side] == hash) {
         out->retransmission_of = c->last_frame[side];
         conn_sni(out, c);
