@@ -1197,6 +1197,13 @@ tlsneg_pcap *tlsneg_pcap_new(const tlsneg_pcap_config *cfg, tlsneg_pcap_event_fn
     return p;
 }
 
+void tlsneg_pcap_finish(tlsneg_pcap *p)
+{
+    while (p->oldest) {
+        flow_remove(p, p->oldest, true);
+    }
+}
+
 void tlsneg_pcap_free(tlsneg_pcap *p)
 {
     if (!p) {

@@ -991,6 +991,7 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
             progress_show(&pr, tlsneg_pcap_get_stats(tp), false);
         }
     }
+    tlsneg_pcap_finish(tp); /* the file's open flows end here (TLSNEG_PCAP_END) */
     bool read_all = !stop_requested && r == READ_END;
     if (!stop_requested && r != READ_END) {
         fflush(stdout);

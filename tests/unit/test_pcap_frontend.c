@@ -612,6 +612,77 @@ static void test_progress(void)
        "scan-testssl-tls12.pcap: the alert of frame 4, before any ClientHello, is the server's");
 }
 
+/* The end of the input: tlsneg_pcap_finish ends every flow still held. */
+typedef struct {
+    size_t n, ends;
+    uint16_t port[8]; /* the client ports of the ENDs after the capture */
+    uint16_t dport[8];
+    uint32_t frame[8];
+    bool after; /* the capture has been read */
+} end_count;
+
+static void count_ends(void *user, const tlsneg_pcap_event *ev)
+{
+    end_count *c = user;
+    if (ev->kind != TLSNEG_PCAP_END) {
+        return;
+    }
+    c->ends++;
+    if (c->after && c->n < 8) {
+        c->port[c->n] = ev->src_port;
+        c->dport[c->n] = ev->dst_port;
+        c->frame[c->n++] = ev->frame;
+    }
+}
+
+static void test_finish(void)
+{
+    /* scan-nmap-tls13.pcap (185 frames), tshark -e tcp.stream -e tcp.srcport
+     * -e tcp.flags.str: of its 33 TCP streams, 28 end with an RST or a FIN
+     * from both sides; five are still open when the capture ends: the
+     * client ports (to 44363) 36714 (last packet frame 167), 36726 (173),
+     * 36730 (SYN, SYN-ACK: 177), 36728 (178) and 36738 (SYN, SYN-ACK: 185). */
+    end_count c;
+    memset(&c, 0, sizeof c);
+    char path[4096], err[PCAP_ERRBUF_SIZE];
+    snprintf(path, sizeof path, "%s/pcaps/scan-nmap-tls13.pcap", root);
+    pcap_t *pc = pcap_open_offline(path, err);
+    if (!pc) {
+        ok(0, "scan-nmap-tls13.pcap readable: %s", err);
+        return;
+    }
+    tlsneg_pcap *p = tlsneg_pcap_new(NULL, count_ends, &c);
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    uint32_t frames = 0;
+    for (uint32_t i = 1; pcap_next_ex(pc, &h, &data) == 1; i++) {
+        tlsneg_pcap_packet(p, pcap_datalink(pc), i,
+                           (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec, data,
+                           h->caplen, h->len);
+        frames = i;
+    }
+    pcap_close(pc);
+    size_t ends_before = c.ends;
+    c.after = true;
+    tlsneg_pcap_finish(p);
+    static const uint16_t open_ports[5] = {36714, 36726, 36730, 36728, 36738};
+    bool order = c.n == 5 && frames == 185;
+    for (size_t i = 0; order && i < 5; i++) {
+        order = c.port[i] == open_ports[i] && c.dport[i] == 44363 && c.frame[i] == 185;
+    }
+    ok(order,
+       "scan-nmap-tls13.pcap: tlsneg_pcap_finish ends the 5 flows still open, the least "
+       "recently seen first (client ports 36714, 36726, 36730, 36728, 36738), in frame 185 "
+       "(%zu ENDs)",
+       c.n);
+    ok(ends_before == 28,
+       "... the other 28 streams ended at their RST or second FIN (%zu ENDs before)", ends_before);
+    size_t n = c.n;
+    tlsneg_pcap_finish(p);
+    ok(c.n == n, "a second tlsneg_pcap_finish ends nothing");
+    tlsneg_pcap_free(p);
+}
+
 static void test_dtls(void)
 {
     events es;
@@ -1021,6 +1092,7 @@ int main(int argc, char **argv)
     test_stream();
     test_tcp();
     test_progress();
+    test_finish();
     test_dtls();
     test_quic();
     test_pcapng();
