@@ -1055,6 +1055,9 @@ static void on_live_packet(u_char *user, const struct pcap_pkthdr *h, const u_ch
     lc->frame++;
     uint64_t t = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
     tlsneg_pcap_packet(lc->tp, lc->linktype, lc->frame, t, data, h->caplen, h->len);
+    if ((lc->frame & 0xff) == 0) {
+        heap_advise(); /* as run_file: the heap grown since, in huge pages */
+    }
 }
 
 static int run_live(const char *iface, const char *filter, const tlsneg_pcap_config *cfg,
