@@ -44,7 +44,10 @@ typedef enum {
     /* A ChangeCipherSpec (20) or application-data (23) record over TCP, read
      * off the record's content-type byte, as the plugin does: the sender's
      * handshake is making progress (tlsneg_session_progress); no bytes. One
-     * per such record until the direction is no longer read. */
+     * per such record until the direction is no longer read; past a lost
+     * segment, one per such record stored beyond the gap that a segment
+     * starting with a record header leads to, up to the first
+     * application-data record (not again when the gap fills). */
     TLSNEG_PCAP_PROGRESS,
     /* The packet path forgets the flow (after an RST or both FINs, idle for
      * the timeout, or the oldest at the table's cap): no later event names

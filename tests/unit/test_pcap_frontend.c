@@ -612,6 +612,139 @@ static void test_progress(void)
        "scan-testssl-tls12.pcap: the alert of frame 4, before any ClientHello, is the server's");
 }
 
+/* run_capture_order feeds frames order[0..n) of a capture (1-based, each
+ * keeping its number) through p. */
+static void run_capture_order(tlsneg_pcap *p, const char *rel, const uint32_t *order, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int link;
+        size_t len;
+        uint8_t *f = read_frame(rel, order[i], &link, &len);
+        if (f) {
+            tlsneg_pcap_packet(p, link, order[i], 1000000u * order[i], f, len, len);
+            free(f);
+        }
+    }
+}
+
+/* count_kind counts the events of a kind from the client or the server, and
+ * gives the frame of the first. */
+static size_t count_kind(const events *es, tlsneg_pcap_kind kind, bool from_client, uint32_t *first)
+{
+    size_t n = 0;
+    *first = 0;
+    for (size_t i = 0; i < es->n; i++) {
+        if (es->e[i].ev.kind == kind && es->e[i].ev.from_client == from_client) {
+            if (n++ == 0) {
+                *first = es->e[i].ev.frame;
+            }
+        }
+    }
+    return n;
+}
+
+/* A segment lost for good (not a late start): the records after the gap
+ * still tell that the handshake went on, as Wireshark shows them. */
+static void test_gap(void)
+{
+    events es;
+    uint32_t first;
+    /* go-client-tls12.pcap, tshark -e tcp.seq -e tcp.len -e
+     * tls.record.content_type: the SYN-ACK (frame 2) gives the server's
+     * sequence numbers; frame 6 (server, seq 1, 645 bytes) holds the
+     * server's flight, records 22 22 22 22 (ServerHello, Certificate,
+     * ServerKeyExchange, ServerHelloDone); frame 9 (server, seq 646 = right
+     * after it) starts with 14 03 03 00 01 01: records 20 (ChangeCipherSpec),
+     * 22; frame 10 (seq 697) record 21, the server's FIN in frame 11. The
+     * client's ChangeCipherSpec is in frame 8. Without frame 6 (tshark
+     * without it: frame 9 "[TCP Previous segment not captured], Change
+     * Cipher Spec, Encrypted Handshake Message"): */
+    static const uint32_t lost6[2] = {6, 0};
+    run_capture_skip("pcaps/go-client-tls12.pcap", &es, NULL, true, lost6);
+    size_t np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    ok(np == 1 && first == 9,
+       "go-client-tls12.pcap without frame 6: the server's ChangeCipherSpec after the gap is "
+       "progress in frame 9 (%zu server progress events, first in frame %u)",
+       np, first);
+    ok(count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first) == 0 &&
+           count_kind(&es, TLSNEG_PCAP_ALERT, false, &first) == 0,
+       "... and no handshake message or alert is built across the gap");
+    ok(session_replay(&es, true) == 0,
+       "... fed to the session layer, the server's FIN (frame 11) ends no attempt: the "
+       "handshake went on");
+    ok(session_replay(&es, false) == 4,
+       "... without the progress events, it would end the attempt of frame 4");
+
+    /* The same segment late rather than lost: frame 6 after frame 10. The
+     * gap fills: the ServerHello in frame 6 (the packet path reports hellos,
+     * not the Certificate and the rest), the ChangeCipherSpec reported
+     * once. */
+    static const uint32_t late6[] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 6, 11, 12, 13, 14, 15, 16};
+    memset(&es, 0, sizeof es);
+    es.all = true;
+    tlsneg_pcap *p = tlsneg_pcap_new(NULL, collect, &es);
+    run_capture_order(p, "pcaps/go-client-tls12.pcap", late6, sizeof late6 / sizeof late6[0]);
+    tlsneg_pcap_free(p);
+    size_t nh = count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first);
+    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    uint32_t sh = 0;
+    for (size_t i = 0; i < es.n; i++) {
+        if (es.e[i].ev.kind == TLSNEG_PCAP_HANDSHAKE && es.e[i].ev.msg_type == 2) {
+            sh = es.e[i].ev.frame;
+        }
+    }
+    ok(nh == 1 && sh == 6 && np == 1 && first == 9,
+       "go-client-tls12.pcap with frame 6 after frame 10: the ServerHello in frame 6, which "
+       "filled the gap, the ChangeCipherSpec progress once, in frame 9 (%zu, %zu)",
+       nh, np);
+
+    /* tls13-openssl.pcap frame 6 (server, 778 bytes): records 22 of 122
+     * bytes (ServerHello, payload offsets 0-127), 20 of 1 (127-133), then
+     * application data 23 of 23 (133-161), 437, 96, 69 (tshark
+     * tls.record.length). Cut into [0, 60), [60, 100) lost, [100, 133) (it
+     * starts inside the ServerHello record: no record starts there),
+     * [133, 778) (starts with the first application-data record). */
+    int link;
+    size_t len;
+    uint8_t *f6 = read_frame("pcaps/tls13-openssl.pcap", 6, &link, &len);
+    if (!f6) {
+        ok(0, "tls13-openssl.pcap frame 6 readable");
+        return;
+    }
+    const uint8_t *ip = f6 + 14;
+    const uint8_t *pl = ip + 52;
+    uint32_t seq = (uint32_t)ip[24] << 24 | (uint32_t)ip[25] << 16 | (uint32_t)ip[26] << 8 | ip[27];
+    ok(len - 14 - 52 == 778 && pl[0] == 22 && pl[127] == 20 && pl[133] == 23,
+       "tls13-openssl.pcap frame 6: 778 payload bytes, records at 0, 127, 133");
+    size_t la, lc, ld;
+    uint8_t *a = tcp_segment(ip, seq, TLSNEG_TCP_ACK, pl, 60, &la);
+    uint8_t *c = tcp_segment(ip, seq + 100, TLSNEG_TCP_ACK, pl + 100, 33, &lc);
+    uint8_t *d = tcp_segment(ip, seq + 133, TLSNEG_TCP_ACK, pl + 133, 778 - 133, &ld);
+    memset(&es, 0, sizeof es);
+    es.all = true;
+    p = tlsneg_pcap_new(NULL, collect, &es);
+    static const uint32_t first5[] = {1, 2, 3, 4, 5};
+    run_capture_order(p, "pcaps/tls13-openssl.pcap", first5, 5);
+    feed_raw(p, 6, a, la);
+    feed_raw(p, 7, c, lc);
+    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    ok(np == 0,
+       "a segment past the gap that starts inside the record waited for starts no "
+       "record (%zu progress events)",
+       np);
+    feed_raw(p, 8, d, ld);
+    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    ok(np == 1 && first == 8 && count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first) == 0,
+       "the next starts with an application-data record: progress in its frame, once, and no "
+       "ServerHello (%zu)",
+       np);
+    tlsneg_pcap_free(p);
+    free(a);
+    free(c);
+    free(d);
+    free(f6);
+}
+
 /* The end of the input: tlsneg_pcap_finish ends every flow still held. */
 typedef struct {
     size_t n, ends;
@@ -1092,6 +1225,7 @@ int main(int argc, char **argv)
     test_stream();
     test_tcp();
     test_progress();
+    test_gap();
     test_finish();
     test_dtls();
     test_quic();
