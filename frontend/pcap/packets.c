@@ -44,6 +44,13 @@ typedef struct {
     bool done;    /* encrypted from here, or not TLS: nothing more to find */
     bool ccs;     /* a ChangeCipherSpec was sent */
     bool fin;
+    /* Past a gap not (yet) filled, a lost segment: the records stored
+     * beyond it are read for their content type alone (tcp_resync). Those
+     * from stream offset resync_from to resync_at have been read so: their
+     * progress events are not sent again when the gap fills. */
+    bool resync;      /* resync_at is the start of a record beyond the gap */
+    bool resync_over; /* an application-data record was read there */
+    uint64_t resync_from, resync_at;
     hs_msg hs;
 } tcp_dir;
 
@@ -554,6 +561,13 @@ static size_t sslv2_server_hello(const uint8_t *b, size_t n)
     return 2 + len;
 }
 
+/* tcp_resynced tells whether the record at stream offset at was read beyond
+ * a gap (tcp_resync): its progress event has been sent. */
+static bool tcp_resynced(const tcp_dir *t, uint64_t at)
+{
+    return at >= t->resync_from && at < t->resync_at;
+}
+
 /* tcp_records reads every complete record in the contiguous bytes; returns
  * the bytes consumed. */
 static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *b,
@@ -645,10 +659,14 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
             break;
         case 20:
             t->ccs = true;
-            emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
+            if (!tcp_resynced(t, t->s.base + pos - 5u - len)) {
+                emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
+            }
             break;
         case 23:
-            emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
+            if (!tcp_resynced(t, t->s.base + pos - 5u - len)) {
+                emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
+            }
             tcp_done(t);
             break;
         default:
@@ -656,6 +674,69 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
         }
     }
     return t->done ? 0 : pos;
+}
+
+/* tcp_resync reads, for progress alone, the records stored beyond a gap
+ * once a segment at stream offset off has been stored there: as Wireshark
+ * does when a segment is not captured, a later segment that starts with a
+ * record header (outside the record being waited for) starts a record, and
+ * each ChangeCipherSpec or application-data record completed beyond the gap
+ * is a progress event, in the frame that completes it, up to the first
+ * application-data record. Nothing beyond a gap builds a handshake message
+ * or reports an alert: that waits for the gap to be filled. */
+static void tcp_resync(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint64_t off)
+{
+    const tlsneg_stream *s = &t->s;
+    if (t->resync_over) {
+        return;
+    }
+    /* The stored range that now holds off. */
+    const tlsneg_range *r = NULL;
+    for (unsigned i = 0; i < s->num_ahead; i++) {
+        if (s->ahead[i].start <= off && off < s->ahead[i].end) {
+            r = &s->ahead[i];
+        }
+    }
+    if (!r) {
+        return;
+    }
+    if (!t->resync || t->resync_at < r->start || t->resync_at > r->end) {
+        /* No record start known in this range: this segment may be one, if
+         * it lies past the end of the record the stream waits for. */
+        uint64_t waited = s->base + s->have;
+        if (s->have >= 5 && plausible_record(s->buf[0], (uint16_t)(s->buf[1] << 8 | s->buf[2]),
+                                             (uint16_t)(s->buf[3] << 8 | s->buf[4]))) {
+            waited = s->base + 5u + (uint16_t)(s->buf[3] << 8 | s->buf[4]);
+        }
+        if (off < waited || r->end - off < 5) {
+            return;
+        }
+        const uint8_t *h = s->buf + (off - s->base);
+        if (!plausible_record(h[0], (uint16_t)(h[1] << 8 | h[2]), (uint16_t)(h[3] << 8 | h[4]))) {
+            return;
+        }
+        t->resync = true;
+        t->resync_from = t->resync_at = off;
+    }
+    while (r->end - t->resync_at >= 5) {
+        const uint8_t *h = s->buf + (t->resync_at - s->base);
+        uint16_t len = (uint16_t)(h[3] << 8 | h[4]);
+        if (!plausible_record(h[0], (uint16_t)(h[1] << 8 | h[2]), len)) {
+            t->resync = false; /* not records after all: wait for another start */
+            return;
+        }
+        if (r->end - t->resync_at < 5u + len) {
+            return; /* the rest of the record is to come */
+        }
+        t->resync_at += 5u + len;
+        if (h[0] == 20 || h[0] == 23) {
+            emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
+        }
+        if (h[0] == 23) {
+            t->resync_over = true;
+            return;
+        }
+    }
 }
 
 static tcp_dir *tcp_get(flow *f, int d)
@@ -707,6 +788,7 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
                                                        p->cfg.max_buffer, &p->st.tcp_dropped);
             if (r == TLSNEG_STREAM_AHEAD) {
                 p->st.tcp_out_of_order++;
+                tcp_resync(p, f, d, t, off < t->s.base ? t->s.base : off);
             } else if (r == TLSNEG_STREAM_OLD) {
                 p->st.tcp_retransmitted++;
             }
@@ -1195,6 +1277,13 @@ tlsneg_pcap *tlsneg_pcap_new(const tlsneg_pcap_config *cfg, tlsneg_pcap_event_fn
     p->fn = fn;
     p->user = user;
     return p;
+}
+
+void tlsneg_pcap_finish(tlsneg_pcap *p)
+{
+    while (p->oldest) {
+        flow_remove(p, p->oldest, true);
+    }
 }
 
 void tlsneg_pcap_free(tlsneg_pcap *p)

@@ -44,14 +44,18 @@ typedef enum {
     /* A ChangeCipherSpec (20) or application-data (23) record over TCP, read
      * off the record's content-type byte, as the plugin does: the sender's
      * handshake is making progress (tlsneg_session_progress); no bytes. One
-     * per such record until the direction is no longer read. */
+     * per such record until the direction is no longer read; past a lost
+     * segment, one per such record stored beyond the gap that a segment
+     * starting with a record header leads to, up to the first
+     * application-data record (not again when the gap fills). */
     TLSNEG_PCAP_PROGRESS,
     /* The packet path forgets the flow (after an RST or both FINs, idle for
      * the timeout, or the oldest at the table's cap): no later event names
      * this conn; the consumer drops what it keeps for it
      * (tlsneg_session_forget). frame and time are those of the packet being
-     * read; no bytes; not counted in stats.events. Not sent by
-     * tlsneg_pcap_free. */
+     * read; no bytes; not counted in stats.events. tlsneg_pcap_finish
+     * sends it for every flow still held (at the end of a file); not sent
+     * by tlsneg_pcap_free. */
     TLSNEG_PCAP_END,
 } tlsneg_pcap_kind;
 
@@ -131,6 +135,13 @@ typedef struct tlsneg_pcap tlsneg_pcap;
  * in packet order. */
 tlsneg_pcap *tlsneg_pcap_new(const tlsneg_pcap_config *cfg, tlsneg_pcap_event_fn fn, void *user);
 void tlsneg_pcap_free(tlsneg_pcap *p);
+
+/* tlsneg_pcap_finish ends every flow still held (the input is over): a
+ * TLSNEG_PCAP_END for each, the least recently seen first (the order of the
+ * flows' last packets), with the frame and time of the last packet read;
+ * the flows are forgotten, as by an idle timeout. Packets read after it start
+ * new flows with new connection ids. */
+void tlsneg_pcap_finish(tlsneg_pcap *p);
 
 /* tlsneg_pcap_packet reads one frame of link type linktype: caplen bytes as
  * captured, wirelen on the wire. Frames must come in capture order, numbered

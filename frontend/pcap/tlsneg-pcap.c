@@ -991,6 +991,7 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
             progress_show(&pr, tlsneg_pcap_get_stats(tp), false);
         }
     }
+    tlsneg_pcap_finish(tp); /* the file's open flows end here (TLSNEG_PCAP_END) */
     bool read_all = !stop_requested && r == READ_END;
     if (!stop_requested && r != READ_END) {
         fflush(stdout);
@@ -1054,6 +1055,9 @@ static void on_live_packet(u_char *user, const struct pcap_pkthdr *h, const u_ch
     lc->frame++;
     uint64_t t = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
     tlsneg_pcap_packet(lc->tp, lc->linktype, lc->frame, t, data, h->caplen, h->len);
+    if ((lc->frame & 0xff) == 0) {
+        heap_advise(); /* as run_file: the heap grown since, in huge pages */
+    }
 }
 
 static int run_live(const char *iface, const char *filter, const tlsneg_pcap_config *cfg,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <epan/conversation.h>
+#include <epan/dissectors/packet-tcp.h>
 #include <epan/expert.h>
 #include <epan/packet.h>
 #include <epan/prefs.h>
@@ -150,7 +151,7 @@ static struct {
 
 /* The protocols in a frame that matter here (pinfo->layers). */
 enum { LAYER_TLS = 1, LAYER_DTLS = 2, LAYER_QUIC = 4 };
-static int proto_tls = -1, proto_dtls = -1, proto_quic = -1;
+static int proto_tls = -1, proto_dtls = -1, proto_quic = -1, proto_tcp = -1;
 
 /* Repeated items shown at most, so that a hostile hello keeps the tree
  * usable. */
@@ -528,6 +529,28 @@ static tlsneg_event event_of(const packet_info *pinfo)
     return ev;
 }
 
+/* tcp_sender tells who sent this frame's TCP segment, as TCP knows it: once
+ * the TCP dissector has seen the connection's SYN or SYN-ACK it keeps the
+ * server's port in its conversation data (struct tcp_analysis, packet-tcp.h;
+ * 0 until then), and the sender of the SYN is the client, as for
+ * tlsneg-pcap. Read where TCP keeps it: get_tcp_conversation_data() would
+ * also move the data's per-packet direction pointers. */
+static tlsneg_sender tcp_sender(packet_info *pinfo)
+{
+    if (pinfo->ptype != PT_TCP || proto_tcp < 0 || pinfo->srcport == pinfo->destport) {
+        return TLSNEG_SENDER_UNKNOWN;
+    }
+    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    const struct tcp_analysis *tcpd =
+        conv ? (const struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp) : NULL;
+    if (!tcpd || tcpd->server_port == 0) {
+        return TLSNEG_SENDER_UNKNOWN;
+    }
+    return pinfo->srcport == tcpd->server_port    ? TLSNEG_SENDER_SERVER
+           : pinfo->destport == tcpd->server_port ? TLSNEG_SENDER_CLIENT
+                                                  : TLSNEG_SENDER_UNKNOWN;
+}
+
 /* kept_sni returns sni in file scope: the connection's kept ClientHello
  * holds it in nearly every case. */
 static const char *kept_sni(const tlsneg_conn *c, gboolean has_sni, const char *sni)
@@ -607,6 +630,8 @@ static gboolean analyse_message(msg_result *r, wire_place *place, const found_ms
     tlsneg_event ev = event_of(pinfo);
     if (m->is_alert) {
         tlsneg_conn *c = connection(pinfo);
+        /* Used while the connection has shown no ClientHello. */
+        ev.sender = tcp_sender(pinfo);
         tlsneg_session_alert(session, c, &ev, (guint8)tlsneg_fi_uint(m->anchor), x);
         keep_result(r, x, c);
         return TRUE;
@@ -1307,6 +1332,7 @@ static void collect_watched_fields(void)
     proto_tls = proto_get_id_by_filter_name("tls");
     proto_dtls = proto_get_id_by_filter_name("dtls");
     proto_quic = proto_get_id_by_filter_name("quic");
+    proto_tcp = proto_get_id_by_filter_name("tcp");
     watch_protocol_fields("tls", wanted);
     watch_protocol_fields("dtls", wanted);
     watch_protocol_fields("tcp", wanted);

@@ -259,6 +259,33 @@ def main():
             have = {k: rows[0].get(k) for k in want} if len(rows) == 1 else rows
             res.check(have == want, f"{capture}: -z tlsneg,csv has one row with the facts",
                       f"{have}")
+        # An alert before any ClientHello: scan-testssl-tls12.pcap's first
+        # connection, on a port tshark knows only with Decode As. Who sent it
+        # is read off TCP (tshark's tcp fields): frame 1 is a SYN (flags 0x002)
+        # to port 44366, frame 4 comes from port 44366 with 15 03 03 00 02 02
+        # 32 (a fatal decode_error alert record): the server sent it. The
+        # plugin takes the sender from the SYN that TCP saw.
+        name = box.add_capture(run.resolve_capture("pcaps/scan-testssl-tls12.pcap"))
+        decode = ["-d", "tcp.port==44366,tls"]
+        rows = [l.split("\t") for l in box.run(
+            ["-r", name] + decode + ["-Y", "frame.number <= 4", "-T", "fields", "-e",
+                                     "frame.number", "-e", "tcp.flags", "-e", "tcp.srcport", "-e",
+                                     "tcp.dstport", "-e", "tcp.payload", "-e", "tlsneg.alert"]
+        ).stdout.splitlines()]
+        syn_to = [r[3] for r in rows if r[1] == "0x0002"]
+        frame4 = [r for r in rows if r[0] == "4"]
+        sent_by_server = (syn_to == ["44366"] and len(frame4) == 1 and frame4[0][2] == "44366"
+                          and frame4[0][4] == "15030300020232")
+        res.check(sent_by_server and frame4[0][5] == "50",
+                  "scan-testssl-tls12.pcap frame 4 (with Decode As): tlsneg.alert 50, sent from "
+                  "the port frame 1's SYN went to", f"{rows}")
+        outcomes = [json.loads(l) for l in box.run(
+            ["-r", name] + decode + ["-q", "-z", "tlsneg,jsonl"]).stdout.splitlines()
+            if '"record":"outcome"' in l and '"frame":4,' in l]
+        res.check(sent_by_server and [(o["from_server"], o["client_port"], o["port"])
+                                      for o in outcomes] == [(True, 38538, 44366)],
+                  "... the alert before any ClientHello is the server's (from_server), as the "
+                  "SYN tells", f"{outcomes}")
         # A filter narrows every output: only the retry's frames.
         name = box.add_capture(run.resolve_capture("pcaps/intolerant-rst.pcap"))
         lines = box.run(["-r", name, "-q", "-z", "tlsneg,jsonl,tlsneg.fallback"]).stdout.splitlines()

@@ -4,7 +4,8 @@
  * Target functions: tlsneg_pcap_packet (tlsneg_net_decode, the flow table,
  * TCP reassembly, TLS records, SSLv2-compatible hellos, DTLS fragments,
  * QUIC Initial parsing, decryption attempts and CRYPTO frames),
- * tlsneg_pcap_get_stats, tlsneg_pcap_free.
+ * tlsneg_pcap_finish (an END for every flow still held), tlsneg_pcap_get_stats,
+ * tlsneg_pcap_free.
  *
  * Input:
  *   byte 0      link type: an index into link_types below (modulo its size)
@@ -123,6 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tlsneg_pcap_packet(p, link, s.frame, 400000u * s.frame, frame, n, n + (s.frame & 1));
         free(frame);
     }
+    tlsneg_pcap_finish(p);
     const tlsneg_pcap_stats *st = tlsneg_pcap_get_stats(p);
     uint64_t sorted =
         st->unknown_link + st->not_ip + st->malformed + st->fragments_skipped + st->ipv4 + st->ipv6;

@@ -612,6 +612,210 @@ static void test_progress(void)
        "scan-testssl-tls12.pcap: the alert of frame 4, before any ClientHello, is the server's");
 }
 
+/* run_capture_order feeds frames order[0..n) of a capture (1-based, each
+ * keeping its number) through p. */
+static void run_capture_order(tlsneg_pcap *p, const char *rel, const uint32_t *order, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int link;
+        size_t len;
+        uint8_t *f = read_frame(rel, order[i], &link, &len);
+        if (f) {
+            tlsneg_pcap_packet(p, link, order[i], 1000000u * order[i], f, len, len);
+            free(f);
+        }
+    }
+}
+
+/* count_kind counts the events of a kind from the client or the server, and
+ * gives the frame of the first. */
+static size_t count_kind(const events *es, tlsneg_pcap_kind kind, bool from_client, uint32_t *first)
+{
+    size_t n = 0;
+    *first = 0;
+    for (size_t i = 0; i < es->n; i++) {
+        if (es->e[i].ev.kind == kind && es->e[i].ev.from_client == from_client) {
+            if (n++ == 0) {
+                *first = es->e[i].ev.frame;
+            }
+        }
+    }
+    return n;
+}
+
+/* A segment lost for good (not a late start): the records after the gap
+ * still tell that the handshake went on, as Wireshark shows them. */
+static void test_gap(void)
+{
+    events es;
+    uint32_t first;
+    /* go-client-tls12.pcap, tshark -e tcp.seq -e tcp.len -e
+     * tls.record.content_type: the SYN-ACK (frame 2) gives the server's
+     * sequence numbers; frame 6 (server, seq 1, 645 bytes) holds the
+     * server's flight, records 22 22 22 22 (ServerHello, Certificate,
+     * ServerKeyExchange, ServerHelloDone); frame 9 (server, seq 646 = right
+     * after it) starts with 14 03 03 00 01 01: records 20 (ChangeCipherSpec),
+     * 22; frame 10 (seq 697) record 21, the server's FIN in frame 11. The
+     * client's ChangeCipherSpec is in frame 8. Without frame 6 (tshark
+     * without it: frame 9 "[TCP Previous segment not captured], Change
+     * Cipher Spec, Encrypted Handshake Message"): */
+    static const uint32_t lost6[2] = {6, 0};
+    run_capture_skip("pcaps/go-client-tls12.pcap", &es, NULL, true, lost6);
+    size_t np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    ok(np == 1 && first == 9,
+       "go-client-tls12.pcap without frame 6: the server's ChangeCipherSpec after the gap is "
+       "progress in frame 9 (%zu server progress events, first in frame %u)",
+       np, first);
+    ok(count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first) == 0 &&
+           count_kind(&es, TLSNEG_PCAP_ALERT, false, &first) == 0,
+       "... and no handshake message or alert is built across the gap");
+    ok(session_replay(&es, true) == 0,
+       "... fed to the session layer, the server's FIN (frame 11) ends no attempt: the "
+       "handshake went on");
+    ok(session_replay(&es, false) == 4,
+       "... without the progress events, it would end the attempt of frame 4");
+
+    /* The same segment late rather than lost: frame 6 after frame 10. The
+     * gap fills: the ServerHello in frame 6 (the packet path reports hellos,
+     * not the Certificate and the rest), the ChangeCipherSpec reported
+     * once. */
+    static const uint32_t late6[] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 6, 11, 12, 13, 14, 15, 16};
+    memset(&es, 0, sizeof es);
+    es.all = true;
+    tlsneg_pcap *p = tlsneg_pcap_new(NULL, collect, &es);
+    run_capture_order(p, "pcaps/go-client-tls12.pcap", late6, sizeof late6 / sizeof late6[0]);
+    tlsneg_pcap_free(p);
+    size_t nh = count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first);
+    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    uint32_t sh = 0;
+    for (size_t i = 0; i < es.n; i++) {
+        if (es.e[i].ev.kind == TLSNEG_PCAP_HANDSHAKE && es.e[i].ev.msg_type == 2) {
+            sh = es.e[i].ev.frame;
+        }
+    }
+    ok(nh == 1 && sh == 6 && np == 1 && first == 9,
+       "go-client-tls12.pcap with frame 6 after frame 10: the ServerHello in frame 6, which "
+       "filled the gap, the ChangeCipherSpec progress once, in frame 9 (%zu, %zu)",
+       nh, np);
+
+    /* tls13-openssl.pcap frame 6 (server, 778 bytes): records 22 of 122
+     * bytes (ServerHello, payload offsets 0-127), 20 of 1 (127-133), then
+     * application data 23 of 23 (133-161), 437, 96, 69 (tshark
+     * tls.record.length). Cut into [0, 60), [60, 100) lost, [100, 133) (it
+     * starts inside the ServerHello record: no record starts there),
+     * [133, 778) (starts with the first application-data record). */
+    int link;
+    size_t len;
+    uint8_t *f6 = read_frame("pcaps/tls13-openssl.pcap", 6, &link, &len);
+    if (!f6) {
+        ok(0, "tls13-openssl.pcap frame 6 readable");
+        return;
+    }
+    const uint8_t *ip = f6 + 14;
+    const uint8_t *pl = ip + 52;
+    uint32_t seq = (uint32_t)ip[24] << 24 | (uint32_t)ip[25] << 16 | (uint32_t)ip[26] << 8 | ip[27];
+    ok(len - 14 - 52 == 778 && pl[0] == 22 && pl[127] == 20 && pl[133] == 23,
+       "tls13-openssl.pcap frame 6: 778 payload bytes, records at 0, 127, 133");
+    size_t la, lc, ld;
+    uint8_t *a = tcp_segment(ip, seq, TLSNEG_TCP_ACK, pl, 60, &la);
+    uint8_t *c = tcp_segment(ip, seq + 100, TLSNEG_TCP_ACK, pl + 100, 33, &lc);
+    uint8_t *d = tcp_segment(ip, seq + 133, TLSNEG_TCP_ACK, pl + 133, 778 - 133, &ld);
+    memset(&es, 0, sizeof es);
+    es.all = true;
+    p = tlsneg_pcap_new(NULL, collect, &es);
+    static const uint32_t first5[] = {1, 2, 3, 4, 5};
+    run_capture_order(p, "pcaps/tls13-openssl.pcap", first5, 5);
+    feed_raw(p, 6, a, la);
+    feed_raw(p, 7, c, lc);
+    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    ok(np == 0,
+       "a segment past the gap that starts inside the record waited for starts no "
+       "record (%zu progress events)",
+       np);
+    feed_raw(p, 8, d, ld);
+    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    ok(np == 1 && first == 8 && count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first) == 0,
+       "the next starts with an application-data record: progress in its frame, once, and no "
+       "ServerHello (%zu)",
+       np);
+    tlsneg_pcap_free(p);
+    free(a);
+    free(c);
+    free(d);
+    free(f6);
+}
+
+/* The end of the input: tlsneg_pcap_finish ends every flow still held. */
+typedef struct {
+    size_t n, ends;
+    uint16_t port[8]; /* the client ports of the ENDs after the capture */
+    uint16_t dport[8];
+    uint32_t frame[8];
+    bool after; /* the capture has been read */
+} end_count;
+
+static void count_ends(void *user, const tlsneg_pcap_event *ev)
+{
+    end_count *c = user;
+    if (ev->kind != TLSNEG_PCAP_END) {
+        return;
+    }
+    c->ends++;
+    if (c->after && c->n < 8) {
+        c->port[c->n] = ev->src_port;
+        c->dport[c->n] = ev->dst_port;
+        c->frame[c->n++] = ev->frame;
+    }
+}
+
+static void test_finish(void)
+{
+    /* scan-nmap-tls13.pcap (185 frames), tshark -e tcp.stream -e tcp.srcport
+     * -e tcp.flags.str: of its 33 TCP streams, 28 end with an RST or a FIN
+     * from both sides; five are still open when the capture ends: the
+     * client ports (to 44363) 36714 (last packet frame 167), 36726 (173),
+     * 36730 (SYN, SYN-ACK: 177), 36728 (178) and 36738 (SYN, SYN-ACK: 185). */
+    end_count c;
+    memset(&c, 0, sizeof c);
+    char path[4096], err[PCAP_ERRBUF_SIZE];
+    snprintf(path, sizeof path, "%s/pcaps/scan-nmap-tls13.pcap", root);
+    pcap_t *pc = pcap_open_offline(path, err);
+    if (!pc) {
+        ok(0, "scan-nmap-tls13.pcap readable: %s", err);
+        return;
+    }
+    tlsneg_pcap *p = tlsneg_pcap_new(NULL, count_ends, &c);
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    uint32_t frames = 0;
+    for (uint32_t i = 1; pcap_next_ex(pc, &h, &data) == 1; i++) {
+        tlsneg_pcap_packet(p, pcap_datalink(pc), i,
+                           (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec, data,
+                           h->caplen, h->len);
+        frames = i;
+    }
+    pcap_close(pc);
+    size_t ends_before = c.ends;
+    c.after = true;
+    tlsneg_pcap_finish(p);
+    static const uint16_t open_ports[5] = {36714, 36726, 36730, 36728, 36738};
+    bool order = c.n == 5 && frames == 185;
+    for (size_t i = 0; order && i < 5; i++) {
+        order = c.port[i] == open_ports[i] && c.dport[i] == 44363 && c.frame[i] == 185;
+    }
+    ok(order,
+       "scan-nmap-tls13.pcap: tlsneg_pcap_finish ends the 5 flows still open, the least "
+       "recently seen first (client ports 36714, 36726, 36730, 36728, 36738), in frame 185 "
+       "(%zu ENDs)",
+       c.n);
+    ok(ends_before == 28,
+       "... the other 28 streams ended at their RST or second FIN (%zu ENDs before)", ends_before);
+    size_t n = c.n;
+    tlsneg_pcap_finish(p);
+    ok(c.n == n, "a second tlsneg_pcap_finish ends nothing");
+    tlsneg_pcap_free(p);
+}
+
 static void test_dtls(void)
 {
     events es;
@@ -1021,6 +1225,8 @@ int main(int argc, char **argv)
     test_stream();
     test_tcp();
     test_progress();
+    test_gap();
+    test_finish();
     test_dtls();
     test_quic();
     test_pcapng();
