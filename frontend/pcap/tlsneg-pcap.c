@@ -746,6 +746,7 @@ static bool fast_link(int dlt, bool swapped)
 {
     switch (dlt) {
     case DLT_EN10MB:
+    case DLT_PPP:
     case DLT_RAW:
     case DLT_NULL:
     case DLT_LOOP:
