@@ -16,6 +16,7 @@
 #include <pwd.h>
 #include <pcap/pcap.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "analysis/session.h"
 #include "core/facts.h"
 #include "core/hello.h"
+#include "evqueue.h"
 #include "packets.h"
 #include "pcapng.h"
 #include "report/output.h"
@@ -60,9 +62,11 @@ typedef struct {
     bool events;
     FILE *out;
     trace_state *trace;
+    uint32_t seen; /* events */
 } run_ctx;
 
-static volatile sig_atomic_t stop_requested;
+/* Set by SIGINT and SIGTERM; read by the thread that reads packets. */
+static atomic_int stop_requested;
 static const char *drop_user; /* -Z */
 static bool opt_trace;
 /* The outputs asked for (--jsonl, --csv, --report), in that order. */
@@ -72,8 +76,11 @@ static size_t num_outs;
 static uint32_t shard_k, shard_n;
 /* --max-attempts: the tracker's cap (the plugin's tlsneg.max_attempts). */
 static uint32_t opt_max_attempts = TLSNEG_DEFAULT_MAX_ATTEMPTS;
+/* --threads: 2 reads a file on two threads (evqueue.h), 1 on one. */
+static uint32_t opt_threads;
 static void trace_free(trace_state *t);
 static bool drop_root(const char *user);
+static void heap_advise(void);
 
 /* trace_start makes the session layer for --trace and the outputs, with the
  * plugin's default preferences (500,000 attempts, a 30-second window, SNI
@@ -136,6 +143,8 @@ static void usage(FILE *f)
                "  --max-attempts N  attempts the tracker keeps across connections (500000)\n"
                "  --idle-timeout S  drop a flow unseen for S seconds of capture time (300)\n"
                "  --buffer BYTES    reassembly bytes per direction (65536)\n"
+               "  --threads N       files: 2 reads packets and analyses them on two threads\n"
+               "                    (the default with two or more CPUs), 1 on one\n"
                "  -i IFACE          capture live (Ctrl-C or SIGTERM ends, with the report);\n"
                "                    the rest is a BPF filter\n"
                "  -Z USER           with -i: drop root for USER once the device is open\n"
@@ -441,6 +450,9 @@ static uint32_t shard_of(const uint8_t *addr, size_t len, uint32_t n)
 static void on_event(void *user, const tlsneg_pcap_event *ev)
 {
     run_ctx *r = user;
+    if ((++r->seen & 0xff) == 0) {
+        heap_advise(); /* here: the thread whose heap holds the analysis */
+    }
     if (shard_n &&
         shard_of(ev->from_client ? ev->src_addr : ev->dst_addr, ev->addr_len, shard_n) != shard_k) {
         return;
@@ -593,7 +605,8 @@ static void report_unknown_links(const char *name, const tlsneg_pcap_stats *st)
  * kept (no trimming, no separate mappings for large blocks, grown 32 MB at a
  * time) and asked for transparent huge pages (where the system grants them
  * on request: "madvise" mode), a fault per 2 MB. heap_advise runs every few
- * hundred packets and covers what the heap grew since. */
+ * hundred events, on the thread that analyses them, and covers what the
+ * heap grew since. */
 static uintptr_t heap_advised;
 
 static void heap_setup(void)
@@ -733,6 +746,7 @@ static bool fast_link(int dlt, bool swapped)
 {
     switch (dlt) {
     case DLT_EN10MB:
+    case DLT_PPP:
     case DLT_RAW:
     case DLT_NULL:
     case DLT_LOOP:
@@ -909,6 +923,39 @@ static int reader_next(reader *r, int *link, uint64_t *t, const uint8_t **data, 
     return strstr(r->err, "truncated") ? READ_CUT : READ_ERROR;
 }
 
+/* What read_packets works on: one file's reader, packet path and progress
+ * line; what it says when it stops. */
+typedef struct {
+    reader *rd;
+    tlsneg_pcap *tp;
+    progress *pr;
+    uint32_t frame_base; /* the frames of the files before */
+    uint32_t frames;     /* read */
+    int result;          /* READ_END, READ_CUT or READ_ERROR (rd->err) */
+} read_job;
+
+/* read_packets feeds the file's packets to the packet path until the end,
+ * an error or a stop request, then ends the flows still open (their
+ * TLSNEG_PCAP_END events); with two threads, on the second one. */
+static void read_packets(void *arg)
+{
+    read_job *j = arg;
+    int link;
+    uint64_t t;
+    const uint8_t *data;
+    uint32_t caplen, len;
+    while (!stop_requested &&
+           (j->result = reader_next(j->rd, &link, &t, &data, &caplen, &len)) == READ_PACKET) {
+        j->frames++;
+        tlsneg_pcap_packet(j->tp, link, j->frame_base + j->frames, t, data, caplen, len);
+        if ((j->frames & 0xfff) == 0) {
+            j->pr->pos = j->rd->fast.on ? j->rd->fast.off + (long long)j->rd->fast.pos : -1;
+            progress_show(j->pr, tlsneg_pcap_get_stats(j->tp), false);
+        }
+    }
+    tlsneg_pcap_finish(j->tp);
+}
+
 /* run_file reads one capture; returns 0, 1 (read, but cut short or with a
  * read error) or 2 (not readable at all). */
 static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, trace_state *trace,
@@ -958,9 +1005,15 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
                     path, rd.linktype, ln ? ln : "unknown");
         }
     }
-    run_ctx rc = {path, file_no, events, stdout, trace};
-    tlsneg_pcap *tp = tlsneg_pcap_new(cfg, on_event, &rc);
+    run_ctx rc = {path, file_no, events, stdout, trace, 0};
+    /* With --threads 2 and events to consume: the packet path on a second
+     * thread, the analysis on this one (evqueue.h). */
+    tlsneg_evqueue *q =
+        opt_threads > 1 && (events || trace) ? tlsneg_evqueue_new(1u << 22, on_event, &rc) : NULL;
+    tlsneg_pcap *tp =
+        q ? tlsneg_pcap_new(cfg, tlsneg_evqueue_push, q) : tlsneg_pcap_new(cfg, on_event, &rc);
     if (!tp) {
+        tlsneg_evqueue_free(q);
         fprintf(stderr, "tlsneg-pcap: out of memory (or libgcrypt failed to start)\n");
         if (rd.pc) {
             pcap_close(rd.pc);
@@ -973,25 +1026,15 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
     if (!child && stat(path, &sb) == 0) {
         pr.size = (long long)sb.st_size;
     }
-    int status = 0;
-    uint32_t frame = 0;
-    int r = READ_END, link;
-    uint64_t t;
-    const uint8_t *data;
-    uint32_t caplen, len;
-    while (!stop_requested &&
-           (r = reader_next(&rd, &link, &t, &data, &caplen, &len)) == READ_PACKET) {
-        frame++;
-        tlsneg_pcap_packet(tp, link, *frame_base + frame, t, data, caplen, len);
-        if ((frame & 0xff) == 0) {
-            heap_advise();
-        }
-        if ((frame & 0xfff) == 0) {
-            pr.pos = rd.fast.on ? rd.fast.off + (long long)rd.fast.pos : -1;
-            progress_show(&pr, tlsneg_pcap_get_stats(tp), false);
-        }
+    read_job job = {&rd, tp, &pr, *frame_base, 0, READ_END};
+    if (q) {
+        tlsneg_evqueue_run(q, read_packets, &job);
+        tlsneg_evqueue_free(q);
+    } else {
+        read_packets(&job);
     }
-    tlsneg_pcap_finish(tp); /* the file's open flows end here (TLSNEG_PCAP_END) */
+    int status = 0, r = job.result;
+    uint32_t frame = job.frames;
     bool read_all = !stop_requested && r == READ_END;
     if (!stop_requested && r != READ_END) {
         fflush(stdout);
@@ -1055,9 +1098,6 @@ static void on_live_packet(u_char *user, const struct pcap_pkthdr *h, const u_ch
     lc->frame++;
     uint64_t t = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
     tlsneg_pcap_packet(lc->tp, lc->linktype, lc->frame, t, data, h->caplen, h->len);
-    if ((lc->frame & 0xff) == 0) {
-        heap_advise(); /* as run_file: the heap grown since, in huge pages */
-    }
 }
 
 static int run_live(const char *iface, const char *filter, const tlsneg_pcap_config *cfg,
@@ -1096,7 +1136,7 @@ static int run_live(const char *iface, const char *filter, const tlsneg_pcap_con
         pcap_close(pc);
         return 2;
     }
-    run_ctx rc = {iface, 0, events, stdout, trace_start()};
+    run_ctx rc = {iface, 0, events, stdout, trace_start(), 0};
     tlsneg_pcap *tp = tlsneg_pcap_new(cfg, on_event, &rc);
     if (!tp) {
         fprintf(stderr, "tlsneg-pcap: out of memory (or libgcrypt failed to start)\n");
@@ -1228,6 +1268,11 @@ int main(int argc, char **argv)
             stats = true;
         } else if (strcmp(a, "-q") == 0) {
             quiet = true;
+        } else if (strcmp(a, "--threads") == 0 && i + 1 < argc) {
+            if (!parse_u32(argv[++i], &opt_threads) || opt_threads < 1 || opt_threads > 2) {
+                fprintf(stderr, "tlsneg-pcap: --threads wants 1 or 2\n");
+                return 2;
+            }
         } else if ((strcmp(a, "--max-flows") == 0 || strcmp(a, "--idle-timeout") == 0 ||
                     strcmp(a, "--buffer") == 0 || strcmp(a, "--max-attempts") == 0) &&
                    i + 1 < argc) {
@@ -1312,6 +1357,9 @@ int main(int argc, char **argv)
     if (i >= argc) {
         usage(stderr);
         return 2;
+    }
+    if (!opt_threads) {
+        opt_threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
     }
     int worst = 0;
     bool show_progress = !quiet && isatty(2);
