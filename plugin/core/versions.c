@@ -3,11 +3,6 @@
 
 #include <stdio.h>
 
-bool tlsneg_is_grease(uint16_t v)
-{
-    return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff);
-}
-
 bool tlsneg_is_grease_psk_mode(uint8_t m)
 {
     return m >= 0x0b && (m - 0x0b) % 0x1f == 0;
