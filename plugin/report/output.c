@@ -62,7 +62,7 @@ static inline __attribute__((always_inline)) void sbuf_add(sbuf *b, const char *
     sbuf_put(b, s, strlen(s));
 }
 
-static void sbuf_addc(sbuf *b, char c)
+static inline __attribute__((always_inline)) void sbuf_addc(sbuf *b, char c)
 {
     sbuf_put(b, &c, 1);
 }
@@ -104,8 +104,10 @@ static void sbuf_uint(sbuf *b, unsigned long long v)
     sbuf_put(b, d + i, sizeof d - i);
 }
 
-/* sbuf_keyu writes ,"key":v */
-static void sbuf_keyu(sbuf *b, const char *key, unsigned long long v)
+/* sbuf_keyu writes ,"key":v; inlined, so a literal key's length is known
+ * when compiled. */
+static inline __attribute__((always_inline)) void sbuf_keyu(sbuf *b, const char *key,
+                                                            unsigned long long v)
 {
     sbuf_add(b, ",\"");
     sbuf_add(b, key);
@@ -285,6 +287,13 @@ static const char *vhex(uint16_t v, char *buf)
     return buf;
 }
 
+/* sbuf_vhex writes "0x0304": vhex's text, its 6 bytes known. */
+static void sbuf_vhex(sbuf *out, uint16_t v)
+{
+    char h[8];
+    sbuf_put(out, vhex(v, h), 6);
+}
+
 #define ADDR_TEXT_MAX 64
 
 /* addr_text writes a as text: IPv4 and IPv6 as inet_ntop writes them (as
@@ -292,7 +301,7 @@ static const char *vhex(uint16_t v, char *buf)
 static const char *addr_text(const tlsneg_out_addr *a, char *buf)
 {
     if (a->text) {
-        snprintf(buf, ADDR_TEXT_MAX, "%s", a->text);
+        tlsneg_strlcpy(buf, ADDR_TEXT_MAX, a->text);
     } else if (a->len == 4) {
         /* as inet_ntop writes it, without its sprintf: it runs per message */
         char *p = buf;
@@ -333,11 +342,10 @@ static const char *rule_label(tlsneg_rule_id id, char *buf, size_t len)
  * extension. */
 static void offer_pattern(const tlsneg_facts *f, sbuf *out)
 {
-    char h[8];
     sbuf_clear(out);
     if (!f->has_supported_versions) {
         sbuf_add(out, "legacy ");
-        sbuf_add(out, vhex(f->legacy_version, h));
+        sbuf_vhex(out, f->legacy_version);
         return;
     }
     bool grease = false;
@@ -352,7 +360,7 @@ static void offer_pattern(const tlsneg_facts *f, sbuf *out)
         if (out->len) {
             sbuf_addc(out, ' ');
         }
-        sbuf_add(out, vhex(f->offered[i], h));
+        sbuf_vhex(out, f->offered[i]);
     }
     if (!out->len) {
         sbuf_add(out, "(empty)");
@@ -501,14 +509,15 @@ static void json_string(sbuf *out, const char *s)
     sbuf_addc(out, '"');
 }
 
-static void json_version(sbuf *out, const char *key, bool has, uint16_t v)
+/* json_version is inlined for its literal key, as sbuf_keyu. */
+static inline __attribute__((always_inline)) void json_version(sbuf *out, const char *key, bool has,
+                                                               uint16_t v)
 {
-    char h[8];
     sbuf_add(out, ",\"");
     sbuf_add(out, key);
     if (has) {
         sbuf_add(out, "\":\"");
-        sbuf_add(out, vhex(v, h));
+        sbuf_vhex(out, v);
         sbuf_addc(out, '"');
     } else {
         sbuf_add(out, "\":null");
@@ -587,7 +596,6 @@ static void json_findings(sbuf *out, const tlsneg_out_msg *r)
 static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
 {
     const tlsneg_facts *f = &r->facts;
-    char h[8];
     json_common(out, "hello", fr, ends_of(fr, r->from_client), r->sni);
     sbuf_add(out, ",\"msg\":");
     json_string(out, tlsneg_msg_name(f));
@@ -598,7 +606,7 @@ static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_
             sbuf_addc(out, '[');
             for (unsigned i = 0; i < f->num_offered; i++) {
                 sbuf_add(out, i ? ",\"" : "\"");
-                sbuf_add(out, vhex(f->offered[i], h));
+                sbuf_vhex(out, f->offered[i]);
                 sbuf_addc(out, '"');
             }
             sbuf_addc(out, ']');
@@ -888,10 +896,11 @@ static void report_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsn
         }
         offer_pattern(f, &o->pattern);
         const char *p = sbuf_str(&o->pattern);
-        unsigned *n = map_get(&o->offers, p, strlen(p) + 1);
+        size_t plen = o->pattern.len + 1; /* with its NUL, as the key */
+        unsigned *n = map_get(&o->offers, p, plen);
         if (!n) {
             n = calloc(1, sizeof *n);
-            if (!n || !map_put(&o->offers, p, strlen(p) + 1, n)) {
+            if (!n || !map_put(&o->offers, p, plen, n)) {
                 free(n);
                 n = NULL;
             }
