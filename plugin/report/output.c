@@ -19,7 +19,7 @@
 /* ---- a growing string ----------------------------------------------------- */
 
 typedef struct {
-    char *s;
+    char *s; /* len bytes, and room for a NUL that sbuf_str writes */
     size_t len, cap;
     bool failed; /* out of memory: the text is cut */
 } sbuf;
@@ -46,7 +46,8 @@ static inline bool sbuf_grow(sbuf *b, size_t more)
 }
 
 /* sbuf_put and sbuf_add are inlined: a literal's length and copy are then
- * known when compiled (the JSON writer runs per message). */
+ * known when compiled (the JSON writer runs per message). The text is ended
+ * by a NUL only when read as a string (sbuf_str). */
 static inline __attribute__((always_inline)) void sbuf_put(sbuf *b, const char *s, size_t n)
 {
     if (!sbuf_grow(b, n)) {
@@ -54,7 +55,6 @@ static inline __attribute__((always_inline)) void sbuf_put(sbuf *b, const char *
     }
     memcpy(b->s + b->len, s, n);
     b->len += n;
-    b->s[b->len] = '\0';
 }
 
 static inline __attribute__((always_inline)) void sbuf_add(sbuf *b, const char *s)
@@ -92,26 +92,44 @@ static void sbuf_printf(sbuf *b, const char *fmt, ...)
 }
 
 /* sbuf_uint writes v in decimal, as printf's %u and %llu do; no printf:
- * the JSON writer runs per message. */
+ * the JSON writer runs per message. Two digits a step, from a table. */
 static void sbuf_uint(sbuf *b, unsigned long long v)
 {
+    static const char pairs[] = "00010203040506070809"
+                                "10111213141516171819"
+                                "20212223242526272829"
+                                "30313233343536373839"
+                                "40414243444546474849"
+                                "50515253545556575859"
+                                "60616263646566676869"
+                                "70717273747576777879"
+                                "80818283848586878889"
+                                "90919293949596979899";
     char d[20];
     size_t i = sizeof d;
-    do {
-        d[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        d[--i] = pairs[2 * r + 1];
+        d[--i] = pairs[2 * r];
+    }
+    if (v >= 10) {
+        d[--i] = pairs[2 * v + 1];
+        d[--i] = pairs[2 * v];
+    } else {
+        d[--i] = (char)('0' + v);
+    }
     sbuf_put(b, d + i, sizeof d - i);
 }
 
-/* sbuf_keyu writes ,"key":v; inlined, so a literal key's length is known
- * when compiled. */
-static inline __attribute__((always_inline)) void sbuf_keyu(sbuf *b, const char *key,
-                                                            unsigned long long v)
+/* sbuf_keyu writes ,"key":v; key is a literal, joined to its quotes when
+ * compiled. */
+#define sbuf_keyu(b, key, v) sbuf_text_uint((b), ",\"" key "\":", sizeof(",\"" key "\":") - 1, (v))
+
+static inline __attribute__((always_inline)) void sbuf_text_uint(sbuf *b, const char *text,
+                                                                 size_t n, unsigned long long v)
 {
-    sbuf_add(b, ",\"");
-    sbuf_add(b, key);
-    sbuf_add(b, "\":");
+    sbuf_put(b, text, n);
     sbuf_uint(b, v);
 }
 
@@ -123,9 +141,14 @@ static void sbuf_clear(sbuf *b)
     }
 }
 
-static const char *sbuf_str(const sbuf *b)
+/* sbuf_str returns the text, ended by a NUL (sbuf_grow keeps room for it). */
+static const char *sbuf_str(sbuf *b)
 {
-    return b->s ? b->s : "";
+    if (!b->s) {
+        return "";
+    }
+    b->s[b->len] = '\0';
+    return b->s;
 }
 
 /* ---- a hash map from byte strings to pointers ------------------------------ */
@@ -484,28 +507,41 @@ static void flush_line(tlsneg_out *o)
 
 static void json_string(sbuf *out, const char *s)
 {
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
     sbuf_addc(out, '"');
-    while (s && *s) {
+    for (;;) {
         /* the run that needs no escape, at once */
-        size_t n = 0;
-        while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20) {
-            n++;
+        const unsigned char *run = p;
+        while (*p >= 0x20 && *p != '"' && *p != '\\') {
+            p++;
         }
-        sbuf_put(out, s, n);
-        s += n;
-        if (!*s) {
+        sbuf_put(out, (const char *)run, (size_t)(p - run));
+        if (!*p) {
             break;
         }
-        if (*s == '"' || *s == '\\') {
-            sbuf_addc(out, '\\');
-        }
-        if ((unsigned char)*s < 0x20) {
-            sbuf_printf(out, "\\u%04x", (unsigned char)*s);
+        if (*p < 0x20) {
+            char u[6] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15]};
+            sbuf_put(out, u, sizeof u);
         } else {
-            sbuf_addc(out, *s);
+            char e[2] = {'\\', (char)*p};
+            sbuf_put(out, e, sizeof e);
         }
-        s++;
+        p++;
     }
+    sbuf_addc(out, '"');
+}
+
+/* json_addr writes a as a JSON string: inet_ntop's text needs no escape. */
+static void json_addr(sbuf *out, const tlsneg_out_addr *a)
+{
+    char buf[ADDR_TEXT_MAX];
+    if (a->text) {
+        json_string(out, a->text);
+        return;
+    }
+    sbuf_addc(out, '"');
+    sbuf_add(out, addr_text(a, buf));
     sbuf_addc(out, '"');
 }
 
@@ -538,7 +574,6 @@ static ends ends_of(const tlsneg_out_frame *fr, bool from_client)
 static void json_common(sbuf *out, const char *record, const tlsneg_out_frame *fr, ends e,
                         const char *sni)
 {
-    char a[ADDR_TEXT_MAX];
     sbuf_add(out, "{\"record\":\"");
     sbuf_add(out, record);
     sbuf_add(out, "\"");
@@ -557,10 +592,10 @@ static void json_common(sbuf *out, const char *record, const tlsneg_out_frame *f
         sbuf_printf(out, ",\"time\":%ld.%06d", (long)fr->secs, (int)fr->usecs);
     }
     sbuf_add(out, ",\"client\":");
-    json_string(out, addr_text(e.client, a));
+    json_addr(out, e.client);
     sbuf_keyu(out, "client_port", e.client->port);
     sbuf_add(out, ",\"server\":");
-    json_string(out, addr_text(e.server, a));
+    json_addr(out, e.server);
     sbuf_keyu(out, "port", e.server->port);
     sbuf_add(out, ",\"sni\":");
     if (sni) {
