@@ -571,12 +571,24 @@ static ends ends_of(const tlsneg_out_frame *fr, bool from_client)
     return e;
 }
 
-static void json_common(sbuf *out, const char *record, const tlsneg_out_frame *fr, ends e,
-                        const char *sni)
+/* Where the common fields after a record's name lie in the line buffer:
+ * a second record of the same message copies them (json_common_again). */
+typedef struct {
+    size_t from, len;
+} common_fields;
+
+static void json_record(sbuf *out, const char *record)
 {
     sbuf_add(out, "{\"record\":\"");
     sbuf_add(out, record);
-    sbuf_add(out, "\"");
+    sbuf_addc(out, '"');
+}
+
+static common_fields json_common(sbuf *out, const char *record, const tlsneg_out_frame *fr, ends e,
+                                 const char *sni)
+{
+    json_record(out, record);
+    common_fields c = {out->len, 0};
     sbuf_keyu(out, "frame", fr->frame);
     if (fr->secs >= 0 && fr->usecs < 1000000) {
         char us[6];
@@ -603,6 +615,20 @@ static void json_common(sbuf *out, const char *record, const tlsneg_out_frame *f
     } else {
         sbuf_add(out, "null");
     }
+    c.len = out->len - c.from;
+    return c;
+}
+
+/* json_common_again starts a second record of a message with the common
+ * fields json_common wrote for its first (the same frame, ends and SNI). */
+static void json_common_again(sbuf *out, const char *record, common_fields c)
+{
+    json_record(out, record);
+    if (!sbuf_grow(out, c.len)) {
+        return;
+    }
+    memcpy(out->s + out->len, out->s + c.from, c.len);
+    out->len += c.len;
 }
 
 /* findings: the rule names (tlsneg.finding); experts: the expert info of
@@ -628,10 +654,10 @@ static void json_findings(sbuf *out, const tlsneg_out_msg *r)
     }
 }
 
-static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
+static common_fields jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
 {
     const tlsneg_facts *f = &r->facts;
-    json_common(out, "hello", fr, ends_of(fr, r->from_client), r->sni);
+    common_fields c = json_common(out, "hello", fr, ends_of(fr, r->from_client), r->sni);
     sbuf_add(out, ",\"msg\":");
     json_string(out, tlsneg_msg_name(f));
     json_version(out, "legacy_version", true, f->legacy_version);
@@ -675,16 +701,24 @@ static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_
     }
     json_findings(out, r);
     sbuf_add(out, "}\n");
+    return c;
+}
+
+/* jsonl_outcome_fields writes what an outcome record adds to the common
+ * fields. */
+static void jsonl_outcome_fields(sbuf *out, uint32_t attempt_frame, const char *outcome)
+{
+    sbuf_keyu(out, "attempt_frame", attempt_frame);
+    sbuf_add(out, ",\"outcome\":\"");
+    sbuf_add(out, outcome);
+    sbuf_addc(out, '"');
 }
 
 static void jsonl_outcome(sbuf *out, const tlsneg_out_frame *fr, ends e, const char *sni,
                           uint32_t attempt_frame, const char *outcome)
 {
     json_common(out, "outcome", fr, e, sni);
-    sbuf_keyu(out, "attempt_frame", attempt_frame);
-    sbuf_add(out, ",\"outcome\":\"");
-    sbuf_add(out, outcome);
-    sbuf_addc(out, '"');
+    jsonl_outcome_fields(out, attempt_frame, outcome);
 }
 
 void tlsneg_out_header(tlsneg_out *o)
@@ -736,10 +770,12 @@ static void jsonl_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsne
         sbuf_add(out, "}\n");
         return;
     }
-    jsonl_hello(out, fr, r);
+    common_fields c = jsonl_hello(out, fr, r);
     if (r->facts.msg_type == TLSNEG_HS_SERVER_HELLO && !r->retransmission_of) {
-        jsonl_outcome(out, fr, e, r->sni, r->client_hello_frame,
-                      r->facts.is_hrr ? "hello_retry_request" : "server_hello");
+        /* the outcome: the same frame, ends and SNI as the hello's record */
+        json_common_again(out, "outcome", c);
+        jsonl_outcome_fields(out, r->client_hello_frame,
+                             r->facts.is_hrr ? "hello_retry_request" : "server_hello");
         json_version(out, "version", r->facts.has_negotiated, r->facts.negotiated_version);
         sbuf_add(out, "}\n");
     }
