@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "util.h"
+
 bool tlsneg_is_grease_psk_mode(uint8_t m)
 {
     return m >= 0x0b && (m - 0x0b) % 0x1f == 0;
@@ -37,7 +39,7 @@ const char *tlsneg_version_name(uint16_t v, char *buf, size_t buf_len)
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         if (fixed[i].v == v) {
-            snprintf(buf, buf_len, "%s", fixed[i].name);
+            tlsneg_strlcpy(buf, buf_len, fixed[i].name);
             return buf;
         }
     }

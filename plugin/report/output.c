@@ -1060,14 +1060,18 @@ static void version_list(const version_counts *t, sbuf *out, bool csv, bool dtls
     }
     char buf[TLSNEG_VERSION_NAME_MAX];
     for (size_t i = 0; i < t->n; i++) {
-        if (csv) {
-            sbuf_printf(out, "%s%s:%u", i ? ";" : "", vhex(sorted[i].version, buf),
-                        sorted[i].count);
-        } else {
-            sbuf_printf(out, "%s%s x%u", i ? ", " : "",
-                        tlsneg_version_name_in(sorted[i].version, dtls, buf, sizeof buf),
-                        sorted[i].count);
+        /* "0x0304:3;0x0303:1" (CSV) or "TLS 1.3 x3, TLS 1.2 x1" */
+        if (i) {
+            sbuf_add(out, csv ? ";" : ", ");
         }
+        if (csv) {
+            sbuf_vhex(out, sorted[i].version);
+            sbuf_addc(out, ':');
+        } else {
+            sbuf_add(out, tlsneg_version_name_in(sorted[i].version, dtls, buf, sizeof buf));
+            sbuf_add(out, " x");
+        }
+        sbuf_uint(out, sorted[i].count);
     }
     free(sorted);
 }
@@ -1270,8 +1274,12 @@ static void print_report(tlsneg_out *o)
         for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
             if (s->findings[r]) {
                 char label[128];
-                sbuf_printf(&a, "%s%s x%u", a.len ? ", " : "",
-                            rule_label((tlsneg_rule_id)r, label, sizeof label), s->findings[r]);
+                if (a.len) {
+                    sbuf_add(&a, ", ");
+                }
+                sbuf_add(&a, rule_label((tlsneg_rule_id)r, label, sizeof label));
+                sbuf_add(&a, " x");
+                sbuf_uint(&a, s->findings[r]);
             }
         }
         if (a.len) {
