@@ -261,6 +261,25 @@ bool tlsneg_quic_decrypt(const tlsneg_quic_keys *k, const tlsneg_quic_long *h, c
     return true;
 }
 
+/* zero_run counts the zero bytes p starts with, eight at a time: an Initial
+ * is padded to 1200 bytes, often with hundreds of PADDING frames. */
+static size_t zero_run(const uint8_t *p, size_t len)
+{
+    size_t n = 0;
+    uint64_t w;
+    while (len - n >= sizeof w) {
+        memcpy(&w, p + n, sizeof w);
+        if (w != 0) {
+            break;
+        }
+        n += sizeof w;
+    }
+    while (n < len && p[n] == 0) {
+        n++;
+    }
+    return n;
+}
+
 bool tlsneg_quic_frames(const uint8_t *p, size_t len, tlsneg_quic_crypto_fn on_crypto,
                         tlsneg_quic_close_fn on_close, void *user)
 {
@@ -272,7 +291,12 @@ bool tlsneg_quic_frames(const uint8_t *p, size_t len, tlsneg_quic_crypto_fn on_c
             return false;
         }
         switch (type) {
-        case 0x00: /* PADDING */
+        case 0x00: { /* PADDING: the run of them at once */
+            size_t n = zero_run(c.p, c.len);
+            c.p += n;
+            c.len -= n;
+            break;
+        }
         case 0x01: /* PING */
             break;
         case 0x02: /* ACK */

@@ -61,6 +61,15 @@ typedef struct {
     int items;
 } list;
 
+/* list_init empties l; only the first byte of its text is written (the
+ * checks run per message). */
+static void list_init(list *l)
+{
+    l->buf[0] = '\0';
+    l->used = 0;
+    l->items = 0;
+}
+
 static void list_add(list *l, const char *item)
 {
     int n =
@@ -290,7 +299,8 @@ static void check_missing_supported_versions(const judge *j)
         h->wire == TLSNEG_WIRE_SSL2) {
         return;
     }
-    list l = {.used = 0};
+    list l;
+    list_init(&l);
     if (h->key_share.present && tlsneg_hello_has_extension(h, TLSNEG_EXT_KEY_SHARE)) {
         list_add(&l, "key_share");
     }
@@ -315,7 +325,8 @@ static void check_missing_extension(const judge *j)
     if (!complete(j)) {
         return;
     }
-    list l = {.used = 0};
+    list l;
+    list_init(&l);
     if (is_client_hello(j) && offers(f, j->v13)) {
         bool key_share =
             h->key_share.present && tlsneg_hello_has_extension(h, TLSNEG_EXT_KEY_SHARE);
@@ -393,7 +404,8 @@ static void check_grease_selected(const judge *j)
     if (!is_server_hello(j) || f->grease_count == 0) {
         return;
     }
-    list l = {.used = 0};
+    list l;
+    list_init(&l);
     for (size_t i = 0; i < f->num_grease; i++) {
         char item[48];
         snprintf(item, sizeof item, "0x%04x as %s", f->grease[i].value,

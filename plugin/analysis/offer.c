@@ -53,25 +53,6 @@ bool tlsneg_extension_signals_version(uint16_t t)
     }
 }
 
-/* u16_list hashes a list of 2-byte code points in order; skip says which to
- * leave out. */
-static uint32_t u16_list(tlsneg_cur list, bool (*skip)(uint16_t))
-{
-    uint32_t h = 2166136261u;
-    uint16_t v;
-    while (tlsneg_cur_u16(&list, &v)) {
-        if (!skip(v)) {
-            h = fnv32(h, v);
-        }
-    }
-    return h;
-}
-
-static bool skip_grease(uint16_t v)
-{
-    return tlsneg_is_grease(v);
-}
-
 /* skip_group leaves out the groups a client offers only with TLS 1.3, which
  * a fallback retry drops without changing anything else: the FFDHE groups
  * (RFC 7919), which OpenSSL 3.0 offers only with TLS 1.3 (measured, pcaps/:
@@ -106,13 +87,30 @@ static bool skip_scsv(uint16_t v)
     return tlsneg_is_grease(v) || v == TLSNEG_CS_FALLBACK_SCSV;
 }
 
-static uint32_t list_of(const tlsneg_ext_view *e, bool (*skip)(uint16_t))
+/* list_of hashes a list of 2-byte code points in order, in one walk, twice:
+ * without the ones skip says (*kept; skip leaves out GREASE too) and without
+ * GREASE alone (*no_grease). Both are 0 without the list. */
+static void list_of(const tlsneg_ext_view *e, bool (*skip)(uint16_t), uint32_t *kept,
+                    uint32_t *no_grease)
 {
     tlsneg_cur body = e->body, list;
+    *kept = *no_grease = 0;
     if (!e->present || !tlsneg_cur_u16_prefixed(&body, &list)) {
-        return 0;
+        return;
     }
-    return u16_list(list, skip);
+    uint32_t k = 2166136261u, g = 2166136261u;
+    uint16_t v;
+    while (tlsneg_cur_u16(&list, &v)) {
+        if (tlsneg_is_grease(v)) {
+            continue;
+        }
+        g = fnv32(g, v);
+        if (!skip(v)) {
+            k = fnv32(k, v);
+        }
+    }
+    *kept = k;
+    *no_grease = g;
 }
 
 /* The cipher suites hashed in order, in one walk: all but GREASE and the
@@ -281,13 +279,14 @@ void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tls
     suite_hashes sh = suites(h);
     out->fp_suites = sh.suites;
     out->fp_suites_pre12 = sh.pre12;
-    out->fp_groups = list_of(&h->supported_groups, skip_group);
-    out->fp_sigalgs = list_of(&h->signature_algorithms, skip_sigalg);
+    uint32_t all_groups, all_sigalgs;
+    list_of(&h->supported_groups, skip_group, &out->fp_groups, &all_groups);
+    list_of(&h->signature_algorithms, skip_sigalg, &out->fp_sigalgs, &all_sigalgs);
     uint32_t all_exts;
     extension_sets(h, &out->fp_exts, &out->fp_exts_pre12, &all_exts);
     uint32_t all = fnv32(sh.all, out->versions);
-    all = fnv32(all ^ list_of(&h->supported_groups, skip_grease), 0);
-    all = fnv32(all ^ list_of(&h->signature_algorithms, skip_grease), 1);
+    all = fnv32(all ^ all_groups, 0);
+    all = fnv32(all ^ all_sigalgs, 1);
     all = fnv32(all ^ all_exts, 2);
     out->fp_all = all;
 }

@@ -64,7 +64,7 @@ static void set_sni(bool *has, char *dst, const char *sni)
 {
     *has = sni != NULL;
     if (sni) {
-        snprintf(dst, TLSNEG_MAX_SNI + 1, "%s", sni);
+        tlsneg_strlcpy(dst, TLSNEG_MAX_SNI + 1, sni);
     }
 }
 

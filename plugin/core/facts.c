@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "facts.h"
 
+#include "util.h"
 #include "versions.h"
 
 #include <stdarg.h>
@@ -289,7 +290,11 @@ static const char *copy_sni(tlsneg_facts_buf *buf, const tlsneg_hello *h, tlsneg
             if (printable) {
                 buf->sni[n] = (char)b;
             } else {
-                snprintf(buf->sni + n, 5, "\\x%02x", b);
+                static const char hex[] = "0123456789abcdef";
+                buf->sni[n] = '\\';
+                buf->sni[n + 1] = 'x';
+                buf->sni[n + 2] = hex[b >> 4];
+                buf->sni[n + 3] = hex[b & 15];
             }
             n += need;
         }
@@ -621,7 +626,7 @@ void tlsneg_facts_copy(tlsneg_facts *dst, tlsneg_facts_buf *buf, const tlsneg_fa
     dst->grease = n_gr ? buf->grease : NULL;
     if (src->sni) {
         if (src->sni != buf->sni) {
-            snprintf(buf->sni, sizeof buf->sni, "%s", src->sni);
+            tlsneg_strlcpy(buf->sni, sizeof buf->sni, src->sni);
         }
         dst->sni = buf->sni;
     }

@@ -100,13 +100,37 @@ bool tlsneg_hello_has_extension(const tlsneg_hello *h, uint16_t type)
     return false;
 }
 
+/* A set of extension types: one bit per type, in 1024 words of 64. Only
+ * the words a hello's types fall in are cleared (live marks them): clearing
+ * all 8 KB cost more than the rest of the walk. */
+typedef struct {
+    uint64_t live[65536 / 64 / 64];
+    uint64_t word[65536 / 64]; /* word[w] is read only once live says so */
+} type_set;
+
+/* type_set_add adds t; false when t was there already. */
+static bool type_set_add(type_set *s, uint16_t t)
+{
+    unsigned w = t / 64u;
+    uint64_t live_bit = UINT64_C(1) << (w % 64u), bit = UINT64_C(1) << (t % 64u);
+    if (!(s->live[w / 64u] & live_bit)) {
+        s->live[w / 64u] |= live_bit;
+        s->word[w] = 0;
+    }
+    if (s->word[w] & bit) {
+        return false;
+    }
+    s->word[w] |= bit;
+    return true;
+}
+
 /* parse_extensions walks extensions<..> once, recording the first occurrence
  * of each type tlsneg reads and the first repeated type. */
 static tlsneg_status parse_extensions(parser *ps)
 {
     tlsneg_hello *h = ps->out;
-    uint64_t seen[65536 / 64];
-    memset(seen, 0, sizeof seen);
+    type_set seen;
+    memset(seen.live, 0, sizeof seen.live);
 
     if (ps->c.len == 0) {
         return TLSNEG_OK; /* the block is optional */
@@ -127,15 +151,13 @@ static tlsneg_status parse_extensions(parser *ps)
         if (type < 64) {
             h->types_below_64 |= UINT64_C(1) << type;
         }
-        uint64_t bit = UINT64_C(1) << (type % 64);
-        if (seen[type / 64] & bit) {
+        if (!type_set_add(&seen, type)) {
             if (!h->duplicate_extension) {
                 h->duplicate_extension = true;
                 h->duplicate_type = type;
             }
             continue;
         }
-        seen[type / 64] |= bit;
         tlsneg_ext_view *v = known_extension(h, type);
         if (v && !v->present) {
             v->present = true;

@@ -32,4 +32,19 @@ static inline char *tlsneg_strdup(const char *s)
     return d;
 }
 
+/* tlsneg_strlcpy copies s into dst (size bytes), cut to fit and ended by a
+ * NUL: what snprintf(dst, size, "%s", s) writes, without printf (it runs
+ * per message). */
+static inline void tlsneg_strlcpy(char *dst, size_t size, const char *s)
+{
+    if (!size) {
+        return;
+    }
+    /* memchr stops at the first NUL (C11 7.24.5.1): s may be shorter */
+    const char *end = (const char *)memchr(s, '\0', size - 1);
+    size_t n = end ? (size_t)(end - s) : size - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
 #endif

@@ -3,10 +3,7 @@
 
 #include <stdio.h>
 
-bool tlsneg_is_grease(uint16_t v)
-{
-    return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff);
-}
+#include "util.h"
 
 bool tlsneg_is_grease_psk_mode(uint8_t m)
 {
@@ -42,7 +39,7 @@ const char *tlsneg_version_name(uint16_t v, char *buf, size_t buf_len)
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         if (fixed[i].v == v) {
-            snprintf(buf, buf_len, "%s", fixed[i].name);
+            tlsneg_strlcpy(buf, buf_len, fixed[i].name);
             return buf;
         }
     }

@@ -23,8 +23,12 @@
 #define TLSNEG_VERSION_NAME_MAX 48
 
 /* tlsneg_is_grease reports whether v is one of the 16 GREASE values 0x?A?A of
- * RFC 8701 section 2 (both bytes equal, low nibbles 0xA). */
-bool tlsneg_is_grease(uint16_t v);
+ * RFC 8701 section 2 (both bytes equal, low nibbles 0xA). Inline: every list
+ * of every hello is tested value by value. */
+static inline bool tlsneg_is_grease(uint16_t v)
+{
+    return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff);
+}
 
 /* tlsneg_is_grease_psk_mode reports whether m is a GREASE PSK key exchange
  * mode (0x0B, 0x2A, 0x49, ... 0xE4; RFC 8701 section 2). */

@@ -19,7 +19,7 @@
 /* ---- a growing string ----------------------------------------------------- */
 
 typedef struct {
-    char *s;
+    char *s; /* len bytes, and room for a NUL that sbuf_str writes */
     size_t len, cap;
     bool failed; /* out of memory: the text is cut */
 } sbuf;
@@ -46,7 +46,8 @@ static inline bool sbuf_grow(sbuf *b, size_t more)
 }
 
 /* sbuf_put and sbuf_add are inlined: a literal's length and copy are then
- * known when compiled (the JSON writer runs per message). */
+ * known when compiled (the JSON writer runs per message). The text is ended
+ * by a NUL only when read as a string (sbuf_str). */
 static inline __attribute__((always_inline)) void sbuf_put(sbuf *b, const char *s, size_t n)
 {
     if (!sbuf_grow(b, n)) {
@@ -54,7 +55,6 @@ static inline __attribute__((always_inline)) void sbuf_put(sbuf *b, const char *
     }
     memcpy(b->s + b->len, s, n);
     b->len += n;
-    b->s[b->len] = '\0';
 }
 
 static inline __attribute__((always_inline)) void sbuf_add(sbuf *b, const char *s)
@@ -62,7 +62,7 @@ static inline __attribute__((always_inline)) void sbuf_add(sbuf *b, const char *
     sbuf_put(b, s, strlen(s));
 }
 
-static void sbuf_addc(sbuf *b, char c)
+static inline __attribute__((always_inline)) void sbuf_addc(sbuf *b, char c)
 {
     sbuf_put(b, &c, 1);
 }
@@ -92,24 +92,44 @@ static void sbuf_printf(sbuf *b, const char *fmt, ...)
 }
 
 /* sbuf_uint writes v in decimal, as printf's %u and %llu do; no printf:
- * the JSON writer runs per message. */
+ * the JSON writer runs per message. Two digits a step, from a table. */
 static void sbuf_uint(sbuf *b, unsigned long long v)
 {
+    static const char pairs[] = "00010203040506070809"
+                                "10111213141516171819"
+                                "20212223242526272829"
+                                "30313233343536373839"
+                                "40414243444546474849"
+                                "50515253545556575859"
+                                "60616263646566676869"
+                                "70717273747576777879"
+                                "80818283848586878889"
+                                "90919293949596979899";
     char d[20];
     size_t i = sizeof d;
-    do {
-        d[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        d[--i] = pairs[2 * r + 1];
+        d[--i] = pairs[2 * r];
+    }
+    if (v >= 10) {
+        d[--i] = pairs[2 * v + 1];
+        d[--i] = pairs[2 * v];
+    } else {
+        d[--i] = (char)('0' + v);
+    }
     sbuf_put(b, d + i, sizeof d - i);
 }
 
-/* sbuf_keyu writes ,"key":v */
-static void sbuf_keyu(sbuf *b, const char *key, unsigned long long v)
+/* sbuf_keyu writes ,"key":v; key is a literal, joined to its quotes when
+ * compiled. */
+#define sbuf_keyu(b, key, v) sbuf_text_uint((b), ",\"" key "\":", sizeof(",\"" key "\":") - 1, (v))
+
+static inline __attribute__((always_inline)) void sbuf_text_uint(sbuf *b, const char *text,
+                                                                 size_t n, unsigned long long v)
 {
-    sbuf_add(b, ",\"");
-    sbuf_add(b, key);
-    sbuf_add(b, "\":");
+    sbuf_put(b, text, n);
     sbuf_uint(b, v);
 }
 
@@ -121,9 +141,14 @@ static void sbuf_clear(sbuf *b)
     }
 }
 
-static const char *sbuf_str(const sbuf *b)
+/* sbuf_str returns the text, ended by a NUL (sbuf_grow keeps room for it). */
+static const char *sbuf_str(sbuf *b)
 {
-    return b->s ? b->s : "";
+    if (!b->s) {
+        return "";
+    }
+    b->s[b->len] = '\0';
+    return b->s;
 }
 
 /* ---- a hash map from byte strings to pointers ------------------------------ */
@@ -285,6 +310,13 @@ static const char *vhex(uint16_t v, char *buf)
     return buf;
 }
 
+/* sbuf_vhex writes "0x0304": vhex's text, its 6 bytes known. */
+static void sbuf_vhex(sbuf *out, uint16_t v)
+{
+    char h[8];
+    sbuf_put(out, vhex(v, h), 6);
+}
+
 #define ADDR_TEXT_MAX 64
 
 /* addr_text writes a as text: IPv4 and IPv6 as inet_ntop writes them (as
@@ -292,7 +324,7 @@ static const char *vhex(uint16_t v, char *buf)
 static const char *addr_text(const tlsneg_out_addr *a, char *buf)
 {
     if (a->text) {
-        snprintf(buf, ADDR_TEXT_MAX, "%s", a->text);
+        tlsneg_strlcpy(buf, ADDR_TEXT_MAX, a->text);
     } else if (a->len == 4) {
         /* as inet_ntop writes it, without its sprintf: it runs per message */
         char *p = buf;
@@ -333,11 +365,10 @@ static const char *rule_label(tlsneg_rule_id id, char *buf, size_t len)
  * extension. */
 static void offer_pattern(const tlsneg_facts *f, sbuf *out)
 {
-    char h[8];
     sbuf_clear(out);
     if (!f->has_supported_versions) {
         sbuf_add(out, "legacy ");
-        sbuf_add(out, vhex(f->legacy_version, h));
+        sbuf_vhex(out, f->legacy_version);
         return;
     }
     bool grease = false;
@@ -352,7 +383,7 @@ static void offer_pattern(const tlsneg_facts *f, sbuf *out)
         if (out->len) {
             sbuf_addc(out, ' ');
         }
-        sbuf_add(out, vhex(f->offered[i], h));
+        sbuf_vhex(out, f->offered[i]);
     }
     if (!out->len) {
         sbuf_add(out, "(empty)");
@@ -476,39 +507,53 @@ static void flush_line(tlsneg_out *o)
 
 static void json_string(sbuf *out, const char *s)
 {
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
     sbuf_addc(out, '"');
-    while (s && *s) {
+    for (;;) {
         /* the run that needs no escape, at once */
-        size_t n = 0;
-        while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20) {
-            n++;
+        const unsigned char *run = p;
+        while (*p >= 0x20 && *p != '"' && *p != '\\') {
+            p++;
         }
-        sbuf_put(out, s, n);
-        s += n;
-        if (!*s) {
+        sbuf_put(out, (const char *)run, (size_t)(p - run));
+        if (!*p) {
             break;
         }
-        if (*s == '"' || *s == '\\') {
-            sbuf_addc(out, '\\');
-        }
-        if ((unsigned char)*s < 0x20) {
-            sbuf_printf(out, "\\u%04x", (unsigned char)*s);
+        if (*p < 0x20) {
+            char u[6] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15]};
+            sbuf_put(out, u, sizeof u);
         } else {
-            sbuf_addc(out, *s);
+            char e[2] = {'\\', (char)*p};
+            sbuf_put(out, e, sizeof e);
         }
-        s++;
+        p++;
     }
     sbuf_addc(out, '"');
 }
 
-static void json_version(sbuf *out, const char *key, bool has, uint16_t v)
+/* json_addr writes a as a JSON string: inet_ntop's text needs no escape. */
+static void json_addr(sbuf *out, const tlsneg_out_addr *a)
 {
-    char h[8];
+    char buf[ADDR_TEXT_MAX];
+    if (a->text) {
+        json_string(out, a->text);
+        return;
+    }
+    sbuf_addc(out, '"');
+    sbuf_add(out, addr_text(a, buf));
+    sbuf_addc(out, '"');
+}
+
+/* json_version is inlined for its literal key, as sbuf_keyu. */
+static inline __attribute__((always_inline)) void json_version(sbuf *out, const char *key, bool has,
+                                                               uint16_t v)
+{
     sbuf_add(out, ",\"");
     sbuf_add(out, key);
     if (has) {
         sbuf_add(out, "\":\"");
-        sbuf_add(out, vhex(v, h));
+        sbuf_vhex(out, v);
         sbuf_addc(out, '"');
     } else {
         sbuf_add(out, "\":null");
@@ -526,13 +571,24 @@ static ends ends_of(const tlsneg_out_frame *fr, bool from_client)
     return e;
 }
 
-static void json_common(sbuf *out, const char *record, const tlsneg_out_frame *fr, ends e,
-                        const char *sni)
+/* Where the common fields after a record's name lie in the line buffer:
+ * a second record of the same message copies them (json_common_again). */
+typedef struct {
+    size_t from, len;
+} common_fields;
+
+static void json_record(sbuf *out, const char *record)
 {
-    char a[ADDR_TEXT_MAX];
     sbuf_add(out, "{\"record\":\"");
     sbuf_add(out, record);
-    sbuf_add(out, "\"");
+    sbuf_addc(out, '"');
+}
+
+static common_fields json_common(sbuf *out, const char *record, const tlsneg_out_frame *fr, ends e,
+                                 const char *sni)
+{
+    json_record(out, record);
+    common_fields c = {out->len, 0};
     sbuf_keyu(out, "frame", fr->frame);
     if (fr->secs >= 0 && fr->usecs < 1000000) {
         char us[6];
@@ -548,10 +604,10 @@ static void json_common(sbuf *out, const char *record, const tlsneg_out_frame *f
         sbuf_printf(out, ",\"time\":%ld.%06d", (long)fr->secs, (int)fr->usecs);
     }
     sbuf_add(out, ",\"client\":");
-    json_string(out, addr_text(e.client, a));
+    json_addr(out, e.client);
     sbuf_keyu(out, "client_port", e.client->port);
     sbuf_add(out, ",\"server\":");
-    json_string(out, addr_text(e.server, a));
+    json_addr(out, e.server);
     sbuf_keyu(out, "port", e.server->port);
     sbuf_add(out, ",\"sni\":");
     if (sni) {
@@ -559,6 +615,20 @@ static void json_common(sbuf *out, const char *record, const tlsneg_out_frame *f
     } else {
         sbuf_add(out, "null");
     }
+    c.len = out->len - c.from;
+    return c;
+}
+
+/* json_common_again starts a second record of a message with the common
+ * fields json_common wrote for its first (the same frame, ends and SNI). */
+static void json_common_again(sbuf *out, const char *record, common_fields c)
+{
+    json_record(out, record);
+    if (!sbuf_grow(out, c.len)) {
+        return;
+    }
+    memcpy(out->s + out->len, out->s + c.from, c.len);
+    out->len += c.len;
 }
 
 /* findings: the rule names (tlsneg.finding); experts: the expert info of
@@ -584,11 +654,10 @@ static void json_findings(sbuf *out, const tlsneg_out_msg *r)
     }
 }
 
-static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
+static common_fields jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
 {
     const tlsneg_facts *f = &r->facts;
-    char h[8];
-    json_common(out, "hello", fr, ends_of(fr, r->from_client), r->sni);
+    common_fields c = json_common(out, "hello", fr, ends_of(fr, r->from_client), r->sni);
     sbuf_add(out, ",\"msg\":");
     json_string(out, tlsneg_msg_name(f));
     json_version(out, "legacy_version", true, f->legacy_version);
@@ -598,7 +667,7 @@ static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_
             sbuf_addc(out, '[');
             for (unsigned i = 0; i < f->num_offered; i++) {
                 sbuf_add(out, i ? ",\"" : "\"");
-                sbuf_add(out, vhex(f->offered[i], h));
+                sbuf_vhex(out, f->offered[i]);
                 sbuf_addc(out, '"');
             }
             sbuf_addc(out, ']');
@@ -632,16 +701,24 @@ static void jsonl_hello(sbuf *out, const tlsneg_out_frame *fr, const tlsneg_out_
     }
     json_findings(out, r);
     sbuf_add(out, "}\n");
+    return c;
+}
+
+/* jsonl_outcome_fields writes what an outcome record adds to the common
+ * fields. */
+static void jsonl_outcome_fields(sbuf *out, uint32_t attempt_frame, const char *outcome)
+{
+    sbuf_keyu(out, "attempt_frame", attempt_frame);
+    sbuf_add(out, ",\"outcome\":\"");
+    sbuf_add(out, outcome);
+    sbuf_addc(out, '"');
 }
 
 static void jsonl_outcome(sbuf *out, const tlsneg_out_frame *fr, ends e, const char *sni,
                           uint32_t attempt_frame, const char *outcome)
 {
     json_common(out, "outcome", fr, e, sni);
-    sbuf_keyu(out, "attempt_frame", attempt_frame);
-    sbuf_add(out, ",\"outcome\":\"");
-    sbuf_add(out, outcome);
-    sbuf_addc(out, '"');
+    jsonl_outcome_fields(out, attempt_frame, outcome);
 }
 
 void tlsneg_out_header(tlsneg_out *o)
@@ -693,10 +770,12 @@ static void jsonl_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsne
         sbuf_add(out, "}\n");
         return;
     }
-    jsonl_hello(out, fr, r);
+    common_fields c = jsonl_hello(out, fr, r);
     if (r->facts.msg_type == TLSNEG_HS_SERVER_HELLO && !r->retransmission_of) {
-        jsonl_outcome(out, fr, e, r->sni, r->client_hello_frame,
-                      r->facts.is_hrr ? "hello_retry_request" : "server_hello");
+        /* the outcome: the same frame, ends and SNI as the hello's record */
+        json_common_again(out, "outcome", c);
+        jsonl_outcome_fields(out, r->client_hello_frame,
+                             r->facts.is_hrr ? "hello_retry_request" : "server_hello");
         json_version(out, "version", r->facts.has_negotiated, r->facts.negotiated_version);
         sbuf_add(out, "}\n");
     }
@@ -888,10 +967,11 @@ static void report_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsn
         }
         offer_pattern(f, &o->pattern);
         const char *p = sbuf_str(&o->pattern);
-        unsigned *n = map_get(&o->offers, p, strlen(p) + 1);
+        size_t plen = o->pattern.len + 1; /* with its NUL, as the key */
+        unsigned *n = map_get(&o->offers, p, plen);
         if (!n) {
             n = calloc(1, sizeof *n);
-            if (!n || !map_put(&o->offers, p, strlen(p) + 1, n)) {
+            if (!n || !map_put(&o->offers, p, plen, n)) {
                 free(n);
                 n = NULL;
             }
@@ -980,14 +1060,18 @@ static void version_list(const version_counts *t, sbuf *out, bool csv, bool dtls
     }
     char buf[TLSNEG_VERSION_NAME_MAX];
     for (size_t i = 0; i < t->n; i++) {
-        if (csv) {
-            sbuf_printf(out, "%s%s:%u", i ? ";" : "", vhex(sorted[i].version, buf),
-                        sorted[i].count);
-        } else {
-            sbuf_printf(out, "%s%s x%u", i ? ", " : "",
-                        tlsneg_version_name_in(sorted[i].version, dtls, buf, sizeof buf),
-                        sorted[i].count);
+        /* "0x0304:3;0x0303:1" (CSV) or "TLS 1.3 x3, TLS 1.2 x1" */
+        if (i) {
+            sbuf_add(out, csv ? ";" : ", ");
         }
+        if (csv) {
+            sbuf_vhex(out, sorted[i].version);
+            sbuf_addc(out, ':');
+        } else {
+            sbuf_add(out, tlsneg_version_name_in(sorted[i].version, dtls, buf, sizeof buf));
+            sbuf_add(out, " x");
+        }
+        sbuf_uint(out, sorted[i].count);
     }
     free(sorted);
 }
@@ -1190,8 +1274,12 @@ static void print_report(tlsneg_out *o)
         for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
             if (s->findings[r]) {
                 char label[128];
-                sbuf_printf(&a, "%s%s x%u", a.len ? ", " : "",
-                            rule_label((tlsneg_rule_id)r, label, sizeof label), s->findings[r]);
+                if (a.len) {
+                    sbuf_add(&a, ", ");
+                }
+                sbuf_add(&a, rule_label((tlsneg_rule_id)r, label, sizeof label));
+                sbuf_add(&a, " x");
+                sbuf_uint(&a, s->findings[r]);
             }
         }
         if (a.len) {
