@@ -9,7 +9,12 @@
  * mutex. So either the sleeper sees the new count or the other side sees the
  * flag and signals it: no wake-up is lost. The consumer sleeps until an
  * eighth of the ring is full (or the producer has ended), the producer until
- * half of it is free: each wake-up moves a batch of events. */
+ * half of it is free: each wake-up moves a batch of events.
+ *
+ * The counts are published a sixteenth of the ring at a time (and before
+ * either side sleeps or ends), and the producer reads tail again only when
+ * the tail it saw last leaves no room: the two cache lines do not travel
+ * between the cores once per event. */
 #define _DEFAULT_SOURCE 1
 
 #include "evqueue.h"
@@ -32,9 +37,10 @@ struct tlsneg_evqueue {
     tlsneg_pcap_event_fn fn;
     void *user;
     uint8_t *ring;
-    uint64_t cap;    /* a power of two */
-    uint64_t pushed; /* the producer's own copy of head */
-    bool threaded;   /* a run's producer thread is on: push queues (else it calls fn) */
+    uint64_t cap;       /* a power of two */
+    uint64_t pushed;    /* the producer's: bytes pushed (head is what it published) */
+    uint64_t tail_seen; /* the producer's: tail as it read it last */
+    bool threaded;      /* a run's producer thread is on: push queues (else it calls fn) */
     void (*produce)(void *arg);
     void *arg;
     pthread_mutex_t mu;
@@ -83,13 +89,32 @@ static void sleep_until(struct tlsneg_evqueue *q, atomic_bool *asleep, pthread_c
     atomic_store(asleep, false);
 }
 
+/* publish_tail tells the producer how far the consumer has read. */
+static void publish_tail(struct tlsneg_evqueue *q, uint64_t t)
+{
+    atomic_store(&q->tail, t);
+    if (atomic_load(&q->producer_asleep) && producer_may_go(q)) {
+        wake(q, &q->wake_producer);
+    }
+}
+
+/* publish_head tells the consumer how far the producer has written. */
+static void publish_head(struct tlsneg_evqueue *q)
+{
+    atomic_store(&q->head, q->pushed);
+    if (atomic_load(&q->consumer_asleep) && consumer_may_go(q)) {
+        wake(q, &q->wake_consumer);
+    }
+}
+
 /* consume handles the events until the producer is done and the ring empty. */
 static void consume(struct tlsneg_evqueue *q)
 {
-    uint64_t t = atomic_load(&q->tail);
+    uint64_t t = atomic_load(&q->tail), told = t;
     for (;;) {
         uint64_t h = atomic_load_explicit(&q->head, memory_order_acquire);
         if (t == h) {
+            publish_tail(q, told = t);
             if (atomic_load(&q->done) && t == atomic_load(&q->head)) {
                 return;
             }
@@ -110,9 +135,8 @@ static void consume(struct tlsneg_evqueue *q)
                 }
             }
             t += size;
-            atomic_store(&q->tail, t);
-            if (atomic_load(&q->producer_asleep) && producer_may_go(q)) {
-                wake(q, &q->wake_producer);
+            if (t - told >= q->cap / 16) {
+                publish_tail(q, told = t);
             }
         }
     }
@@ -122,6 +146,7 @@ static void *producer_thread(void *arg)
 {
     struct tlsneg_evqueue *q = arg;
     q->produce(q->arg);
+    publish_head(q);
     atomic_store(&q->done, true);
     if (atomic_load(&q->consumer_asleep)) {
         wake(q, &q->wake_consumer);
@@ -168,8 +193,13 @@ void tlsneg_evqueue_push(void *queue, const tlsneg_pcap_event *ev)
     uint64_t need = entry_size(own_block ? 0 : len);
     uint64_t at = q->pushed & (q->cap - 1);
     uint64_t skip = q->cap - at < need ? q->cap - at : 0;
-    if (q->cap - (q->pushed - atomic_load(&q->tail)) < skip + need) {
-        sleep_until(q, &q->producer_asleep, &q->wake_producer, producer_may_go);
+    if (q->cap - (q->pushed - q->tail_seen) < skip + need) {
+        q->tail_seen = atomic_load(&q->tail);
+        if (q->cap - (q->pushed - q->tail_seen) < skip + need) {
+            publish_head(q); /* what the consumer must read to make room */
+            sleep_until(q, &q->producer_asleep, &q->wake_producer, producer_may_go);
+            q->tail_seen = atomic_load(&q->tail);
+        }
     }
     if (skip) {
         ((entry *)(q->ring + at))->size = 0;
@@ -186,9 +216,8 @@ void tlsneg_evqueue_push(void *queue, const tlsneg_pcap_event *ev)
         memcpy(e + 1, ev->bytes, len);
     }
     q->pushed += skip + need;
-    atomic_store(&q->head, q->pushed);
-    if (atomic_load(&q->consumer_asleep) && consumer_may_go(q)) {
-        wake(q, &q->wake_consumer);
+    if (q->pushed - atomic_load_explicit(&q->head, memory_order_relaxed) >= q->cap / 16) {
+        publish_head(q);
     }
 }
 
