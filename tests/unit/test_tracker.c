@@ -448,6 +448,36 @@ static void bounded(void)
     tlsneg_tracker_free(t);
 }
 
+/* compact: 100,000 attempts under the default cap, each from its own client
+ * and answered with a session (every map used), cost under 200 bytes each
+ * with their map entries (461 before the attempts were packed and the maps
+ * held tags instead of keys), and the first and the last are still found. */
+static void compact(void)
+{
+    tlsneg_tracker *t = tracker(TLSNEG_DEFAULT_MAX_ATTEMPTS, true);
+    tlsneg_verdicts c;
+    tlsneg_offer o12 = offer_max(TLSNEG_V_TLS12);
+    uint8_t client[4] = {10, 0, 0, 0};
+    for (uint32_t i = 0; i < 100000; i++) {
+        client[1] = (uint8_t)(i >> 16);
+        client[2] = (uint8_t)(i >> 8);
+        client[3] = (uint8_t)i;
+        tlsneg_peer_key k = {client, 4, server, 4, 443, NULL};
+        o12.session_id = i + 1;
+        tlsneg_answer a12 = {.version = TLSNEG_V_TLS12, .session_id = 1000000 + (uint64_t)i};
+        tlsneg_tracker_client_hello(t, i, &k, 2 * i + 1, i * S / 1000, &o12, &c);
+        tlsneg_tracker_server_hello(t, i, 2 * i + 2, i * S / 1000, &a12, &c);
+    }
+    size_t bytes = tlsneg_tracker_bytes(t);
+    ok(tlsneg_tracker_attempts(t) == 100000 && bytes < 100000 * 200,
+       "100,000 attempts: %zu bytes, %zu a attempt (under 200)", bytes, bytes / 100000);
+    ok(tlsneg_tracker_alert(t, 0, 100 * S, 40, false, &c) == 1 &&
+           find(&c, TLSNEG_VERDICT_CLIENT_ABORT),
+       "the first attempt is still found: the client's alert after its ServerHello ends it");
+    ok(tlsneg_tracker_alert(t, 99999, 100 * S, 40, false, &c) == 199999, "so is the last attempt");
+    tlsneg_tracker_free(t);
+}
+
 /* The tests of issue 13 read the verdicts through this view: one flag or
  * value per verdict kind and evidence role (analysis/tracker.h). */
 typedef struct {
@@ -996,5 +1026,6 @@ int main(void)
     ignored_scsv();
     resumption();
     bounded();
+    compact();
     return tap_done();
 }
