@@ -419,6 +419,34 @@ static void resumption(void)
     tlsneg_tracker_free(t);
 }
 
+/* A session whose maker is forgotten is found no more, even when the
+ * client aborted the maker after its ServerHello: the slot's next attempt
+ * (another client's, at another version) did not make it. */
+static void resumption_forgotten(void)
+{
+    tlsneg_tracker *t = tracker(2, true);
+    tlsneg_verdicts c;
+    tlsneg_peer_key k = peer(client1, "localhost"), k2 = peer(client2, "localhost");
+    tlsneg_offer o12 = offer_max(TLSNEG_V_TLS12), o11 = offer_max(TLSNEG_V_TLS11);
+    tlsneg_answer a12 = answer(TLSNEG_V_TLS12), a11 = answer(TLSNEG_V_TLS11);
+    a12.session_id = 0xabc;
+    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o12, &c);
+    tlsneg_tracker_server_hello(t, 0, 6, 0, &a12, &c);
+    ok(tlsneg_tracker_alert(t, 0, 0, 40, false, &c) == 4 && find(&c, TLSNEG_VERDICT_CLIENT_ABORT),
+       "the session's maker is aborted by its client after the ServerHello");
+    tlsneg_tracker_client_hello(t, 1, &k2, 10, S, &o11, &c);
+    tlsneg_tracker_server_hello(t, 1, 12, S, &a11, &c);
+    tlsneg_tracker_client_hello(t, 2, &k2, 20, 2 * S, &o11, &c);
+    tlsneg_tracker_server_hello(t, 2, 22, 2 * S, &a11, &c);
+    o12.session_id = 0xabc;
+    tlsneg_tracker_client_hello(t, 3, &k, 30, 3 * S, &o12, &c);
+    tlsneg_tracker_server_hello(t, 3, 32, 3 * S, &a12, &c);
+    ok(!find(&c, TLSNEG_VERDICT_RESUMPTION_CHANGE),
+       "cap 2, the maker forgotten: no resumption change (session made in: frame %u, 0: none)",
+       link_of(&c, TLSNEG_VERDICT_RESUMPTION_CHANGE, TLSNEG_LINK_SESSION_MADE_IN));
+    tlsneg_tracker_free(t);
+}
+
 static void bounded(void)
 {
     tlsneg_tracker *t = tracker(100, true);
@@ -1025,6 +1053,7 @@ int main(void)
     rejected_inconsistent_datagram();
     ignored_scsv();
     resumption();
+    resumption_forgotten();
     bounded();
     compact();
     return tap_done();
