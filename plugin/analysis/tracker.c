@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tracker.c: attempts in a ring (oldest overwritten first), found by
- * connection, by peer key and by session through three small hash maps. */
+ * connection, by peer key, by client-server pair and by session through
+ * four hash maps of compact entries. */
 #include "analysis/tracker.h"
 
 #include "analysis/checks.h"
@@ -14,40 +15,112 @@
 
 #define NONE UINT32_MAX
 
+/* One attempt: 120 bytes. The offer is kept packed (offer_get unpacks it).
+ * An attempt's id is not stored: the ring holds the last `used` attempts in
+ * order from slot `next`, so a slot's position gives its id (id_of). The
+ * probe state of a burst of hellos lives out of line (probe_rec), with the
+ * pair's latest attempt, once the burst has two hellos or more: a burst of
+ * one hello is read off its attempt (probe_get). */
 typedef struct {
     uint64_t conn;
     uint64_t key;          /* hash of the peer key */
-    uint32_t prev;         /* the failed attempt this one retries, or NONE */
-    uint64_t prev_id;      /* its id, to see whether it is still the same attempt */
-    uint64_t id;           /* unique, never reused */
+    uint64_t pair;         /* hash of the client and the server's address and port */
     uint64_t time_us;      /* of the ClientHello, then of the outcome */
+    uint64_t hello_us;     /* of the ClientHello */
+    uint64_t session_id;   /* the offer's; once answered, the session's (in_session) or 0 */
     uint32_t frame;        /* the first ClientHello */
     uint32_t answer_frame; /* the ServerHello */
     uint32_t best_frame;   /* the highest ServerHello of this key so far */
-    uint16_t best_version;
-    uint16_t version; /* in force, once answered */
-    uint8_t outcome;  /* tlsneg_cause, SUCCESS or COMPLETED */
+    uint32_t best_fp;      /* fp_all of the offer answered with best_version */
+    uint32_t prev_back;    /* this attempt's id minus that of the failed attempt it retries; 0:
+                              none */
+    uint32_t probe_rec;    /* the burst's probe record plus one; 0: none */
+    /* The offer's fingerprints and drafts (tlsneg_offer). */
+    uint32_t drafts, fp_suites, fp_suites_pre12, fp_groups, fp_sigalgs, fp_exts, fp_exts_pre12,
+        fp_all;
+    uint16_t offered_max;
+    uint16_t version;       /* in force, once answered */
+    uint16_t best_version;  /* of this key */
+    uint16_t best_offer;    /* rank of the highest offer the server completed for this key */
+    uint16_t probe_highest; /* the burst's highest offer when this hello came */
+    uint8_t versions;       /* tlsneg_offer.versions */
     uint8_t alert;
-    bool has_best;
-    bool same_retry;      /* prev is a failed attempt with the same offer */
-    bool changed_retry;   /* prev is a failed attempt with more than a lower version */
-    bool answer_sentinel; /* its ServerHello carried a downgrade sentinel */
-    uint8_t progress;     /* 1: the client, 2: the server sent CCS or encrypted data */
-    tlsneg_offer offer;
-    /* What this key has shown so far (copied into each new attempt). */
     uint8_t accepted;    /* tlsneg_version_bit of every version the server put in force */
-    unsigned best_offer; /* rank of the highest offer the server completed */
-    uint32_t best_fp;    /* fp_all of the offer answered with best_version */
-    /* What this client has shown this server (address and port, any SNI). */
-    uint64_t pair;
-    tlsneg_probe probe;
-    uint16_t variations;
-    bool recognised;
-    uint32_t seen[4]; /* the last distinct offers of the burst (fp_all, SCSV folded in) */
+    uint8_t outcome : 4; /* tlsneg_cause, SUCCESS or COMPLETED */
+    uint8_t tls13_extensions : 4;
+    /* the offer's flags */
+    uint8_t dtls : 1, datagram : 1, has_offered_max : 1, has_supported_versions : 1,
+        offers_tls13 : 1, fallback_scsv : 1, has_fingerprint : 1;
+    uint8_t has_best : 1;
+    uint8_t same_retry : 1;      /* prev is a failed attempt with the same offer */
+    uint8_t changed_retry : 1;   /* prev is a failed attempt with more than a lower version */
+    uint8_t answer_sentinel : 1; /* its ServerHello carried a downgrade sentinel */
+    uint8_t progress : 2;        /* 1: the client, 2: the server sent CCS or encrypted data */
+    uint8_t in_session : 1;      /* session_id is in by_session */
+    uint8_t probed : 1;          /* counted into a burst (probe_step) */
 } attempt;
 
-#define SUCCESS   0xff
-#define COMPLETED 0xfe /* no ServerHello seen, but both sides went encrypted */
+/* The probe state of a burst of two hellos or more, held by the pair's
+ * latest attempt. */
+typedef struct {
+    tlsneg_probe probe;
+    uint32_t seen[4]; /* the last distinct offers of the burst (fp_all, SCSV folded in) */
+    uint16_t variations;
+    bool recognised;
+    uint32_t next_free; /* in the free list: the next free record plus one */
+} probe_rec;
+
+#define SUCCESS   0xf
+#define COMPLETED 0xe /* no ServerHello seen, but both sides went encrypted */
+_Static_assert(TLSNEG_CAUSE_CLIENT_ABORT < COMPLETED, "outcomes fit in 4 bits");
+_Static_assert(sizeof(attempt) <= 120, "an attempt stays at 120 bytes (docs/performance.md)");
+
+static void offer_get(const attempt *a, tlsneg_offer *o)
+{
+    memset(o, 0, sizeof *o);
+    o->dtls = a->dtls;
+    o->datagram = a->datagram;
+    o->has_offered_max = a->has_offered_max;
+    o->offered_max = a->offered_max;
+    o->has_supported_versions = a->has_supported_versions;
+    o->offers_tls13 = a->offers_tls13;
+    o->tls13_extensions = a->tls13_extensions;
+    o->fallback_scsv = a->fallback_scsv;
+    o->session_id = a->session_id;
+    o->versions = a->versions;
+    o->drafts = a->drafts;
+    o->has_fingerprint = a->has_fingerprint;
+    o->fp_suites = a->fp_suites;
+    o->fp_suites_pre12 = a->fp_suites_pre12;
+    o->fp_groups = a->fp_groups;
+    o->fp_sigalgs = a->fp_sigalgs;
+    o->fp_exts = a->fp_exts;
+    o->fp_exts_pre12 = a->fp_exts_pre12;
+    o->fp_all = a->fp_all;
+}
+
+static void offer_set(attempt *a, const tlsneg_offer *o)
+{
+    a->dtls = o->dtls;
+    a->datagram = o->datagram;
+    a->has_offered_max = o->has_offered_max;
+    a->offered_max = o->offered_max;
+    a->has_supported_versions = o->has_supported_versions;
+    a->offers_tls13 = o->offers_tls13;
+    a->tls13_extensions = o->tls13_extensions & 0xfu;
+    a->fallback_scsv = o->fallback_scsv;
+    a->session_id = o->session_id;
+    a->versions = o->versions;
+    a->drafts = o->drafts;
+    a->has_fingerprint = o->has_fingerprint;
+    a->fp_suites = o->fp_suites;
+    a->fp_suites_pre12 = o->fp_suites_pre12;
+    a->fp_groups = o->fp_groups;
+    a->fp_sigalgs = o->fp_sigalgs;
+    a->fp_exts = o->fp_exts;
+    a->fp_exts_pre12 = o->fp_exts_pre12;
+    a->fp_all = o->fp_all;
+}
 
 /* What the tracker found about the frame in hand, before it becomes a list
  * of verdicts (emit). */
@@ -120,25 +193,43 @@ typedef struct {
     uint16_t session_version;
 } cross;
 
-/* A map from 64-bit keys to ring slots: linear probing, deletion by
- * backward shift, so that it never fills with tombstones. */
+/* Maps from keys to ring slots: open addressing with linear probing over
+ * 8-byte entries, deletion by backward shift (no tombstones). An entry
+ * holds the high half of the mixed key as its tag, which also places it;
+ * a tag that matches is verified against the attempt in the slot (map_get),
+ * so that the maps hold no keys. Each map grows by half when three
+ * quarters full, by its own count: a map that few attempts use (sessions)
+ * stays small. */
 typedef struct {
-    uint64_t key;
+    uint32_t tag;
     uint32_t slot1; /* the slot plus one; 0: empty, so that calloc'd maps
                      * need no pass to mark them empty */
 } entry;
 
 typedef struct {
     entry *e;
-    size_t mask;
+    size_t n;     /* entries */
+    size_t count; /* used */
 } map;
+
+enum { BY_CONN, BY_KEY, BY_PAIR, BY_SESSION, MAPS };
+
+/* The ring is allocated in chunks of CHUNK attempts, as attempts arrive:
+ * it never moves and never holds more than one chunk unused. */
+#define CHUNK_BITS 10
+#define CHUNK      ((size_t)1 << CHUNK_BITS)
+#define MAP_MIN    16
 
 struct tlsneg_tracker {
     tlsneg_tracker_config cfg;
-    attempt *ring;
-    size_t cap, used, next; /* next: where the next attempt goes once full */
-    uint64_t next_id;
-    map by_conn, by_key, by_session, by_pair;
+    attempt **chunk;
+    size_t chunks, chunks_alloc;
+    size_t cap, used, next; /* next: the oldest attempt, where the next goes once full */
+    uint64_t next_id;       /* ids of the attempts held: next_id - used + 1 to next_id */
+    map maps[MAPS];
+    probe_rec *recs;
+    size_t recs_alloc, recs_used;
+    uint32_t recs_free; /* the first free record plus one */
 };
 
 static uint64_t mix(uint64_t x)
@@ -150,101 +241,178 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 33);
 }
 
-static bool map_init(map *m, size_t slots)
+static inline attempt *at(const tlsneg_tracker *t, uint32_t s)
 {
-    m->e = calloc(slots, sizeof *m->e);
-    if (!m->e) {
+    return &t->chunk[s >> CHUNK_BITS][s & (CHUNK - 1)];
+}
+
+/* id_of: the id of the attempt in slot s (held). */
+static uint64_t id_of(const tlsneg_tracker *t, uint32_t s)
+{
+    return t->next_id - t->used + 1 + (s + t->cap - t->next) % t->cap;
+}
+
+/* live_prev returns the slot of the failed attempt that the attempt in slot
+ * s retries, if it is still held, or NONE. */
+static uint32_t live_prev(const tlsneg_tracker *t, uint32_t s)
+{
+    uint32_t back = at(t, s)->prev_back;
+    if (!back) {
+        return NONE;
+    }
+    uint64_t id = id_of(t, s) - back, oldest = t->next_id - t->used + 1;
+    if (id < oldest) {
+        return NONE;
+    }
+    return (uint32_t)((t->next + (id - oldest)) % t->cap);
+}
+
+/* home: where an entry with tag starts in a map of n entries. */
+static inline size_t home(uint32_t tag, size_t n)
+{
+    /* (tag * n) >> 32 without overflow for any n */
+    return (size_t)((uint64_t)tag * (n >> 32) + (((uint64_t)tag * (n & 0xffffffffu)) >> 32));
+}
+
+static uint64_t session_key(const attempt *a, uint64_t session_id)
+{
+    return mix(a->key ^ mix(session_id));
+}
+
+/* matches: the attempt in slot s is the one map k finds for key. */
+static bool matches(const tlsneg_tracker *t, int k, uint32_t s, uint64_t key)
+{
+    const attempt *a = at(t, s);
+    switch (k) {
+    case BY_CONN:
+        return a->conn == key;
+    case BY_PAIR:
+        return a->pair == key;
+    case BY_KEY:
+        return a->key == key;
+    default:
+        return a->in_session && session_key(a, a->session_id) == key;
+    }
+}
+
+static uint32_t map_get(const tlsneg_tracker *t, int k, uint64_t key)
+{
+    const map *m = &t->maps[k];
+    uint64_t h = mix(key);
+    uint32_t tag = (uint32_t)(h >> 32);
+    for (size_t i = home(tag, m->n);; i = i + 1 == m->n ? 0 : i + 1) {
+        const entry *e = &m->e[i];
+        if (e->slot1 == 0) {
+            return NONE;
+        }
+        if (e->tag == tag && matches(t, k, e->slot1 - 1, key)) {
+            return e->slot1 - 1;
+        }
+    }
+}
+
+/* map_place puts an entry known to be new into m (room assumed). */
+static void map_place(map *m, uint32_t tag, uint32_t slot1)
+{
+    size_t i = home(tag, m->n);
+    while (m->e[i].slot1 != 0) {
+        i = i + 1 == m->n ? 0 : i + 1;
+    }
+    m->e[i].tag = tag;
+    m->e[i].slot1 = slot1;
+    m->count++;
+}
+
+static bool map_resize(map *m, size_t n)
+{
+    entry *e = calloc(n, sizeof *e);
+    if (!e) {
         return false;
     }
-    m->mask = slots - 1;
+    map old = *m;
+    m->e = e;
+    m->n = n;
+    m->count = 0;
+    for (size_t i = 0; i < old.n; i++) {
+        if (old.e[i].slot1 != 0) {
+            map_place(m, old.e[i].tag, old.e[i].slot1);
+        }
+    }
+    free(old.e);
     return true;
 }
 
-static uint32_t map_get(const map *m, uint64_t key)
+/* map_put makes map k find the attempt in slot s for key. Out of memory,
+ * a full map is not grown, only filled further: it keeps one entry empty. */
+static void map_put(tlsneg_tracker *t, int k, uint64_t key, uint32_t s)
 {
-    for (size_t i = mix(key) & m->mask;; i = (i + 1) & m->mask) {
-        if (m->e[i].slot1 == 0) {
-            return NONE;
+    map *m = &t->maps[k];
+    uint64_t h = mix(key);
+    uint32_t tag = (uint32_t)(h >> 32);
+    for (size_t i = home(tag, m->n);; i = i + 1 == m->n ? 0 : i + 1) {
+        entry *e = &m->e[i];
+        if (e->slot1 == 0) {
+            break;
         }
-        if (m->e[i].key == key) {
-            return m->e[i].slot1 - 1;
+        if (e->tag == tag && matches(t, k, e->slot1 - 1, key)) {
+            e->slot1 = s + 1;
+            return;
         }
     }
-}
-
-static void map_put(map *m, uint64_t key, uint32_t slot)
-{
-    size_t i = mix(key) & m->mask;
-    while (m->e[i].slot1 != 0 && m->e[i].key != key) {
-        i = (i + 1) & m->mask;
-    }
-    m->e[i].key = key;
-    m->e[i].slot1 = slot + 1;
-}
-
-/* map_del removes key if it maps to slot. */
-static void map_del(map *m, uint64_t key, uint32_t slot)
-{
-    size_t i = mix(key) & m->mask;
-    while (m->e[i].slot1 != 0 && m->e[i].key != key) {
-        i = (i + 1) & m->mask;
-    }
-    if (m->e[i].slot1 != slot + 1) {
+    if ((m->count + 1) * 4 > m->n * 3 && !map_resize(m, m->n + m->n / 2) && m->count + 1 >= m->n) {
         return;
     }
+    map_place(m, tag, s + 1);
+}
+
+/* map_del removes the entry of map k for key if it is slot s's. */
+static void map_del(tlsneg_tracker *t, int k, uint64_t key, uint32_t s)
+{
+    map *m = &t->maps[k];
+    uint32_t tag = (uint32_t)(mix(key) >> 32);
+    size_t i = home(tag, m->n);
+    while (m->e[i].slot1 != s + 1 || m->e[i].tag != tag) {
+        if (m->e[i].slot1 == 0) {
+            return;
+        }
+        i = i + 1 == m->n ? 0 : i + 1;
+    }
     /* Backward shift: move later entries of the run into the hole. */
-    for (size_t j = (i + 1) & m->mask; m->e[j].slot1 != 0; j = (j + 1) & m->mask) {
-        size_t home = mix(m->e[j].key) & m->mask;
-        bool movable = i <= j ? (home <= i || home > j) : (home <= i && home > j);
+    for (size_t j = i + 1 == m->n ? 0 : i + 1; m->e[j].slot1 != 0; j = j + 1 == m->n ? 0 : j + 1) {
+        size_t h = home(m->e[j].tag, m->n);
+        bool movable = i <= j ? (h <= i || h > j) : (h <= i && h > j);
         if (movable) {
             m->e[i] = m->e[j];
             i = j;
         }
     }
     m->e[i].slot1 = 0;
+    m->count--;
 }
 
-/* Each map has at least twice as many entries as the ring has attempts. */
-static size_t map_slots(size_t cap)
-{
-    size_t n = 16;
-    while (n < 2 * cap) {
-        n *= 2;
-    }
-    return n;
-}
-
+/* grow adds a chunk to the ring (the last one only as large as the cap
+ * leaves). */
 static bool grow(tlsneg_tracker *t)
 {
-    size_t cap = t->cap ? t->cap * 2 : 1024;
-    if (cap > t->cfg.max_attempts) {
-        cap = t->cfg.max_attempts;
+    size_t n = t->cfg.max_attempts - t->cap;
+    if (n > CHUNK) {
+        n = CHUNK;
     }
-    attempt *ring = realloc(t->ring, cap * sizeof *ring);
-    if (!ring) {
+    if (t->chunks == t->chunks_alloc) {
+        size_t want = t->chunks_alloc ? t->chunks_alloc * 2 : 8;
+        attempt **c = realloc(t->chunk, want * sizeof *c);
+        if (!c) {
+            return false;
+        }
+        t->chunk = c;
+        t->chunks_alloc = want;
+    }
+    attempt *c = malloc(n * sizeof *c);
+    if (!c) {
         return false;
     }
-    t->ring = ring;
-    map maps[4] = {{0}};
-    size_t slots = map_slots(cap);
-    if (!map_init(&maps[0], slots) || !map_init(&maps[1], slots) || !map_init(&maps[2], slots) ||
-        !map_init(&maps[3], slots)) {
-        for (int k = 0; k < 4; k++) {
-            free(maps[k].e);
-        }
-        return false;
-    }
-    map *old[4] = {&t->by_conn, &t->by_key, &t->by_session, &t->by_pair};
-    for (int k = 0; k < 4; k++) {
-        for (size_t i = 0; old[k]->e && i <= old[k]->mask; i++) {
-            if (old[k]->e[i].slot1 != 0) {
-                map_put(&maps[k], old[k]->e[i].key, old[k]->e[i].slot1 - 1);
-            }
-        }
-        free(old[k]->e);
-        *old[k] = maps[k];
-    }
-    t->cap = cap;
+    t->chunk[t->chunks++] = c;
+    t->cap += n;
     return true;
 }
 
@@ -258,6 +426,12 @@ tlsneg_tracker *tlsneg_tracker_new(const tlsneg_tracker_config *cfg)
     if (t->cfg.max_attempts < 1) {
         t->cfg.max_attempts = 1;
     }
+    for (int k = 0; k < MAPS; k++) {
+        if (!map_resize(&t->maps[k], MAP_MIN)) {
+            tlsneg_tracker_free(t);
+            return NULL;
+        }
+    }
     if (!grow(t)) {
         tlsneg_tracker_free(t);
         return NULL;
@@ -268,11 +442,14 @@ tlsneg_tracker *tlsneg_tracker_new(const tlsneg_tracker_config *cfg)
 void tlsneg_tracker_free(tlsneg_tracker *t)
 {
     if (t) {
-        free(t->ring);
-        free(t->by_conn.e);
-        free(t->by_key.e);
-        free(t->by_session.e);
-        free(t->by_pair.e);
+        for (size_t c = 0; c < t->chunks; c++) {
+            free(t->chunk[c]);
+        }
+        free(t->chunk);
+        for (int k = 0; k < MAPS; k++) {
+            free(t->maps[k].e);
+        }
+        free(t->recs);
         free(t);
     }
 }
@@ -284,18 +461,20 @@ size_t tlsneg_tracker_attempts(const tlsneg_tracker *t)
 
 size_t tlsneg_tracker_bytes_per_attempt(void)
 {
-    /* The attempt, and up to four map entries per attempt in each of four
-     * maps (at least twice as many entries as attempts, up to twice more
-     * while a power of two is filled). */
-    return sizeof(attempt) + 4 * 4 * sizeof(entry);
+    /* The attempt and its chunk pointer's share, a probe record (at most
+     * one per attempt), and in each of four maps up to two entries per
+     * attempt (grown by half when three quarters full). */
+    return sizeof(attempt) + sizeof(probe_rec) + MAPS * 2 * sizeof(entry) + 1;
 }
 
 size_t tlsneg_tracker_bytes(const tlsneg_tracker *t)
 {
-    return sizeof *t + t->cap * sizeof(attempt) +
-           (t->by_conn.mask + 1 + t->by_key.mask + 1 + t->by_session.mask + 1 + t->by_pair.mask +
-            1) *
-               sizeof(entry);
+    size_t b = sizeof *t + t->chunks_alloc * sizeof *t->chunk + t->cap * sizeof(attempt) +
+               t->recs_alloc * sizeof(probe_rec);
+    for (int k = 0; k < MAPS; k++) {
+        b += t->maps[k].n * sizeof(entry);
+    }
+    return b;
 }
 
 static uint64_t key_hash(const tlsneg_tracker *t, const tlsneg_peer_key *k)
@@ -324,49 +503,82 @@ static uint64_t pair_hash(const tlsneg_peer_key *k)
     return tlsneg_fnv64(h, &k->server_port, sizeof k->server_port);
 }
 
-static uint64_t session_key(const attempt *a, uint64_t session_id)
+/* rec_new returns a free probe record plus one, or 0 when out of memory;
+ * at most one per attempt is in use. */
+static uint32_t rec_new(tlsneg_tracker *t)
 {
-    return mix(a->key ^ mix(session_id));
+    if (t->recs_free) {
+        uint32_t r = t->recs_free;
+        t->recs_free = t->recs[r - 1].next_free;
+        return r;
+    }
+    if (t->recs_used == t->recs_alloc) {
+        size_t want = t->recs_alloc ? t->recs_alloc + t->recs_alloc / 2 : 16;
+        if (want > t->cfg.max_attempts) {
+            want = t->cfg.max_attempts;
+        }
+        if (want <= t->recs_alloc) {
+            return 0;
+        }
+        probe_rec *r = realloc(t->recs, want * sizeof *r);
+        if (!r) {
+            return 0;
+        }
+        t->recs = r;
+        t->recs_alloc = want;
+    }
+    return (uint32_t)++t->recs_used;
 }
 
-/* forget removes the attempt in slot s from the maps. */
+static void rec_free(tlsneg_tracker *t, attempt *a)
+{
+    if (a->probe_rec) {
+        t->recs[a->probe_rec - 1].next_free = t->recs_free;
+        t->recs_free = a->probe_rec;
+        a->probe_rec = 0;
+    }
+}
+
+/* forget removes the attempt in slot s from the maps (and its probe record:
+ * only a pair's latest attempt holds one). */
 static void forget(tlsneg_tracker *t, uint32_t s)
 {
-    attempt *a = &t->ring[s];
-    map_del(&t->by_conn, a->conn, s);
-    map_del(&t->by_key, a->key, s);
-    map_del(&t->by_pair, a->pair, s);
-    if (a->outcome == SUCCESS && a->offer.session_id) {
-        map_del(&t->by_session, session_key(a, a->offer.session_id), s);
+    attempt *a = at(t, s);
+    map_del(t, BY_CONN, a->conn, s);
+    map_del(t, BY_KEY, a->key, s);
+    map_del(t, BY_PAIR, a->pair, s);
+    if (a->in_session) {
+        map_del(t, BY_SESSION, session_key(a, a->session_id), s);
+        a->in_session = 0;
     }
+    rec_free(t, a);
 }
 
 static attempt *by_conn(tlsneg_tracker *t, uint64_t conn)
 {
-    uint32_t s = map_get(&t->by_conn, conn);
-    return s == NONE ? NULL : &t->ring[s];
+    uint32_t s = map_get(t, BY_CONN, conn);
+    return s == NONE ? NULL : at(t, s);
 }
 
-/* live returns the attempt in slot s if it is still the one with id. */
-static attempt *live(tlsneg_tracker *t, uint32_t s, uint64_t id)
-{
-    return s != NONE && s < t->used && t->ring[s].id == id ? &t->ring[s] : NULL;
-}
-
+/* new_slot returns the slot for a new attempt, the oldest forgotten once
+ * the ring is full, and gives it the next id. The ring grows only while
+ * it is in order (next at 0), so that slots stay in id order from next. */
 static uint32_t new_slot(tlsneg_tracker *t)
 {
-    if (t->used == t->cap && t->cap < t->cfg.max_attempts && grow(t)) {
+    if (t->used == t->cap && t->next == 0 && t->cap < t->cfg.max_attempts && grow(t)) {
         /* grown: room at the end */
     }
+    uint32_t s;
     if (t->used < t->cap) {
-        return (uint32_t)t->used++;
+        s = (uint32_t)t->used++;
+    } else {
+        s = (uint32_t)t->next;
+        t->next = (t->next + 1) % t->cap;
+        forget(t, s);
     }
-    uint32_t s = (uint32_t)t->next;
-    t->next = (t->next + 1) % t->cap;
-    forget(t, s);
+    t->next_id++;
     return s;
 }
-
 static unsigned rank(const tlsneg_offer *o, uint16_t v)
 {
     return tlsneg_version_rank(v, o->dtls);
@@ -380,7 +592,7 @@ static unsigned offer_rank(const tlsneg_offer *o)
 static bool failed(const attempt *a)
 {
     return a->outcome != SUCCESS && a->outcome != COMPLETED &&
-           (a->outcome != TLSNEG_CAUSE_NONE || a->offer.datagram);
+           (a->outcome != TLSNEG_CAUSE_NONE || a->datagram);
 }
 
 static uint8_t bit_of(const tlsneg_offer *o, uint16_t v)
@@ -664,22 +876,22 @@ const char *tlsneg_kept_text(const tlsneg_kept_verdict *v, tlsneg_text_role r)
     return NULL;
 }
 
-static void fill_chain(tlsneg_tracker *t, const attempt *a, cross *out)
+static void fill_chain(tlsneg_tracker *t, uint32_t s, cross *out)
 {
-    const attempt *steps[TLSNEG_CHAIN_MAX];
+    uint32_t steps[TLSNEG_CHAIN_MAX];
     size_t n = 0;
-    for (const attempt *s = a; s && n < TLSNEG_CHAIN_MAX; s = live(t, s->prev, s->prev_id)) {
-        steps[n++] = s;
+    for (uint32_t x = s; x != NONE && n < TLSNEG_CHAIN_MAX; x = live_prev(t, x)) {
+        steps[n++] = x;
     }
     out->chain_len = (uint8_t)n;
     out->chain_scsv = out->chain_same = 0;
-    out->chain_dtls = a->offer.dtls;
+    out->chain_dtls = at(t, s)->dtls;
     for (size_t i = 0; i < n; i++) {
-        const attempt *s = steps[n - 1 - i];
-        out->chain_frames[i] = s->frame;
-        out->chain_versions[i] = s->offer.has_offered_max ? s->offer.offered_max : 0;
-        out->chain_scsv |= (uint8_t)(s->offer.fallback_scsv ? 1u << i : 0u);
-        out->chain_same |= (uint8_t)(s->same_retry ? 1u << i : 0u);
+        const attempt *st = at(t, steps[n - 1 - i]);
+        out->chain_frames[i] = st->frame;
+        out->chain_versions[i] = st->has_offered_max ? st->offered_max : 0;
+        out->chain_scsv |= (uint8_t)(st->fallback_scsv ? 1u << i : 0u);
+        out->chain_same |= (uint8_t)(st->same_retry ? 1u << i : 0u);
     }
 }
 
@@ -688,68 +900,110 @@ static unsigned rank_of(bool dtls, uint16_t v)
     return tlsneg_version_rank(v, dtls);
 }
 
-/* probe_step counts hello o (attempt a, time now) into the probe state of
- * its client and server, carried over from the pair's last attempt p. A
- * variation is a change no retry makes: dance says o is a retry of a failed
- * attempt (a fallback or the same offer again). */
-static void probe_step(const tlsneg_tracker *t, attempt *a, const attempt *p, bool dance)
+/* A burst of one hello has no record: its state is read off its attempt. */
+_Static_assert(TLSNEG_PROBE_HELLOS > 1, "a burst of one hello is never a probe");
+
+static uint16_t top_of(const attempt *a)
 {
-    const tlsneg_offer *o = &a->offer;
-    uint16_t top = o->has_offered_max ? o->offered_max : 0;
-    uint32_t id =
-        (o->fp_all ^ (o->fallback_scsv ? 0x5600u : 0u) ^ (uint32_t)o->versions << 24 ^ top) | 1u;
-    if (!p || a->time_us - p->probe.last_us > t->cfg.window_us || p->offer.dtls != o->dtls) {
-        memset(&a->probe, 0, sizeof a->probe);
-        a->probe.first_frame = a->frame;
-        a->probe.first_us = a->time_us;
-        a->probe.lowest = a->probe.highest = top;
-        a->probe.dtls = o->dtls;
-        a->variations = 0;
-        a->recognised = false;
-        memset(a->seen, 0, sizeof a->seen);
-        a->seen[0] = id;
-    } else {
-        a->probe = p->probe;
-        a->variations = p->variations;
-        a->recognised = p->recognised;
-        memcpy(a->seen, p->seen, sizeof a->seen);
-        /* A variation is an offer not among the last distinct ones: a
-         * client that alternates two configurations is no probe. */
-        bool known = false;
-        for (size_t i = 0; i < 4; i++) {
-            known |= a->seen[i] == id;
-        }
-        if (!known) {
-            memmove(a->seen + 1, a->seen, 3 * sizeof a->seen[0]);
-            a->seen[0] = id;
-        }
-        if (!known && !dance) {
-            a->variations =
-                (uint16_t)(a->variations < UINT16_MAX ? a->variations + 1 : a->variations);
-        }
-        if (top &&
-            (!a->probe.lowest || rank_of(o->dtls, top) < rank_of(o->dtls, a->probe.lowest))) {
-            a->probe.lowest = top;
-        }
-        if (top && rank_of(o->dtls, top) > rank_of(o->dtls, a->probe.highest)) {
-            a->probe.highest = top;
-        }
-    }
-    a->probe.hellos++;
-    a->probe.last_us = a->time_us;
-    a->probe.scsv = (uint16_t)(a->probe.scsv + (o->fallback_scsv && a->probe.scsv < UINT16_MAX));
+    return a->has_offered_max ? a->offered_max : 0;
 }
 
-/* in_probe: attempt a belongs to a burst of its pair that is recognised as
- * a probe (perhaps only since a later hello). */
-static attempt *in_probe(tlsneg_tracker *t, const attempt *a)
+/* probe_get fills st with the probe state of the burst that a (a pair's
+ * latest attempt, counted by probe_step) ends. */
+static void probe_get(const tlsneg_tracker *t, const attempt *a, probe_rec *st)
+{
+    if (a->probe_rec) {
+        *st = t->recs[a->probe_rec - 1];
+        return;
+    }
+    memset(st, 0, sizeof *st);
+    st->probe.first_frame = a->frame;
+    st->probe.first_us = st->probe.last_us = a->hello_us;
+    st->probe.lowest = st->probe.highest = top_of(a);
+    st->probe.dtls = a->dtls;
+    st->probe.hellos = 1;
+    st->probe.scsv = a->fallback_scsv ? 1 : 0;
+    st->seen[0] =
+        (a->fp_all ^ (a->fallback_scsv ? 0x5600u : 0u) ^ (uint32_t)a->versions << 24 ^ top_of(a)) |
+        1u;
+}
+
+/* probe_step counts hello a into the probe state of its client and server,
+ * carried over from the pair's last attempt p, and returns the state in
+ * st. A variation is a change no retry makes: dance says a is a retry of a
+ * failed attempt (a fallback or the same offer again). a is already the
+ * pair's latest attempt in by_pair: p hands it its record, or forgets it
+ * when a starts a new burst. */
+static void probe_step(tlsneg_tracker *t, attempt *a, attempt *p, bool dance, probe_rec *st)
+{
+    probe_rec ps;
+    if (p) {
+        probe_get(t, p, &ps);
+    }
+    a->probed = 1;
+    if (!p || a->hello_us - ps.probe.last_us > t->cfg.window_us || p->dtls != a->dtls) {
+        if (p) {
+            rec_free(t, p);
+        }
+        probe_get(t, a, st);
+        a->probe_highest = st->probe.highest;
+        return;
+    }
+    probe_rec mine;
+    probe_get(t, a, &mine); /* this hello alone */
+    uint16_t top = top_of(a);
+    uint32_t id = mine.seen[0];
+    *st = ps;
+    /* A variation is an offer not among the last distinct ones: a client
+     * that alternates two configurations is no probe. */
+    bool known = false;
+    for (size_t i = 0; i < 4; i++) {
+        known |= st->seen[i] == id;
+    }
+    if (!known) {
+        memmove(st->seen + 1, st->seen, 3 * sizeof st->seen[0]);
+        st->seen[0] = id;
+    }
+    if (!known && !dance) {
+        st->variations =
+            (uint16_t)(st->variations < UINT16_MAX ? st->variations + 1 : st->variations);
+    }
+    if (top && (!st->probe.lowest || rank_of(a->dtls, top) < rank_of(a->dtls, st->probe.lowest))) {
+        st->probe.lowest = top;
+    }
+    if (top && rank_of(a->dtls, top) > rank_of(a->dtls, st->probe.highest)) {
+        st->probe.highest = top;
+    }
+    st->probe.hellos++;
+    st->probe.last_us = a->hello_us;
+    st->probe.scsv = (uint16_t)(st->probe.scsv + (a->fallback_scsv && st->probe.scsv < UINT16_MAX));
+    a->probe_highest = st->probe.highest;
+    uint32_t r = p->probe_rec;
+    p->probe_rec = 0;
+    if (!r) {
+        r = rec_new(t);
+    }
+    if (r) {
+        t->recs[r - 1] = *st;
+        a->probe_rec = r;
+    }
+}
+
+/* in_probe returns the probe record of the burst of a's pair if it is
+ * recognised as a probe and a belongs to it (perhaps only since a later
+ * hello), or NULL. */
+static probe_rec *in_probe(tlsneg_tracker *t, const attempt *a)
 {
     if (t->cfg.no_probes) {
         return NULL;
     }
-    uint32_t s = map_get(&t->by_pair, a->pair);
-    attempt *head = s == NONE ? NULL : &t->ring[s];
-    return head && head->recognised && head->probe.first_frame <= a->frame ? head : NULL;
+    uint32_t s = map_get(t, BY_PAIR, a->pair);
+    const attempt *head = s == NONE ? NULL : at(t, s);
+    if (!head || !head->probe_rec) {
+        return NULL; /* a burst of one hello is no probe */
+    }
+    probe_rec *r = &t->recs[head->probe_rec - 1];
+    return r->recognised && r->probe.first_frame <= a->frame ? r : NULL;
 }
 
 static void client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
@@ -761,21 +1015,19 @@ static void client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key
     }
     uint64_t k = key_hash(t, key), pk = pair_hash(key);
     uint32_t s = new_slot(t);
-    attempt *a = &t->ring[s];
-    uint32_t ks = map_get(&t->by_key, k), ps = map_get(&t->by_pair, pk);
-    attempt *before = ks == NONE ? NULL : &t->ring[ks];
-    attempt *pbefore = ps == NONE ? NULL : &t->ring[ps];
+    attempt *a = at(t, s);
+    uint32_t ks = map_get(t, BY_KEY, k), ps = map_get(t, BY_PAIR, pk);
+    attempt *before = ks == NONE ? NULL : at(t, ks);
+    attempt *pbefore = ps == NONE ? NULL : at(t, ps);
 
     memset(a, 0, sizeof *a);
     a->conn = conn;
     a->key = k;
     a->pair = pk;
-    a->id = ++t->next_id;
-    a->time_us = time_us;
+    a->time_us = a->hello_us = time_us;
     a->frame = frame;
-    a->offer = *offer;
+    offer_set(a, offer);
     a->outcome = TLSNEG_CAUSE_NONE;
-    a->prev = NONE;
     if (before) {
         a->has_best = before->has_best;
         a->best_version = before->best_version;
@@ -784,9 +1036,9 @@ static void client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key
         a->accepted = before->accepted;
         a->best_offer = before->best_offer;
     }
-    map_put(&t->by_conn, conn, s);
-    map_put(&t->by_key, k, s);
-    map_put(&t->by_pair, pk, s);
+    map_put(t, BY_CONN, conn, s);
+    map_put(t, BY_KEY, k, s);
+    map_put(t, BY_PAIR, pk, s);
 
     /* A retry: the last attempt with this key failed, not long ago. It is a
      * fallback if it offers less and its highest version was offered before
@@ -795,43 +1047,47 @@ static void client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key
      * Anything else is another offer. */
     const char *less = NULL;
     bool fallback = false, same = false, changed = false;
+    tlsneg_offer bo;
+    if (before) {
+        offer_get(before, &bo);
+    }
     /* A dance starts with the client's best offer: a failed attempt that is
      * no retry itself, but offered less than an earlier hello of the same
      * burst to this server, is a probe's step, not the start of a dance
      * (nmap tries TLS 1.2, then 1.1, then 1.0, each once). */
-    bool starts =
-        before &&
-        ((before->prev != NONE && !before->changed_retry) || !before->probe.hellos ||
-         offer_rank(&before->offer) >= rank_of(before->offer.dtls, before->probe.highest));
+    bool starts = before && ((before->prev_back && !before->changed_retry) || !before->probed ||
+                             offer_rank(&bo) >= rank_of(before->dtls, before->probe_highest));
     if (starts && failed(before) && time_us - before->time_us <= t->cfg.window_us) {
         char what[TLSNEG_INTOLERANT_MAX];
-        less = offers_less(&before->offer, offer);
-        bool lower =
-            less && offer->has_offered_max && offered_by(&before->offer, offer->offered_max);
-        changed = lower && changed_more(&before->offer, offer, what, sizeof what);
+        less = offers_less(&bo, offer);
+        bool lower = less && offer->has_offered_max && offered_by(&bo, offer->offered_max);
+        changed = lower && changed_more(&bo, offer, what, sizeof what);
         fallback = lower && !changed;
         /* A datagram attempt that got no answer may have been answered
          * out of sight: only a seen failure makes a same-offer retry. */
-        same = !less && before->outcome != TLSNEG_CAUSE_NONE && same_offer(&before->offer, offer);
+        same = !less && before->outcome != TLSNEG_CAUSE_NONE && same_offer(&bo, offer);
     }
     if (!t->cfg.no_probes) {
-        probe_step(t, a, pbefore, fallback || same);
-        if (!a->recognised && a->probe.hellos >= TLSNEG_PROBE_HELLOS &&
-            a->variations >= TLSNEG_PROBE_VARIATIONS) {
-            a->recognised = true;
+        probe_rec st;
+        probe_step(t, a, pbefore, fallback || same, &st);
+        if (!st.recognised && st.probe.hellos >= TLSNEG_PROBE_HELLOS &&
+            st.variations >= TLSNEG_PROBE_VARIATIONS) {
+            st.recognised = true;
+            if (a->probe_rec) {
+                t->recs[a->probe_rec - 1].recognised = true;
+            }
             out->probe_new = true;
         }
-        if (a->recognised) {
+        if (st.recognised) {
             out->probe = true;
-            out->probe_info = a->probe;
+            out->probe_info = st.probe;
             return; /* a probe: no fallback, no chain */
         }
     }
     if (!fallback && !same && !changed) {
         return;
     }
-    a->prev = ks;
-    a->prev_id = before->id;
+    a->prev_back = (uint32_t)(id_of(t, s) - id_of(t, ks));
     a->same_retry = same;
     a->changed_retry = changed;
     if (changed) {
@@ -840,15 +1096,15 @@ static void client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key
     out->fallback = fallback;
     out->same_retry = same;
     out->prev_frame = before->frame;
-    out->has_from = before->offer.has_offered_max;
-    out->from = before->offer.offered_max;
+    out->has_from = bo.has_offered_max;
+    out->from = bo.offered_max;
     out->has_to = offer->has_offered_max;
     out->to = offer->offered_max;
     out->cause = before->outcome == TLSNEG_CAUSE_NONE ? TLSNEG_CAUSE_NO_ANSWER : before->outcome;
     out->cause_alert = before->alert;
     out->scsv = offer->fallback_scsv;
     out->less = less ? less : "the same versions";
-    fill_chain(t, a, out);
+    fill_chain(t, s, out);
 }
 
 /* what_failed names what the server could not take in the failed offer f
@@ -883,7 +1139,7 @@ static void what_failed(const tlsneg_offer *f, const tlsneg_offer *ok, char *buf
 
 static bool is_tls13(const attempt *a, uint16_t v)
 {
-    return v == (a->offer.dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13) || tlsneg_version_is_draft(v);
+    return v == (a->dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13) || tlsneg_version_is_draft(v);
 }
 
 /* still_offers: TLS 1.3 is offered only in supported_versions (RFC 8446
@@ -900,17 +1156,18 @@ static bool still_offers(const tlsneg_offer *o, uint16_t v)
  * key's history from. */
 static attempt *key_head(tlsneg_tracker *t, const attempt *a)
 {
-    uint32_t s = map_get(&t->by_key, a->key);
-    return s == NONE ? NULL : &t->ring[s];
+    uint32_t s = map_get(t, BY_KEY, a->key);
+    return s == NONE ? NULL : at(t, s);
 }
 
-/* judge_retry decides what the success of fallback retry a at version v
- * says about the failed attempt prev: intolerance only when prev offered v
- * (a conforming server negotiates down to it), prev was not refused as an
- * inappropriate fallback, the server has not completed an offer as high
- * from this client before, and nothing but the version signals changed. */
-static void judge_retry(const attempt *a, const attempt *prev, uint16_t v, unsigned best_offer,
-                        cross *out)
+/* judge_retry decides what the success of fallback retry offer ao at
+ * version v says about the failed attempt prev: intolerance only when prev
+ * offered v (a conforming server negotiates down to it), prev was not
+ * refused as an inappropriate fallback, the server has not completed an
+ * offer as high from this client before, and nothing but the version
+ * signals changed. */
+static void judge_retry(const tlsneg_offer *ao, const attempt *prev, uint16_t v,
+                        unsigned best_offer, cross *out)
 {
     if (prev->outcome == TLSNEG_CAUSE_ALERT && prev->alert == 86) {
         return; /* RFC 7507 3: the protection working */
@@ -918,26 +1175,39 @@ static void judge_retry(const attempt *a, const attempt *prev, uint16_t v, unsig
     if (prev->outcome == TLSNEG_CAUSE_CLIENT_ABORT) {
         return; /* the server answered; the client refused */
     }
-    if (!offered_by(&prev->offer, v)) {
+    tlsneg_offer po;
+    offer_get(prev, &po);
+    if (!offered_by(&po, v)) {
         return; /* no common version with that offer, not intolerance */
     }
-    if (best_offer && best_offer >= offer_rank(&prev->offer)) {
+    if (best_offer && best_offer >= offer_rank(&po)) {
         return; /* it completed an offer as high from this client before */
     }
-    if (changed_more(&prev->offer, &a->offer, out->changed, sizeof out->changed)) {
+    if (changed_more(&po, ao, out->changed, sizeof out->changed)) {
         out->other_cause = true;
         out->failed_frame = prev->frame;
         return;
     }
     out->intolerant = true;
-    what_failed(&prev->offer, &a->offer, out->intolerant_of, sizeof out->intolerant_of);
+    what_failed(&po, ao, out->intolerant_of, sizeof out->intolerant_of);
+}
+
+/* session_drop takes the session of the attempt in slot s out of
+ * by_session. */
+static void session_drop(tlsneg_tracker *t, attempt *a, uint32_t s)
+{
+    if (a->in_session) {
+        map_del(t, BY_SESSION, session_key(a, a->session_id), s);
+        a->in_session = 0;
+    }
 }
 
 static void server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
                          const tlsneg_answer *answer, cross *out)
 {
     memset(out, 0, sizeof *out);
-    attempt *a = by_conn(t, conn);
+    uint32_t as = map_get(t, BY_CONN, conn);
+    attempt *a = as == NONE ? NULL : at(t, as);
     if (!a || answer->is_hrr || a->outcome == SUCCESS) {
         return;
     }
@@ -951,18 +1221,20 @@ static void server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint6
     a->version = answer->version;
     a->answer_frame = frame;
     a->answer_sentinel = answer->sentinel;
-    unsigned r = rank(&a->offer, answer->version);
+    tlsneg_offer ao;
+    offer_get(a, &ao);
+    unsigned r = rank(&ao, answer->version);
 
-    attempt *prev = live(t, a->prev, a->prev_id);
+    uint32_t ps = live_prev(t, as);
+    attempt *prev = ps == NONE ? NULL : at(t, ps);
     if (prev && !a->same_retry && !in_probe(t, a)) {
-        judge_retry(a, prev, answer->version, best_offer, out);
+        judge_retry(&ao, prev, answer->version, best_offer, out);
         if (out->intolerant || out->other_cause) {
-            fill_chain(t, a, out);
+            fill_chain(t, as, out);
         }
     }
-    if (a->has_best && r && r < rank(&a->offer, a->best_version) &&
-        still_offers(&a->offer, a->best_version) &&
-        (!a->offer.has_fingerprint || !a->best_fp || a->best_fp == a->offer.fp_all)) {
+    if (a->has_best && r && r < rank(&ao, a->best_version) && still_offers(&ao, a->best_version) &&
+        (!ao.has_fingerprint || !a->best_fp || a->best_fp == ao.fp_all)) {
         out->inconsistent = true;
         out->higher_frame = a->best_frame;
         out->higher_version = a->best_version;
@@ -970,45 +1242,49 @@ static void server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint6
     /* RFC 7507 3: a hello marked with the SCSV answered below a version the
      * server put in force for this client before (with a sentinel of its
      * own, the checks judge the ServerHello alone). */
-    if (a->has_best && r && a->offer.fallback_scsv && !answer->sentinel &&
-        rank(&a->offer, a->best_version) > offer_rank(&a->offer)) {
+    if (a->has_best && r && ao.fallback_scsv && !answer->sentinel &&
+        rank(&ao, a->best_version) > offer_rank(&ao)) {
         out->ignored_scsv = true;
         out->ignored_frame = a->best_frame;
         out->ignored_version = a->best_version;
     }
     /* What the server has shown this client, for the next attempts. */
     for (attempt *h = a; h; h = h != head ? head : NULL) {
-        h->accepted |= bit_of(&a->offer, answer->version);
-        if (offer_rank(&a->offer) > h->best_offer) {
-            h->best_offer = offer_rank(&a->offer);
+        h->accepted |= bit_of(&ao, answer->version);
+        if (offer_rank(&ao) > h->best_offer) {
+            h->best_offer = (uint16_t)offer_rank(&ao);
         }
-        if (r && (!h->has_best || r > rank(&a->offer, h->best_version))) {
+        if (r && (!h->has_best || r > rank(&ao, h->best_version))) {
             h->has_best = true;
             h->best_version = answer->version;
             h->best_frame = frame;
-            h->best_fp = a->offer.fp_all;
+            h->best_fp = ao.fp_all;
         }
     }
 
     /* Sessions: TLS 1.2 and lower resume by echoing the client's session ID;
      * a TLS 1.3 server echoes it only for middlebox compatibility. */
     if (!answer->session_id || is_tls13(a, answer->version)) {
-        a->offer.session_id = 0;
+        session_drop(t, a, as);
+        a->session_id = 0;
         return;
     }
-    if (answer->session_id == a->offer.session_id) {
-        uint32_t c = map_get(&t->by_session, session_key(a, answer->session_id));
-        attempt *maker = c == NONE ? NULL : &t->ring[c];
+    if (answer->session_id == a->session_id) {
+        uint32_t c = map_get(t, BY_SESSION, session_key(a, answer->session_id));
+        attempt *maker = c == NONE ? NULL : at(t, c);
         if (maker && maker != a && maker->version != answer->version) {
             out->resumption_change = true;
             out->session_frame = maker->answer_frame;
             out->session_version = maker->version;
         }
-        a->offer.session_id = 0; /* the session stays its maker's */
+        session_drop(t, a, as);
+        a->session_id = 0; /* the session stays its maker's */
         return;
     }
-    a->offer.session_id = answer->session_id;
-    map_put(&t->by_session, session_key(a, answer->session_id), (uint32_t)(a - t->ring));
+    session_drop(t, a, as);
+    a->session_id = answer->session_id;
+    a->in_session = 1;
+    map_put(t, BY_SESSION, session_key(a, answer->session_id), as);
 }
 
 /* alert returns the frame of the ClientHello whose attempt the alert makes
@@ -1017,11 +1293,12 @@ static uint32_t alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_
                       bool from_server, cross *out)
 {
     memset(out, 0, sizeof *out);
-    attempt *a = by_conn(t, conn);
+    uint32_t as = map_get(t, BY_CONN, conn);
+    attempt *a = as == NONE ? NULL : at(t, as);
     if (!a || !tlsneg_alert_ends_handshake(description)) {
         return 0;
     }
-    attempt *probe = in_probe(t, a);
+    probe_rec *probe = in_probe(t, a);
     if (a->outcome == SUCCESS && !from_server && a->progress != 3) {
         /* The client ends the handshake the ServerHello started: it did
          * not accept what the server chose (RFC 8446 4.1.3: a client that
@@ -1034,7 +1311,7 @@ static uint32_t alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_
         } else {
             out->client_abort = true;
             out->answer_frame = a->answer_frame;
-            out->caught_sentinel = a->answer_sentinel && a->offer.offers_tls13;
+            out->caught_sentinel = a->answer_sentinel && a->offers_tls13;
         }
         return a->frame;
     }
@@ -1045,7 +1322,7 @@ static uint32_t alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_
     a->alert = description;
     a->time_us = time_us;
     if (probe) {
-        if (description == 86 && from_server && a->offer.fallback_scsv &&
+        if (description == 86 && from_server && a->fallback_scsv &&
             probe->probe.scsv_refused < UINT16_MAX) {
             probe->probe.scsv_refused++;
         }
@@ -1053,7 +1330,7 @@ static uint32_t alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_
         out->probe_info = probe->probe;
         return a->frame;
     }
-    if (!from_server || !live(t, a->prev, a->prev_id)) {
+    if (!from_server || live_prev(t, as) == NONE) {
         return a->frame;
     }
     out->prev_frame = a->frame;
@@ -1071,14 +1348,14 @@ static uint32_t alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_
     out->retry_refused = true;
     out->cause = TLSNEG_CAUSE_ALERT;
     out->cause_alert = description;
-    fill_chain(t, a, out);
+    fill_chain(t, as, out);
     return a->frame;
 }
 
 uint8_t tlsneg_tracker_cause(const tlsneg_tracker *t, uint64_t conn, uint8_t *alert)
 {
-    uint32_t s = map_get(&t->by_conn, conn);
-    const attempt *a = s == NONE ? NULL : &t->ring[s];
+    uint32_t s = map_get(t, BY_CONN, conn);
+    const attempt *a = s == NONE ? NULL : at(t, s);
     *alert = a ? a->alert : 0;
     if (!a || a->outcome == SUCCESS || a->outcome == COMPLETED) {
         return TLSNEG_CAUSE_NONE;

@@ -419,6 +419,34 @@ static void resumption(void)
     tlsneg_tracker_free(t);
 }
 
+/* A session whose maker is forgotten is found no more, even when the
+ * client aborted the maker after its ServerHello: the slot's next attempt
+ * (another client's, at another version) did not make it. */
+static void resumption_forgotten(void)
+{
+    tlsneg_tracker *t = tracker(2, true);
+    tlsneg_verdicts c;
+    tlsneg_peer_key k = peer(client1, "localhost"), k2 = peer(client2, "localhost");
+    tlsneg_offer o12 = offer_max(TLSNEG_V_TLS12), o11 = offer_max(TLSNEG_V_TLS11);
+    tlsneg_answer a12 = answer(TLSNEG_V_TLS12), a11 = answer(TLSNEG_V_TLS11);
+    a12.session_id = 0xabc;
+    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o12, &c);
+    tlsneg_tracker_server_hello(t, 0, 6, 0, &a12, &c);
+    ok(tlsneg_tracker_alert(t, 0, 0, 40, false, &c) == 4 && find(&c, TLSNEG_VERDICT_CLIENT_ABORT),
+       "the session's maker is aborted by its client after the ServerHello");
+    tlsneg_tracker_client_hello(t, 1, &k2, 10, S, &o11, &c);
+    tlsneg_tracker_server_hello(t, 1, 12, S, &a11, &c);
+    tlsneg_tracker_client_hello(t, 2, &k2, 20, 2 * S, &o11, &c);
+    tlsneg_tracker_server_hello(t, 2, 22, 2 * S, &a11, &c);
+    o12.session_id = 0xabc;
+    tlsneg_tracker_client_hello(t, 3, &k, 30, 3 * S, &o12, &c);
+    tlsneg_tracker_server_hello(t, 3, 32, 3 * S, &a12, &c);
+    ok(!find(&c, TLSNEG_VERDICT_RESUMPTION_CHANGE),
+       "cap 2, the maker forgotten: no resumption change (session made in: frame %u, 0: none)",
+       link_of(&c, TLSNEG_VERDICT_RESUMPTION_CHANGE, TLSNEG_LINK_SESSION_MADE_IN));
+    tlsneg_tracker_free(t);
+}
+
 static void bounded(void)
 {
     tlsneg_tracker *t = tracker(100, true);
@@ -445,6 +473,36 @@ static void bounded(void)
        "memory stays under the cap's bound (%zu bytes)", most);
     ok(fallbacks == 100000, "every fallback is still found right after its failure (%d)",
        fallbacks);
+    tlsneg_tracker_free(t);
+}
+
+/* compact: 100,000 attempts under the default cap, each from its own client
+ * and answered with a session (every map used), cost under 200 bytes each
+ * with their map entries (461 before the attempts were packed and the maps
+ * held tags instead of keys), and the first and the last are still found. */
+static void compact(void)
+{
+    tlsneg_tracker *t = tracker(TLSNEG_DEFAULT_MAX_ATTEMPTS, true);
+    tlsneg_verdicts c;
+    tlsneg_offer o12 = offer_max(TLSNEG_V_TLS12);
+    uint8_t client[4] = {10, 0, 0, 0};
+    for (uint32_t i = 0; i < 100000; i++) {
+        client[1] = (uint8_t)(i >> 16);
+        client[2] = (uint8_t)(i >> 8);
+        client[3] = (uint8_t)i;
+        tlsneg_peer_key k = {client, 4, server, 4, 443, NULL};
+        o12.session_id = i + 1;
+        tlsneg_answer a12 = {.version = TLSNEG_V_TLS12, .session_id = 1000000 + (uint64_t)i};
+        tlsneg_tracker_client_hello(t, i, &k, 2 * i + 1, i * S / 1000, &o12, &c);
+        tlsneg_tracker_server_hello(t, i, 2 * i + 2, i * S / 1000, &a12, &c);
+    }
+    size_t bytes = tlsneg_tracker_bytes(t);
+    ok(tlsneg_tracker_attempts(t) == 100000 && bytes < 100000 * 200,
+       "100,000 attempts: %zu bytes, %zu a attempt (under 200)", bytes, bytes / 100000);
+    ok(tlsneg_tracker_alert(t, 0, 100 * S, 40, false, &c) == 1 &&
+           find(&c, TLSNEG_VERDICT_CLIENT_ABORT),
+       "the first attempt is still found: the client's alert after its ServerHello ends it");
+    ok(tlsneg_tracker_alert(t, 99999, 100 * S, 40, false, &c) == 199999, "so is the last attempt");
     tlsneg_tracker_free(t);
 }
 
@@ -995,6 +1053,8 @@ int main(void)
     rejected_inconsistent_datagram();
     ignored_scsv();
     resumption();
+    resumption_forgotten();
     bounded();
+    compact();
     return tap_done();
 }
