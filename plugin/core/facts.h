@@ -58,21 +58,24 @@ enum {
 };
 
 typedef struct {
-    uint8_t msg_type;
-    uint8_t wire;   /* tlsneg_wire */
-    uint8_t status; /* tlsneg_status of the parse */
-    uint32_t error_offset;
+    /* Pointers, then spans, then the narrower fields: no padding (112 bytes
+     * on 64-bit; the plugin keeps one per hello for the whole file). */
+    const char *supported_versions_problem; /* what is wrong with the extension, in words;
+                                               NULL if fine */
+    const uint16_t *offered;                /* supported_versions in wire order, GREASE included */
+    const tlsneg_grease *grease;
+    const char *sni;               /* NUL-terminated, non-printable bytes escaped; NULL if absent */
+    const tlsneg_span *offered_at; /* positions of the first min(num_offered, TLSNEG_MAX_SPANS) */
 
-    bool is_hrr;
-    bool has_record_version;
-    bool has_supported_versions; /* the extension is present (ClientHello or ServerHello) */
-    const char *supported_versions_problem; /* what is wrong with it, in words; NULL if fine */
-    bool has_offered_max;
-    bool has_selected;
-    bool has_negotiated;
-    bool fallback_scsv;
-    bool has_sentinel;
-    uint8_t sentinel;
+    /* Where the values below sit in the message (tlsneg_span). */
+    tlsneg_span legacy_version_at;
+    tlsneg_span selected_version_at;
+    tlsneg_span fallback_scsv_at; /* 0x5600, or 0x005600 in an SSLv2 cipher spec */
+    tlsneg_span sentinel_at;      /* the last 8 bytes of ServerHello.random */
+    tlsneg_span sni_at;           /* the host_name bytes */
+
+    uint32_t error_offset;
+    uint32_t grease_count; /* found in all */
 
     uint16_t record_version;
     uint16_t legacy_version;
@@ -80,20 +83,20 @@ typedef struct {
     uint16_t selected_version;
     uint16_t negotiated_version;
 
+    uint8_t msg_type;
+    uint8_t wire;   /* tlsneg_wire */
+    uint8_t status; /* tlsneg_status of the parse */
+    bool is_hrr;
+    bool has_record_version;
+    bool has_supported_versions; /* the extension is present (ClientHello or ServerHello) */
+    bool has_offered_max;
+    bool has_selected;
+    bool has_negotiated;
+    bool fallback_scsv;
+    bool has_sentinel;
+    uint8_t sentinel;
     uint8_t num_offered;
-    const uint16_t *offered; /* supported_versions in wire order, GREASE included */
-    uint8_t num_grease;      /* kept in grease[] */
-    uint32_t grease_count;   /* found in all */
-    const tlsneg_grease *grease;
-    const char *sni; /* NUL-terminated, non-printable bytes escaped; NULL if absent */
-
-    /* Where the values above sit in the message (tlsneg_span). */
-    tlsneg_span legacy_version_at;
-    tlsneg_span selected_version_at;
-    tlsneg_span fallback_scsv_at;  /* 0x5600, or 0x005600 in an SSLv2 cipher spec */
-    tlsneg_span sentinel_at;       /* the last 8 bytes of ServerHello.random */
-    tlsneg_span sni_at;            /* the host_name bytes */
-    const tlsneg_span *offered_at; /* the first min(num_offered, TLSNEG_MAX_SPANS) */
+    uint8_t num_grease; /* kept in grease[] */
 } tlsneg_facts;
 
 /* Storage for the lists a tlsneg_facts points into. */

@@ -25,24 +25,25 @@ typedef struct {
     const char *detail;
 } tlsneg_out_finding;
 
-/* One analysed hello or alert (the plugin keeps one per message per frame). */
+/* One analysed hello or alert (the plugin keeps one per message per frame,
+ * for the whole file: widest fields first, no padding). */
 typedef struct {
+    tlsneg_facts facts; /* a hello */
+    const tlsneg_out_finding *findings;
+    const tlsneg_kept_verdict *verdicts; /* across connections (analysis/tracker.h) */
+    const char *sni;             /* the server name of the connection's ClientHello, or NULL */
+    const char *title;           /* a retry: what its title says (tlsneg_result.title), or NULL */
+    uint32_t client_hello_frame; /* an alert: the ClientHello it answers, or 0 */
+    uint32_t retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
+    uint32_t failed_attempt;     /* an alert: the ClientHello whose attempt it made fail, or 0 */
+    unsigned num_findings;
+    unsigned findings_dropped; /* findings beyond TLSNEG_MAX_FINDINGS: counted, not kept */
+    unsigned num_verdicts;
     bool is_alert;
     uint8_t alert_description;
     bool alert_from_server;
-    tlsneg_facts facts;          /* a hello */
-    uint32_t client_hello_frame; /* an alert: the ClientHello it answers, or 0 */
-    uint32_t retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
-    unsigned num_findings;
-    const tlsneg_out_finding *findings;
-    unsigned findings_dropped; /* findings beyond TLSNEG_MAX_FINDINGS: counted, not kept */
-    unsigned num_verdicts;
-    const tlsneg_kept_verdict *verdicts; /* across connections (analysis/tracker.h) */
     bool from_client;
-    const char *sni;         /* the server name of the connection's ClientHello, or NULL */
-    const char *title;       /* a retry: what its title says (tlsneg_result.title), or NULL */
-    uint32_t failed_attempt; /* an alert: the ClientHello whose attempt it made fail, or 0 */
-    uint8_t failure_cause;   /* then how (tlsneg_cause) */
+    uint8_t failure_cause; /* an alert that made its attempt fail: how (tlsneg_cause) */
 } tlsneg_out_msg;
 
 /* Storage for tlsneg_out_msg_view. */

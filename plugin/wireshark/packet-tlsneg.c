@@ -86,14 +86,14 @@ static tlsneg_session *session;
  * once the capture has been read (the GUI, tshark -2). The latest note of
  * each kind. */
 typedef struct {
-    gboolean set;
-    tlsneg_link link;
-    gboolean has_text;
-    guint8 text_role;
     const char *text;
-    gboolean has_finding;
-    tlsneg_rule_id rule;
     const char *detail;
+    tlsneg_link link;
+    tlsneg_rule_id rule;
+    guint8 set;
+    guint8 has_text;
+    guint8 text_role;
+    guint8 has_finding;
 } kept_note;
 
 typedef struct {
@@ -294,23 +294,39 @@ static gboolean frame_message(const found_msg *m, gboolean quic, tlsneg_message 
                                 body_len > 0 ? (size_t)body_len : 0);
 }
 
-/* keep copies f into file scope, with its lists. */
+/* keep copies f into file scope, its lists in one allocation of their exact
+ * size: the spans and GREASE values (4-byte aligned) first, then the offered
+ * versions, then the server name. */
 static void keep(tlsneg_facts *dst, const tlsneg_facts *f)
 {
-    wmem_allocator_t *scope = wmem_file_scope();
     *dst = *f;
+    gsize spans = MIN(f->num_offered, TLSNEG_MAX_SPANS) * sizeof *f->offered_at;
+    gsize grease = f->num_grease * sizeof *f->grease;
+    gsize offered = f->num_offered * sizeof *f->offered;
+    gsize sni = f->sni ? strlen(f->sni) + 1 : 0;
+    gsize size = spans + grease + offered + sni;
+    guint8 *p = size ? (guint8 *)wmem_alloc(wmem_file_scope(), size) : NULL;
+    dst->offered_at = spans ? (const tlsneg_span *)memcpy(p, f->offered_at, spans) : NULL;
+    dst->grease = grease ? (const tlsneg_grease *)memcpy(p + spans, f->grease, grease) : NULL;
     dst->offered =
-        f->num_offered
-            ? (const guint16 *)wmem_memdup(scope, f->offered, f->num_offered * sizeof *f->offered)
-            : NULL;
-    dst->grease = f->num_grease ? (const tlsneg_grease *)wmem_memdup(
-                                      scope, f->grease, f->num_grease * sizeof *f->grease)
-                                : NULL;
-    guint spans = MIN(f->num_offered, TLSNEG_MAX_SPANS);
-    dst->offered_at = spans ? (const tlsneg_span *)wmem_memdup(scope, f->offered_at,
-                                                               spans * sizeof *f->offered_at)
-                            : NULL;
-    dst->sni = f->sni ? wmem_strdup(scope, f->sni) : NULL;
+        offered ? (const guint16 *)memcpy(p + spans + grease, f->offered, offered) : NULL;
+    dst->sni = sni ? (const char *)memcpy(p + spans + grease + offered, f->sni, sni) : NULL;
+}
+
+/* Texts kept for the whole file, each once: finding details, verdict notes
+ * and texts and titles repeat across connections. */
+static wmem_map_t *kept_texts;
+
+/* kept_text returns text in file scope, shared with every equal text kept
+ * before. */
+static const char *kept_text(const char *text)
+{
+    char *k = (char *)wmem_map_lookup(kept_texts, text);
+    if (!k) {
+        k = wmem_strdup(wmem_file_scope(), text);
+        wmem_map_insert(kept_texts, k, k);
+    }
+    return k;
 }
 
 static void keep_findings(msg_result *r, const tlsneg_findings *fs)
@@ -323,7 +339,7 @@ static void keep_findings(msg_result *r, const tlsneg_findings *fs)
     kept_finding *kf = wmem_alloc_array(wmem_file_scope(), kept_finding, fs->count);
     for (size_t i = 0; i < fs->count; i++) {
         kf[i].rule = fs->item[i].rule;
-        kf[i].detail = wmem_strdup(wmem_file_scope(), fs->item[i].detail);
+        kf[i].detail = kept_text(fs->item[i].detail);
     }
     r->findings = kf;
 }
@@ -332,7 +348,7 @@ static void keep_findings(msg_result *r, const tlsneg_findings *fs)
 static const char *keep_text(void *ctx, const char *text)
 {
     (void)ctx;
-    return wmem_strdup(wmem_file_scope(), text);
+    return kept_text(text);
 }
 
 static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs, gboolean dtls)
@@ -345,8 +361,7 @@ static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs, gboolean dtl
     for (size_t i = 0; i < vs->count; i++) {
         char note[TLSNEG_VERDICT_TEXT_MAX];
         tlsneg_verdict_keep(&kv[i], &vs->item[i],
-                            wmem_strdup(wmem_file_scope(),
-                                        tlsneg_verdict_note(&vs->item[i], dtls, note, sizeof note)),
+                            kept_text(tlsneg_verdict_note(&vs->item[i], dtls, note, sizeof note)),
                             keep_text, NULL);
     }
     r->verdicts = kv;
@@ -369,10 +384,10 @@ static void keep_back_note(const tlsneg_back_note *n)
     k->link = n->link;
     k->has_text = n->has_text;
     k->text_role = n->text.role;
-    k->text = n->has_text ? wmem_strdup(wmem_file_scope(), n->text.text) : NULL;
+    k->text = n->has_text ? kept_text(n->text.text) : NULL;
     k->has_finding = n->has_finding;
     k->rule = n->finding.rule;
-    k->detail = n->has_finding ? wmem_strdup(wmem_file_scope(), n->finding.detail) : NULL;
+    k->detail = n->has_finding ? kept_text(n->finding.detail) : NULL;
 }
 
 static void keep_back_notes(const tlsneg_result *x)
@@ -583,7 +598,7 @@ static void keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn *c)
     keep_verdicts(r, &x->verdicts, !x->is_alert && tlsneg_facts_is_dtls(&x->facts));
     keep_back_notes(x);
     r->sni = kept_sni(c, x->has_sni, x->sni);
-    r->title = x->title[0] ? wmem_strdup(wmem_file_scope(), x->title) : NULL;
+    r->title = x->title[0] ? kept_text(x->title) : NULL;
     r->failed_attempt = x->failed_attempt;
     r->failure_cause = x->failure_cause;
 }
@@ -744,9 +759,16 @@ static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
         gboolean quic = (layers & LAYER_QUIC) != 0;
         /* Large: one per frame, from the packet scope, not the stack. */
         tlsneg_result *x = n ? wmem_new(pinfo->pool, tlsneg_result) : NULL;
-        res = wmem_new0(wmem_file_scope(), frame_result);
-        res->msgs = wmem_alloc0_array(wmem_file_scope(), msg_result, n);
-        res->places = wmem_alloc0_array(wmem_file_scope(), wire_place, n);
+        /* Nothing is kept for a frame with no hello or alert (a Certificate,
+         * a Finished); else one allocation: the frame, its messages, their
+         * places. */
+        if (n) {
+            guint8 *p = (guint8 *)wmem_alloc0(
+                wmem_file_scope(), sizeof *res + n * sizeof(msg_result) + n * sizeof(wire_place));
+            res = (frame_result *)p;
+            res->msgs = (msg_result *)(p + sizeof *res);
+            res->places = (wire_place *)(p + sizeof *res + n * sizeof(msg_result));
+        }
         for (guint i = 0; i < n; i++) {
             const found_msg *m = (const found_msg *)wmem_array_index(found, i);
             if (analyse_message(&res->msgs[res->num_msgs], &res->places[res->num_msgs], m, pinfo,
@@ -1598,6 +1620,8 @@ void proto_register_tlsneg(void)
     register_cleanup_routine(session_cleanup);
     back_notes =
         wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_direct_hash, g_direct_equal);
+    kept_texts =
+        wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_str_hash, g_str_equal);
 }
 
 void proto_reg_handoff_tlsneg(void)

@@ -27,7 +27,8 @@ typedef struct {
     guint record_at; /* the record version, when its record header is in the same data source */
 } wire_place;
 
-/* The analysed messages of one frame, in wire order. */
+/* The analysed messages of one frame, in wire order: the frame_result, its
+ * messages and their places are one allocation (packet-tlsneg.c). */
 typedef struct {
     guint num_msgs;
     msg_result *msgs;
