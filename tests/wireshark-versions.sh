@@ -117,7 +117,7 @@ mirror=${mirror:-http://deb.debian.org/debian}
 
 packages="build-essential dpkg-dev file cmake pkg-config python3 util-linux wireshark-dev
           libwireshark-dev tshark libglib2.0-dev shellcheck libpcap-dev libgcrypt20-dev
-          openssl iproute2"
+          openssl iproute2 python3-cryptography"
 if [ "$gui" = 1 ]; then
     packages="$packages wireshark xvfb xdotool imagemagick"
 fi
