@@ -31,6 +31,7 @@
 #include "analysis/session.h"
 #include "core/facts.h"
 #include "core/hello.h"
+#include "core/util.h"
 #include "evqueue.h"
 #include "packets.h"
 #include "pcapng.h"
@@ -440,11 +441,7 @@ static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
  * and byte orders. */
 static uint32_t shard_of(const uint8_t *addr, size_t len, uint32_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++) {
-        h = (h ^ addr[i]) * 0x100000001b3ull;
-    }
-    return (uint32_t)(h % n);
+    return (uint32_t)(tlsneg_fnv64(TLSNEG_FNV64_BASIS, addr, len) % n);
 }
 
 static void on_event(void *user, const tlsneg_pcap_event *ev)
