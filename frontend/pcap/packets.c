@@ -117,6 +117,7 @@ struct tlsneg_pcap {
     uint32_t nflows;
     flow *oldest, *newest; /* by last packet */
     uint64_t next_conn;
+    tlsneg_quic_crypto *crypto;
     uint8_t *scratch; /* a decrypted QUIC packet */
     size_t scratch_len;
     /* the packet being read */
@@ -1014,10 +1015,10 @@ static void quic_close(void *user, uint64_t code)
     }
 }
 
-static bool quic_keys_for(quic_state *q, uint32_t version, const uint8_t *dcid, uint8_t dcid_len)
+static bool quic_keys_for(tlsneg_pcap *p, quic_state *q, uint32_t version, const uint8_t *dcid,
+                          uint8_t dcid_len)
 {
-    if (!tlsneg_quic_initial_keys(version, dcid, dcid_len, false, &q->keys[0]) ||
-        !tlsneg_quic_initial_keys(version, dcid, dcid_len, true, &q->keys[1])) {
+    if (!tlsneg_quic_initial_keys(p->crypto, version, dcid, dcid_len, q->keys)) {
         return false;
     }
     q->version = version;
@@ -1068,18 +1069,18 @@ static void quic_initial(tlsneg_pcap *p, flow *f, int d, const tlsneg_quic_long 
         /* Compatible version negotiation: same connection ID, other keys. */
         uint8_t dcid[20];
         memcpy(dcid, q->dcid, q->dcid_len);
-        ok = quic_keys_for(q, h->version, dcid, q->dcid_len);
+        ok = quic_keys_for(p, q, h->version, dcid, q->dcid_len);
     }
     if (q->have_dcid) {
-        ok = tlsneg_quic_decrypt(&q->keys[role], h, pkt, q->side[role].next_pn, p->scratch,
-                                 &out_len, &pn);
+        ok = tlsneg_quic_decrypt(p->crypto, &q->keys[role], h, pkt, q->side[role].next_pn,
+                                 p->scratch, &out_len, &pn);
     }
     if (!ok && role == 0) {
         /* A new connection on the flow, or the client's Initial after a
          * Retry: keys from this packet's Destination Connection ID. */
         quic_state saved = *q;
-        if (quic_keys_for(q, h->version, h->dcid, h->dcid_len) &&
-            tlsneg_quic_decrypt(&q->keys[0], h, pkt, 0, p->scratch, &out_len, &pn)) {
+        if (quic_keys_for(p, q, h->version, h->dcid, h->dcid_len) &&
+            tlsneg_quic_decrypt(p->crypto, &q->keys[0], h, pkt, 0, p->scratch, &out_len, &pn)) {
             ok = true;
             if (saved.have_dcid) {
                 for (int i = 0; i < 2; i++) {
@@ -1241,11 +1242,9 @@ void tlsneg_pcap_packet(tlsneg_pcap *p, int linktype, uint32_t frame, uint64_t t
 
 tlsneg_pcap *tlsneg_pcap_new(const tlsneg_pcap_config *cfg, tlsneg_pcap_event_fn fn, void *user)
 {
-    if (!tlsneg_quic_init()) {
-        return NULL;
-    }
     tlsneg_pcap *p = calloc(1, sizeof *p);
-    if (!p) {
+    if (!p || !(p->crypto = tlsneg_quic_crypto_new())) {
+        free(p);
         return NULL;
     }
     if (cfg) {
@@ -1271,7 +1270,7 @@ tlsneg_pcap *tlsneg_pcap_new(const tlsneg_pcap_config *cfg, tlsneg_pcap_event_fn
     p->nbuckets = nb < 1024 ? nb : 1024;
     p->buckets = calloc(p->nbuckets, sizeof *p->buckets);
     if (!p->buckets) {
-        free(p);
+        tlsneg_pcap_free(p);
         return NULL;
     }
     p->fn = fn;
@@ -1296,6 +1295,7 @@ void tlsneg_pcap_free(tlsneg_pcap *p)
     }
     free(p->buckets);
     free(p->scratch);
+    tlsneg_quic_crypto_free(p->crypto);
     free(p);
 }
 
