@@ -207,10 +207,52 @@ static uint32_t hash_bytes(uint32_t h, const uint8_t *b, size_t n)
     return h;
 }
 
+static uint64_t be64_at(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+
+/* addr_cmp orders two addresses of n bytes (4 or 16) as memcmp does, and
+ * addr_eq compares them, in registers: a call to memcmp per packet cost
+ * more than the flow's hash. */
+static int addr_cmp(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (n == 4) {
+        uint32_t x, y;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        x = __builtin_bswap32(x);
+        y = __builtin_bswap32(y);
+        return (x > y) - (x < y);
+    }
+    if (n == 16) {
+        uint64_t x = be64_at(a), y = be64_at(b);
+        if (x == y) {
+            x = be64_at(a + 8);
+            y = be64_at(b + 8);
+        }
+        return (x > y) - (x < y);
+    }
+    return memcmp(a, b, n);
+}
+
+static bool addr_eq(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (n == 4) {
+        return memcmp(a, b, 4) == 0;
+    }
+    if (n == 16) {
+        return memcmp(a, b, 16) == 0;
+    }
+    return memcmp(a, b, n) == 0;
+}
+
 /* The same hash for both directions: the two endpoints in a fixed order. */
 static uint32_t flow_hash(const tlsneg_net_packet *n)
 {
-    int c = memcmp(n->src, n->dst, n->addr_len);
+    int c = addr_cmp(n->src, n->dst, n->addr_len);
     bool swap = c > 0 || (c == 0 && n->sport > n->dport);
     const uint8_t *a = swap ? n->dst : n->src, *b = swap ? n->src : n->dst;
     uint16_t pa = swap ? n->dport : n->sport, pb = swap ? n->sport : n->dport;
@@ -228,8 +270,8 @@ static int flow_dir(const flow *f, const tlsneg_net_packet *n)
     }
     for (int d = 0; d < 2; d++) {
         if (f->port[d] == n->sport && f->port[1 - d] == n->dport &&
-            memcmp(f->addr[d], n->src, n->addr_len) == 0 &&
-            memcmp(f->addr[1 - d], n->dst, n->addr_len) == 0) {
+            addr_eq(f->addr[d], n->src, n->addr_len) &&
+            addr_eq(f->addr[1 - d], n->dst, n->addr_len)) {
             return d;
         }
     }
