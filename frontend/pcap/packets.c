@@ -117,6 +117,7 @@ struct tlsneg_pcap {
     uint32_t nflows;
     flow *oldest, *newest; /* by last packet */
     uint64_t next_conn;
+    tlsneg_quic_crypto *crypto;
     uint8_t *scratch; /* a decrypted QUIC packet */
     size_t scratch_len;
     /* the packet being read */
@@ -206,10 +207,52 @@ static uint32_t hash_bytes(uint32_t h, const uint8_t *b, size_t n)
     return h;
 }
 
+static uint64_t be64_at(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+
+/* addr_cmp orders two addresses of n bytes (4 or 16) as memcmp does, and
+ * addr_eq compares them, in registers: a call to memcmp per packet cost
+ * more than the flow's hash. */
+static int addr_cmp(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (n == 4) {
+        uint32_t x, y;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        x = __builtin_bswap32(x);
+        y = __builtin_bswap32(y);
+        return (x > y) - (x < y);
+    }
+    if (n == 16) {
+        uint64_t x = be64_at(a), y = be64_at(b);
+        if (x == y) {
+            x = be64_at(a + 8);
+            y = be64_at(b + 8);
+        }
+        return (x > y) - (x < y);
+    }
+    return memcmp(a, b, n);
+}
+
+static bool addr_eq(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (n == 4) {
+        return memcmp(a, b, 4) == 0;
+    }
+    if (n == 16) {
+        return memcmp(a, b, 16) == 0;
+    }
+    return memcmp(a, b, n) == 0;
+}
+
 /* The same hash for both directions: the two endpoints in a fixed order. */
 static uint32_t flow_hash(const tlsneg_net_packet *n)
 {
-    int c = memcmp(n->src, n->dst, n->addr_len);
+    int c = addr_cmp(n->src, n->dst, n->addr_len);
     bool swap = c > 0 || (c == 0 && n->sport > n->dport);
     const uint8_t *a = swap ? n->dst : n->src, *b = swap ? n->src : n->dst;
     uint16_t pa = swap ? n->dport : n->sport, pb = swap ? n->sport : n->dport;
@@ -227,8 +270,8 @@ static int flow_dir(const flow *f, const tlsneg_net_packet *n)
     }
     for (int d = 0; d < 2; d++) {
         if (f->port[d] == n->sport && f->port[1 - d] == n->dport &&
-            memcmp(f->addr[d], n->src, n->addr_len) == 0 &&
-            memcmp(f->addr[1 - d], n->dst, n->addr_len) == 0) {
+            addr_eq(f->addr[d], n->src, n->addr_len) &&
+            addr_eq(f->addr[1 - d], n->dst, n->addr_len)) {
             return d;
         }
     }
@@ -1014,10 +1057,10 @@ static void quic_close(void *user, uint64_t code)
     }
 }
 
-static bool quic_keys_for(quic_state *q, uint32_t version, const uint8_t *dcid, uint8_t dcid_len)
+static bool quic_keys_for(tlsneg_pcap *p, quic_state *q, uint32_t version, const uint8_t *dcid,
+                          uint8_t dcid_len)
 {
-    if (!tlsneg_quic_initial_keys(version, dcid, dcid_len, false, &q->keys[0]) ||
-        !tlsneg_quic_initial_keys(version, dcid, dcid_len, true, &q->keys[1])) {
+    if (!tlsneg_quic_initial_keys(p->crypto, version, dcid, dcid_len, q->keys)) {
         return false;
     }
     q->version = version;
@@ -1068,18 +1111,18 @@ static void quic_initial(tlsneg_pcap *p, flow *f, int d, const tlsneg_quic_long 
         /* Compatible version negotiation: same connection ID, other keys. */
         uint8_t dcid[20];
         memcpy(dcid, q->dcid, q->dcid_len);
-        ok = quic_keys_for(q, h->version, dcid, q->dcid_len);
+        ok = quic_keys_for(p, q, h->version, dcid, q->dcid_len);
     }
     if (q->have_dcid) {
-        ok = tlsneg_quic_decrypt(&q->keys[role], h, pkt, q->side[role].next_pn, p->scratch,
-                                 &out_len, &pn);
+        ok = tlsneg_quic_decrypt(p->crypto, &q->keys[role], h, pkt, q->side[role].next_pn,
+                                 p->scratch, &out_len, &pn);
     }
     if (!ok && role == 0) {
         /* A new connection on the flow, or the client's Initial after a
          * Retry: keys from this packet's Destination Connection ID. */
         quic_state saved = *q;
-        if (quic_keys_for(q, h->version, h->dcid, h->dcid_len) &&
-            tlsneg_quic_decrypt(&q->keys[0], h, pkt, 0, p->scratch, &out_len, &pn)) {
+        if (quic_keys_for(p, q, h->version, h->dcid, h->dcid_len) &&
+            tlsneg_quic_decrypt(p->crypto, &q->keys[0], h, pkt, 0, p->scratch, &out_len, &pn)) {
             ok = true;
             if (saved.have_dcid) {
                 for (int i = 0; i < 2; i++) {
@@ -1241,11 +1284,9 @@ void tlsneg_pcap_packet(tlsneg_pcap *p, int linktype, uint32_t frame, uint64_t t
 
 tlsneg_pcap *tlsneg_pcap_new(const tlsneg_pcap_config *cfg, tlsneg_pcap_event_fn fn, void *user)
 {
-    if (!tlsneg_quic_init()) {
-        return NULL;
-    }
     tlsneg_pcap *p = calloc(1, sizeof *p);
-    if (!p) {
+    if (!p || !(p->crypto = tlsneg_quic_crypto_new())) {
+        free(p);
         return NULL;
     }
     if (cfg) {
@@ -1271,7 +1312,7 @@ tlsneg_pcap *tlsneg_pcap_new(const tlsneg_pcap_config *cfg, tlsneg_pcap_event_fn
     p->nbuckets = nb < 1024 ? nb : 1024;
     p->buckets = calloc(p->nbuckets, sizeof *p->buckets);
     if (!p->buckets) {
-        free(p);
+        tlsneg_pcap_free(p);
         return NULL;
     }
     p->fn = fn;
@@ -1296,6 +1337,7 @@ void tlsneg_pcap_free(tlsneg_pcap *p)
     }
     free(p->buckets);
     free(p->scratch);
+    tlsneg_quic_crypto_free(p->crypto);
     free(p);
 }
 

@@ -3,6 +3,7 @@
 #include "quic.h"
 
 #include <gcrypt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/cursor.h"
@@ -37,23 +38,62 @@ bool tlsneg_quic_version_known(uint32_t v)
     return v == TLSNEG_QUIC_V1 || v == TLSNEG_QUIC_V2 || v == TLSNEG_QUIC_DRAFT29;
 }
 
-static bool hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t msg_len,
-                        uint8_t out[32])
+struct tlsneg_quic_crypto {
+    gcry_md_hd_t hmac;     /* HMAC-SHA-256, keyed anew for each secret */
+    gcry_cipher_hd_t hp;   /* AES-128-ECB: header protection */
+    gcry_cipher_hd_t aead; /* AES-128-GCM: the payload */
+};
+
+tlsneg_quic_crypto *tlsneg_quic_crypto_new(void)
 {
-    gcry_mac_hd_t h;
-    if (gcry_mac_open(&h, GCRY_MAC_HMAC_SHA256, 0, NULL) != 0) {
+    if (!tlsneg_quic_init()) {
+        return NULL;
+    }
+    tlsneg_quic_crypto *x = calloc(1, sizeof *x);
+    if (x && (gcry_md_open(&x->hmac, GCRY_MD_SHA256, GCRY_MD_FLAG_HMAC) != 0 ||
+              gcry_cipher_open(&x->hp, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_ECB, 0) != 0 ||
+              gcry_cipher_open(&x->aead, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_GCM, 0) != 0)) {
+        tlsneg_quic_crypto_free(x);
+        return NULL;
+    }
+    return x;
+}
+
+void tlsneg_quic_crypto_free(tlsneg_quic_crypto *x)
+{
+    if (x) {
+        gcry_md_close(x->hmac); /* each accepts NULL */
+        gcry_cipher_close(x->hp);
+        gcry_cipher_close(x->aead);
+        free(x);
+    }
+}
+
+/* hmac_sha256 writes HMAC(key, msg); key NULL: the key set last. */
+static bool hmac_sha256(tlsneg_quic_crypto *x, const uint8_t *key, size_t key_len,
+                        const uint8_t *msg, size_t msg_len, uint8_t out[32])
+{
+    if (key) {
+        if (gcry_md_setkey(x->hmac, key, key_len) != 0) {
+            return false;
+        }
+    } else {
+        gcry_md_reset(x->hmac); /* the key stays */
+    }
+    gcry_md_write(x->hmac, msg, msg_len);
+    const unsigned char *d = gcry_md_read(x->hmac, GCRY_MD_SHA256);
+    if (!d) {
         return false;
     }
-    size_t out_len = 32;
-    bool ok = gcry_mac_setkey(h, key, key_len) == 0 && gcry_mac_write(h, msg, msg_len) == 0 &&
-              gcry_mac_read(h, out, &out_len) == 0 && out_len == 32;
-    gcry_mac_close(h);
-    return ok;
+    memcpy(out, d, 32);
+    return true;
 }
 
 /* RFC 8446 7.1 HKDF-Expand-Label with an empty context, for outputs of up to
- * one SHA-256 block (all QUIC Initial secrets and keys are). */
-static bool expand_label(const uint8_t secret[32], const char *label, uint8_t *out, size_t out_len)
+ * one SHA-256 block (all QUIC Initial secrets and keys are); secret NULL:
+ * the secret of the call before. */
+static bool expand_label(tlsneg_quic_crypto *x, const uint8_t *secret, const char *label,
+                         uint8_t *out, size_t out_len)
 {
     uint8_t info[2 + 1 + 6 + 32 + 1 + 1];
     size_t label_len = strlen(label);
@@ -71,36 +111,51 @@ static bool expand_label(const uint8_t secret[32], const char *label, uint8_t *o
     info[n++] = 0;    /* context length */
     info[n++] = 0x01; /* HKDF-Expand's block counter T(1) */
     uint8_t t[32];
-    if (!hmac_sha256(secret, 32, info, n, t)) {
+    if (!hmac_sha256(x, secret, 32, info, n, t)) {
         return false;
     }
     memcpy(out, t, out_len);
     return true;
 }
 
-bool tlsneg_quic_initial_secret(uint32_t version, const uint8_t *dcid, size_t dcid_len, bool server,
-                                uint8_t out[32])
+/* initial_secret: HKDF-Extract(salt, dcid) (RFC 9001 5.2), the key of the
+ * HMAC handle after it. */
+static bool initial_secret(tlsneg_quic_crypto *x, uint32_t version, const uint8_t *dcid,
+                           size_t dcid_len, uint8_t out[32])
 {
     const uint8_t *salt = version == TLSNEG_QUIC_V2        ? salt_v2
                           : version == TLSNEG_QUIC_V1      ? salt_v1
                           : version == TLSNEG_QUIC_DRAFT29 ? salt_d29
                                                            : NULL;
-    uint8_t initial[32];
-    if (!salt || !tlsneg_quic_init() || !hmac_sha256(salt, 20, dcid, dcid_len, initial)) {
-        return false;
-    }
-    return expand_label(initial, server ? "server in" : "client in", out, 32);
+    return salt && hmac_sha256(x, salt, 20, dcid, dcid_len, out);
 }
 
-bool tlsneg_quic_initial_keys(uint32_t version, const uint8_t *dcid, size_t dcid_len, bool server,
-                              tlsneg_quic_keys *out)
+bool tlsneg_quic_initial_secret(tlsneg_quic_crypto *x, uint32_t version, const uint8_t *dcid,
+                                size_t dcid_len, bool server, uint8_t out[32])
 {
-    uint8_t secret[32];
+    uint8_t initial[32];
+    return initial_secret(x, version, dcid, dcid_len, initial) &&
+           expand_label(x, initial, server ? "server in" : "client in", out, 32);
+}
+
+bool tlsneg_quic_initial_keys(tlsneg_quic_crypto *x, uint32_t version, const uint8_t *dcid,
+                              size_t dcid_len, tlsneg_quic_keys out[2])
+{
+    uint8_t initial[32], secret[2][32];
+    if (!initial_secret(x, version, dcid, dcid_len, initial) ||
+        !expand_label(x, initial, "client in", secret[0], 32) ||
+        !expand_label(x, NULL, "server in", secret[1], 32)) {
+        return false;
+    }
     bool v2 = version == TLSNEG_QUIC_V2;
-    return tlsneg_quic_initial_secret(version, dcid, dcid_len, server, secret) &&
-           expand_label(secret, v2 ? "quicv2 key" : "quic key", out->key, 16) &&
-           expand_label(secret, v2 ? "quicv2 iv" : "quic iv", out->iv, 12) &&
-           expand_label(secret, v2 ? "quicv2 hp" : "quic hp", out->hp, 16);
+    for (int i = 0; i < 2; i++) {
+        if (!expand_label(x, secret[i], v2 ? "quicv2 key" : "quic key", out[i].key, 16) ||
+            !expand_label(x, NULL, v2 ? "quicv2 iv" : "quic iv", out[i].iv, 12) ||
+            !expand_label(x, NULL, v2 ? "quicv2 hp" : "quic hp", out[i].hp, 16)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 static bool varint(tlsneg_cur *c, uint64_t *out)
@@ -181,15 +236,11 @@ bool tlsneg_quic_looks_initial(const uint8_t *d, size_t len)
     return tlsneg_quic_parse_long(d, len, &h) == TLSNEG_QUIC_OK && h.is_initial;
 }
 
-static bool aes_ecb(const uint8_t key[16], const uint8_t in[16], uint8_t out[16])
+static bool aes_ecb(tlsneg_quic_crypto *x, const uint8_t key[16], const uint8_t in[16],
+                    uint8_t out[16])
 {
-    gcry_cipher_hd_t h;
-    if (gcry_cipher_open(&h, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_ECB, 0) != 0) {
-        return false;
-    }
-    bool ok = gcry_cipher_setkey(h, key, 16) == 0 && gcry_cipher_encrypt(h, out, 16, in, 16) == 0;
-    gcry_cipher_close(h);
-    return ok;
+    return gcry_cipher_setkey(x->hp, key, 16) == 0 &&
+           gcry_cipher_encrypt(x->hp, out, 16, in, 16) == 0;
 }
 
 /* RFC 9000 A.3 */
@@ -208,8 +259,9 @@ static uint64_t decode_pn(uint64_t expected, uint64_t truncated, unsigned pn_nbi
     return candidate;
 }
 
-bool tlsneg_quic_decrypt(const tlsneg_quic_keys *k, const tlsneg_quic_long *h, const uint8_t *pkt,
-                         uint64_t expected_pn, uint8_t *out, size_t *out_len, uint64_t *out_pn)
+bool tlsneg_quic_decrypt(tlsneg_quic_crypto *x, const tlsneg_quic_keys *k,
+                         const tlsneg_quic_long *h, const uint8_t *pkt, uint64_t expected_pn,
+                         uint8_t *out, size_t *out_len, uint64_t *out_pn)
 {
     /* RFC 9001 5.4.2: the sample starts 4 bytes after the packet number's
      * start, whatever its length. */
@@ -217,7 +269,7 @@ bool tlsneg_quic_decrypt(const tlsneg_quic_keys *k, const tlsneg_quic_long *h, c
         return false;
     }
     uint8_t mask[16];
-    if (!aes_ecb(k->hp, pkt + h->pn_offset + 4, mask)) {
+    if (!aes_ecb(x, k->hp, pkt + h->pn_offset + 4, mask)) {
         return false;
     }
     uint8_t first = (uint8_t)(pkt[0] ^ (mask[0] & 0x0f));
@@ -243,15 +295,11 @@ bool tlsneg_quic_decrypt(const tlsneg_quic_keys *k, const tlsneg_quic_long *h, c
         nonce[11 - i] ^= (uint8_t)(pn >> (8 * i));
     }
     size_t ct_len = h->packet_len - header_len - 16;
-    gcry_cipher_hd_t c;
-    if (gcry_cipher_open(&c, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_GCM, 0) != 0) {
-        return false;
-    }
+    gcry_cipher_hd_t c = x->aead;
     bool ok = gcry_cipher_setkey(c, k->key, 16) == 0 && gcry_cipher_setiv(c, nonce, 12) == 0 &&
               gcry_cipher_authenticate(c, aad, header_len) == 0 &&
               gcry_cipher_decrypt(c, out + header_len, ct_len, pkt + header_len, ct_len) == 0 &&
               gcry_cipher_checktag(c, pkt + header_len + ct_len, 16) == 0;
-    gcry_cipher_close(c);
     if (!ok) {
         return false;
     }

@@ -24,14 +24,25 @@ bool tlsneg_quic_init(void);
  * version v (1, 2, draft-29). */
 bool tlsneg_quic_version_known(uint32_t v);
 
+/* The libgcrypt handles every derivation and decryption reuses: opening
+ * one costs an allocation, and closing it a wipe, more than the work done
+ * with it. One per packet path: not to be shared between threads. */
+typedef struct tlsneg_quic_crypto tlsneg_quic_crypto;
+
+/* tlsneg_quic_crypto_new returns NULL when libgcrypt cannot be initialised
+ * or memory is short. */
+tlsneg_quic_crypto *tlsneg_quic_crypto_new(void);
+void tlsneg_quic_crypto_free(tlsneg_quic_crypto *x);
+
 /* tlsneg_quic_initial_secret writes the client's (server false) or server's
  * 32-byte Initial secret for a client's Destination Connection ID. */
-bool tlsneg_quic_initial_secret(uint32_t version, const uint8_t *dcid, size_t dcid_len, bool server,
-                                uint8_t out[32]);
+bool tlsneg_quic_initial_secret(tlsneg_quic_crypto *x, uint32_t version, const uint8_t *dcid,
+                                size_t dcid_len, bool server, uint8_t out[32]);
 
-/* tlsneg_quic_initial_keys derives the key, iv and hp of one side. */
-bool tlsneg_quic_initial_keys(uint32_t version, const uint8_t *dcid, size_t dcid_len, bool server,
-                              tlsneg_quic_keys *out);
+/* tlsneg_quic_initial_keys derives the key, iv and hp of both sides: the
+ * client's in out[0], the server's in out[1]. */
+bool tlsneg_quic_initial_keys(tlsneg_quic_crypto *x, uint32_t version, const uint8_t *dcid,
+                              size_t dcid_len, tlsneg_quic_keys out[2]);
 
 /* A long-header packet at the front of a datagram. */
 typedef struct {
@@ -63,8 +74,9 @@ bool tlsneg_quic_looks_initial(const uint8_t *d, size_t len);
  * payload into out (at least h->packet_len bytes). expected_pn is the next
  * packet number expected (largest seen + 1, or 0) for the packet-number
  * decoding of RFC 9000 A.3. Returns false when the tag does not verify. */
-bool tlsneg_quic_decrypt(const tlsneg_quic_keys *k, const tlsneg_quic_long *h, const uint8_t *pkt,
-                         uint64_t expected_pn, uint8_t *out, size_t *out_len, uint64_t *out_pn);
+bool tlsneg_quic_decrypt(tlsneg_quic_crypto *x, const tlsneg_quic_keys *k,
+                         const tlsneg_quic_long *h, const uint8_t *pkt, uint64_t expected_pn,
+                         uint8_t *out, size_t *out_len, uint64_t *out_pn);
 
 /* What the frames of a decrypted Initial payload hold. */
 typedef void (*tlsneg_quic_crypto_fn)(void *user, uint64_t offset, const uint8_t *data, size_t len);

@@ -1006,10 +1006,10 @@ static void quic_rfc(const char *name, uint32_t version, const char *keys_hex[6]
                      const char *client_suffix, const char *server_packet)
 {
     static const uint8_t dcid[8] = {0x83, 0x94, 0xc8, 0xf0, 0x3e, 0x51, 0x57, 0x08};
-    tlsneg_quic_keys ck, sk;
-    ok(tlsneg_quic_initial_keys(version, dcid, 8, false, &ck) &&
-           tlsneg_quic_initial_keys(version, dcid, 8, true, &sk),
-       "%s: Initial keys derive", name);
+    tlsneg_quic_keys keys[2];
+    tlsneg_quic_crypto *x = tlsneg_quic_crypto_new();
+    ok(x && tlsneg_quic_initial_keys(x, version, dcid, 8, keys), "%s: Initial keys derive", name);
+    const tlsneg_quic_keys ck = keys[0], sk = keys[1];
     ok(hex_eq(ck.key, 16, keys_hex[0]) && hex_eq(ck.iv, 12, keys_hex[1]) &&
            hex_eq(ck.hp, 16, keys_hex[2]),
        "%s A.1: client key, iv, hp", name);
@@ -1033,7 +1033,7 @@ static void quic_rfc(const char *name, uint32_t version, const char *keys_hex[6]
     uint8_t *out = malloc(cl);
     size_t out_len;
     uint64_t pn;
-    ok(tlsneg_quic_decrypt(&ck, &h, cpkt, 0, out, &out_len, &pn) && pn == 2 && out_len == 1162,
+    ok(tlsneg_quic_decrypt(x, &ck, &h, cpkt, 0, out, &out_len, &pn) && pn == 2 && out_len == 1162,
        "%s A.2: the client Initial decrypts (packet number 2, 1162 bytes)", name);
     crypto_seen cs;
     memset(&cs, 0, sizeof cs);
@@ -1041,9 +1041,11 @@ static void quic_rfc(const char *name, uint32_t version, const char *keys_hex[6]
            cs.len == 241 && cs.data[0] == 1,
        "%s A.2: one CRYPTO frame with the 241-byte ClientHello, then PADDING", name);
     cpkt[100] ^= 1;
-    ok(!tlsneg_quic_decrypt(&ck, &h, cpkt, 0, out, &out_len, &pn),
+    ok(!tlsneg_quic_decrypt(x, &ck, &h, cpkt, 0, out, &out_len, &pn),
        "%s: one flipped bit and the tag does not verify", name);
     cpkt[100] ^= 1;
+    ok(tlsneg_quic_decrypt(x, &ck, &h, cpkt, 0, out, &out_len, &pn) && pn == 2 && out_len == 1162,
+       "%s: after the failed tag the same handles decrypt the packet again", name);
     free(out);
 
     size_t sl;
@@ -1054,8 +1056,8 @@ static void quic_rfc(const char *name, uint32_t version, const char *keys_hex[6]
     out = malloc(sl);
     size_t pl_len;
     uint8_t *payload = unhex(rfc_server_payload, &pl_len);
-    ok(tlsneg_quic_decrypt(&sk, &h, spkt, 0, out, &out_len, &pn) && pn == 1 && out_len == pl_len &&
-           memcmp(out, payload, pl_len) == 0,
+    ok(tlsneg_quic_decrypt(x, &sk, &h, spkt, 0, out, &out_len, &pn) && pn == 1 &&
+           out_len == pl_len && memcmp(out, payload, pl_len) == 0,
        "%s A.3: the server Initial decrypts to the RFC's payload (packet number 1)", name);
     free(out);
     free(payload);
@@ -1077,6 +1079,7 @@ static void quic_rfc(const char *name, uint32_t version, const char *keys_hex[6]
     free(d2);
     free(cpkt);
     free(spkt);
+    tlsneg_quic_crypto_free(x);
 }
 
 static void test_quic(void)
@@ -1109,11 +1112,17 @@ static void test_quic(void)
              "4bed8521e2e140");
     uint8_t secret[32];
     static const uint8_t dcid[8] = {0x83, 0x94, 0xc8, 0xf0, 0x3e, 0x51, 0x57, 0x08};
-    ok(tlsneg_quic_initial_secret(TLSNEG_QUIC_V1, dcid, 8, false, secret) &&
+    tlsneg_quic_crypto *x = tlsneg_quic_crypto_new();
+    ok(x && tlsneg_quic_initial_secret(x, TLSNEG_QUIC_V1, dcid, 8, false, secret) &&
            hex_eq(secret, 32, "c00cf151ca5be075ed0ebfb5c80323c42d6b7db67881289af4008f1f6c357aea"),
        "RFC 9001 A.1: client_initial_secret");
-    ok(!tlsneg_quic_initial_keys(0xff00001c, dcid, 8, false, &(tlsneg_quic_keys){{0}, {0}, {0}}),
+    ok(x && tlsneg_quic_initial_secret(x, TLSNEG_QUIC_V1, dcid, 8, true, secret) &&
+           hex_eq(secret, 32, "3c199828fd139efd216c155ad844cc81fb82fa8d7446fa7d78be803acdda951b"),
+       "RFC 9001 A.1: server_initial_secret");
+    tlsneg_quic_keys keys[2];
+    ok(x && !tlsneg_quic_initial_keys(x, 0xff00001c, dcid, 8, keys),
        "no keys for an unknown version (draft-28)");
+    tlsneg_quic_crypto_free(x);
 
     /* The public captures (tshark: quic.frame_type, tls.handshake.type). */
     events es;
