@@ -37,14 +37,16 @@ struct tlsneg_evqueue {
     tlsneg_pcap_event_fn fn;
     void *user;
     uint8_t *ring;
-    uint64_t cap;       /* a power of two */
-    uint64_t pushed;    /* the producer's: bytes pushed (head is what it published) */
-    uint64_t tail_seen; /* the producer's: tail as it read it last */
-    bool threaded;      /* a run's producer thread is on: push queues (else it calls fn) */
+    uint64_t cap;  /* a power of two */
+    bool threaded; /* a run's producer thread is on: push queues (else it calls fn) */
     void (*produce)(void *arg);
     void *arg;
     pthread_mutex_t mu;
     pthread_cond_t wake_consumer, wake_producer;
+    /* The producer's own, written once an event: on a line of their own,
+     * away from what the consumer reads once an event (fn, user, ring). */
+    _Alignas(64) uint64_t pushed; /* bytes pushed (head is what it published) */
+    uint64_t tail_seen;           /* tail as it read it last */
     _Alignas(64) _Atomic uint64_t head;
     _Alignas(64) _Atomic uint64_t tail;
     _Alignas(64) atomic_bool consumer_asleep;

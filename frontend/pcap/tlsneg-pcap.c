@@ -965,7 +965,10 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
         fprintf(stderr, "tlsneg-pcap: %s: cannot open: %s\n", path, err);
         return 2;
     }
-    reader rd;
+    /* The packet path's thread writes rd and job once a packet, the
+     * analysing thread rc once an event: each on cache lines of its own,
+     * or every event moves a line between the two cores. */
+    _Alignas(64) reader rd;
     memset(&rd, 0, sizeof rd);
     uint8_t magic[4];
     if (fread(magic, 1, 4, f) == 4 && memcmp(magic, "\x0a\x0d\x0d\x0a", 4) == 0) {
@@ -1002,7 +1005,7 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
                     path, rd.linktype, ln ? ln : "unknown");
         }
     }
-    run_ctx rc = {path, file_no, events, stdout, trace, 0};
+    _Alignas(64) run_ctx rc = {path, file_no, events, stdout, trace, 0};
     /* With --threads 2 and events to consume: the packet path on a second
      * thread, the analysis on this one (evqueue.h). */
     tlsneg_evqueue *q =
@@ -1023,7 +1026,7 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
     if (!child && stat(path, &sb) == 0) {
         pr.size = (long long)sb.st_size;
     }
-    read_job job = {&rd, tp, &pr, *frame_base, 0, READ_END};
+    _Alignas(64) read_job job = {&rd, tp, &pr, *frame_base, 0, READ_END};
     if (q) {
         tlsneg_evqueue_run(q, read_packets, &job);
         tlsneg_evqueue_free(q);
