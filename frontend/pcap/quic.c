@@ -118,8 +118,8 @@ static bool expand_label(tlsneg_quic_crypto *x, const uint8_t *secret, const cha
     return true;
 }
 
-/* initial_secret: HKDF-Extract(salt, dcid) (RFC 9001 5.2), the key of the
- * HMAC handle after it. */
+/* initial_secret: HKDF-Extract(salt, dcid) of the version's salt (RFC 9001
+ * 5.2); false for a version whose salt tlsneg does not know. */
 static bool initial_secret(tlsneg_quic_crypto *x, uint32_t version, const uint8_t *dcid,
                            size_t dcid_len, uint8_t out[32])
 {
