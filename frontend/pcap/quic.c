@@ -18,7 +18,8 @@ static const uint8_t salt_v2[20] = {0x0d, 0xed, 0xe3, 0xde, 0xf7, 0x00, 0xa6, 0x
 static const uint8_t salt_d29[20] = {0xaf, 0xbf, 0xec, 0x28, 0x99, 0x93, 0xd2, 0x4c, 0x9e, 0x97,
                                      0x86, 0xf1, 0x9c, 0x61, 0x11, 0xe0, 0x43, 0x90, 0xa8, 0x99};
 
-bool tlsneg_quic_init(void)
+/* gcrypt_ready initialises libgcrypt once; false if it cannot. */
+static bool gcrypt_ready(void)
 {
     static int state; /* 0 not yet, 1 ready, -1 failed */
     if (state == 0) {
@@ -46,7 +47,7 @@ struct tlsneg_quic_crypto {
 
 tlsneg_quic_crypto *tlsneg_quic_crypto_new(void)
 {
-    if (!tlsneg_quic_init()) {
+    if (!gcrypt_ready()) {
         return NULL;
     }
     tlsneg_quic_crypto *x = calloc(1, sizeof *x);

@@ -17,9 +17,6 @@ typedef struct {
     uint8_t key[16], iv[12], hp[16];
 } tlsneg_quic_keys;
 
-/* tlsneg_quic_init initialises libgcrypt once; false if it cannot. */
-bool tlsneg_quic_init(void);
-
 /* tlsneg_quic_version_known tells whether tlsneg can derive Initial keys for
  * version v (1, 2, draft-29). */
 bool tlsneg_quic_version_known(uint32_t v);
