@@ -199,14 +199,6 @@ static void emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t
 
 /* ---- the flow table ---- */
 
-static uint32_t hash_bytes(uint32_t h, const uint8_t *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ b[i]) * 16777619u;
-    }
-    return h;
-}
-
 static uint64_t be64_at(const uint8_t *p)
 {
     uint64_t v;
@@ -249,17 +241,39 @@ static bool addr_eq(const uint8_t *a, const uint8_t *b, size_t n)
     return memcmp(a, b, n) == 0;
 }
 
-/* The same hash for both directions: the two endpoints in a fixed order. */
+/* mix_word folds 8 bytes into a flow hash. */
+static uint64_t mix_word(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+/* The same hash for both directions: the two endpoints in a fixed order.
+ * Eight bytes at a time (a byte at a time cost a tenth of the packet
+ * path): the two addresses, then the ports and the protocol. */
 static uint32_t flow_hash(const tlsneg_net_packet *n)
 {
     int c = addr_cmp(n->src, n->dst, n->addr_len);
     bool swap = c > 0 || (c == 0 && n->sport > n->dport);
     const uint8_t *a = swap ? n->dst : n->src, *b = swap ? n->src : n->dst;
     uint16_t pa = swap ? n->dport : n->sport, pb = swap ? n->sport : n->dport;
-    uint8_t ports[5] = {(uint8_t)(pa >> 8), (uint8_t)pa, (uint8_t)(pb >> 8), (uint8_t)pb, n->l4};
-    uint32_t h = hash_bytes(2166136261u, a, n->addr_len);
-    h = hash_bytes(h, b, n->addr_len);
-    return hash_bytes(h, ports, sizeof ports);
+    uint64_t h = 0x2545f4914f6cdd1dull;
+    if (n->addr_len == 4) {
+        uint32_t x, y;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        h = mix_word(h, (uint64_t)x << 32 | y);
+    } else {
+        for (size_t i = 0; i + 8 <= n->addr_len; i += 8) {
+            uint64_t x, y;
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            h = mix_word(mix_word(h, x), y);
+        }
+    }
+    h = mix_word(h, (uint64_t)pa << 24 | (uint64_t)pb << 8 | n->l4);
+    h *= 0xff51afd7ed558ccdull;
+    return (uint32_t)(h ^ (h >> 32));
 }
 
 /* flow_dir tells which endpoint sent n: 0, 1, or -1 if n is not on f. */
