@@ -24,12 +24,19 @@ static uint32_t mix32(uint32_t x)
     return x ^ (x >> 16);
 }
 
-bool tlsneg_suite_needs_tls12(uint16_t s)
+/* needs_tls12 is tlsneg_suite_needs_tls12, inline for the walk over every
+ * hello's suites. */
+static inline bool needs_tls12(uint16_t s)
 {
     return (s >= 0x003b && s <= 0x0040) || (s >= 0x0067 && s <= 0x006d) ||
            (s >= 0x009c && s <= 0x00c5) || (s >= 0xc023 && s <= 0xc032) ||
            (s >= 0xc037 && s <= 0xc0ff) || (s >= 0xcca8 && s <= 0xccae) ||
            (s >= 0xd001 && s <= 0xd005);
+}
+
+bool tlsneg_suite_needs_tls12(uint16_t s)
+{
+    return needs_tls12(s);
 }
 
 bool tlsneg_extension_signals_version(uint16_t t)
@@ -63,9 +70,8 @@ bool tlsneg_extension_signals_version(uint16_t t)
  * measured, pcaps/fallback-openssl35.pcap). */
 static bool skip_group(uint16_t v)
 {
-    return tlsneg_is_grease(v) || (v >> 8) == 0x01 || (v >= 0x001f && v <= 0x0021) ||
-           (v >= 0x0200 && v <= 0x0202) || (v >= 0x11eb && v <= 0x11ed) || v == 0x6399 ||
-           v == 0x639a;
+    return (v >> 8) == 0x01 || (v >= 0x001f && v <= 0x0021) || (v >= 0x0200 && v <= 0x0202) ||
+           (v >= 0x11eb && v <= 0x11ed) || v == 0x6399 || v == 0x639a;
 }
 
 /* skip_sigalg leaves out the signature schemes defined for TLS 1.3 only: the
@@ -74,24 +80,14 @@ static bool skip_group(uint16_t v)
  * pcaps/fallback-openssl35.pcap). */
 static bool skip_sigalg(uint16_t v)
 {
-    return tlsneg_is_grease(v) || (v >= 0x081a && v <= 0x081c) || (v >= 0x0904 && v <= 0x0906);
-}
-
-static bool skip_signal_suite(uint16_t v)
-{
-    return tlsneg_is_grease(v) || v == TLSNEG_CS_FALLBACK_SCSV || v == 0x00ff || (v >> 8) == 0x13;
-}
-
-static bool skip_scsv(uint16_t v)
-{
-    return tlsneg_is_grease(v) || v == TLSNEG_CS_FALLBACK_SCSV;
+    return (v >= 0x081a && v <= 0x081c) || (v >= 0x0904 && v <= 0x0906);
 }
 
 /* list_of hashes a list of 2-byte code points in order, in one walk, twice:
- * without the ones skip says (*kept; skip leaves out GREASE too) and without
- * GREASE alone (*no_grease). Both are 0 without the list. */
-static void list_of(const tlsneg_ext_view *e, bool (*skip)(uint16_t), uint32_t *kept,
-                    uint32_t *no_grease)
+ * without GREASE (*no_grease), and also without the groups skip_group
+ * leaves out (groups) or the schemes skip_sigalg does (*kept). Both are 0
+ * without the list. */
+static void list_of(const tlsneg_ext_view *e, bool groups, uint32_t *kept, uint32_t *no_grease)
 {
     tlsneg_cur body = e->body, list;
     *kept = *no_grease = 0;
@@ -105,7 +101,7 @@ static void list_of(const tlsneg_ext_view *e, bool (*skip)(uint16_t), uint32_t *
             continue;
         }
         g = fnv32(g, v);
-        if (!skip(v)) {
+        if (!(groups ? skip_group(v) : skip_sigalg(v))) {
             k = fnv32(k, v);
         }
     }
@@ -122,14 +118,16 @@ typedef struct {
 
 static void add_suite(suite_hashes *s, uint16_t v)
 {
-    if (!skip_scsv(v)) {
-        s->all = fnv32(s->all, v);
+    if (tlsneg_is_grease(v) || v == TLSNEG_CS_FALLBACK_SCSV) {
+        return;
     }
-    if (!skip_signal_suite(v)) {
-        s->suites = fnv32(s->suites, v);
-        if (!tlsneg_suite_needs_tls12(v)) {
-            s->pre12 = fnv32(s->pre12, v);
-        }
+    s->all = fnv32(s->all, v);
+    if (v == 0x00ff || (v >> 8) == 0x13) {
+        return; /* the renegotiation SCSV, a TLS 1.3 suite */
+    }
+    s->suites = fnv32(s->suites, v);
+    if (!needs_tls12(v)) {
+        s->pre12 = fnv32(s->pre12, v);
     }
 }
 
@@ -280,8 +278,8 @@ void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tls
     out->fp_suites = sh.suites;
     out->fp_suites_pre12 = sh.pre12;
     uint32_t all_groups, all_sigalgs;
-    list_of(&h->supported_groups, skip_group, &out->fp_groups, &all_groups);
-    list_of(&h->signature_algorithms, skip_sigalg, &out->fp_sigalgs, &all_sigalgs);
+    list_of(&h->supported_groups, true, &out->fp_groups, &all_groups);
+    list_of(&h->signature_algorithms, false, &out->fp_sigalgs, &all_sigalgs);
     uint32_t all_exts;
     extension_sets(h, &out->fp_exts, &out->fp_exts_pre12, &all_exts);
     uint32_t all = fnv32(sh.all, out->versions);
