@@ -17,6 +17,7 @@
 #include <pcap/pcap.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,10 +269,13 @@ static trace_conn *trace_find(trace_state *t, uint64_t id)
         j = (j + 1) & (t->cap - 1);
     }
     if (!t->slots[j]) {
-        trace_conn *c = calloc(1, sizeof *c);
+        /* kept_buf is written before it is read (tlsneg_facts_copy): only
+         * what comes before it starts zeroed. */
+        trace_conn *c = malloc(sizeof *c);
         if (!c) {
             return NULL;
         }
+        memset(c, 0, offsetof(trace_conn, kept_buf));
         c->id = id;
         c->conn.id = id;
         t->slots[j] = c;
