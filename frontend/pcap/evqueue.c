@@ -27,18 +27,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An entry: this header, then the prep area (handshake events, when the
+ * queue has a prep function), then the bytes (unless in a block of their
+ * own), each part starting on 16 bytes. */
 typedef struct {
     uint32_t size;  /* of the whole entry, a multiple of 16; 0: skip to the ring's start */
     bool own_block; /* ev.bytes is a block of its own (malloc) for the consumer to free */
+    bool has_prep;
     tlsneg_pcap_event ev;
 } entry;
 
+#define HEAD_SIZE ((sizeof(entry) + 15) & ~(size_t)15)
+
 struct tlsneg_evqueue {
-    tlsneg_pcap_event_fn fn;
+    tlsneg_evqueue_fn fn;
+    tlsneg_evqueue_prep_fn prep;
     void *user;
     uint8_t *ring;
-    uint64_t cap;  /* a power of two */
-    bool threaded; /* a run's producer thread is on: push queues (else it calls fn) */
+    uint64_t cap;       /* a power of two */
+    size_t prep_size;   /* rounded up to 16 */
+    void *prep_scratch; /* the prep area of a push outside a run */
+    bool threaded;      /* a run's producer thread is on: push queues (else it calls fn) */
     void (*produce)(void *arg);
     void *arg;
     pthread_mutex_t mu;
@@ -54,9 +63,15 @@ struct tlsneg_evqueue {
     atomic_bool done; /* the producer has returned: the consumer ends once the ring is empty */
 };
 
-static size_t entry_size(size_t bytes)
+static size_t entry_size(size_t prep, size_t bytes)
 {
-    return (sizeof(entry) + bytes + 15) & ~(size_t)15;
+    return HEAD_SIZE + prep + ((bytes + 15) & ~(size_t)15);
+}
+
+/* wants_prep: ev gets a prep area. */
+static bool wants_prep(const struct tlsneg_evqueue *q, const tlsneg_pcap_event *ev)
+{
+    return q->prep && ev->kind == TLSNEG_PCAP_HANDSHAKE;
 }
 
 /* consumer_may_go: the condition the consumer sleeps on. */
@@ -127,11 +142,8 @@ static void consume(struct tlsneg_evqueue *q)
             entry *e = (entry *)(q->ring + (t & (q->cap - 1)));
             uint64_t size = e->size ? e->size : q->cap - (t & (q->cap - 1));
             if (e->size) {
-                tlsneg_pcap_event ev = e->ev;
-                if (!e->own_block && ev.bytes) {
-                    ev.bytes = (const uint8_t *)(e + 1);
-                }
-                q->fn(q->user, &ev);
+                uint8_t *prep = (uint8_t *)e + HEAD_SIZE;
+                q->fn(q->user, &e->ev, e->has_prep ? prep : NULL);
                 if (e->own_block) {
                     free((void *)e->ev.bytes);
                 }
@@ -156,7 +168,8 @@ static void *producer_thread(void *arg)
     return NULL;
 }
 
-tlsneg_evqueue *tlsneg_evqueue_new(size_t ring_bytes, tlsneg_pcap_event_fn fn, void *user)
+tlsneg_evqueue *tlsneg_evqueue_new(size_t ring_bytes, size_t prep_size, tlsneg_evqueue_prep_fn prep,
+                                   tlsneg_evqueue_fn fn, void *user)
 {
     struct tlsneg_evqueue *q = calloc(1, sizeof *q);
     if (!q) {
@@ -168,8 +181,12 @@ tlsneg_evqueue *tlsneg_evqueue_new(size_t ring_bytes, tlsneg_pcap_event_fn fn, v
     }
     q->ring = malloc(q->cap);
     q->fn = fn;
+    q->prep = prep;
     q->user = user;
-    if (!q->ring || pthread_mutex_init(&q->mu, NULL) != 0) {
+    q->prep_size = prep ? (prep_size + 15) & ~(size_t)15 : 0;
+    q->prep_scratch = q->prep_size ? aligned_alloc(16, q->prep_size) : NULL;
+    if (!q->ring || (q->prep_size && !q->prep_scratch) || pthread_mutex_init(&q->mu, NULL) != 0) {
+        free(q->prep_scratch);
         free(q->ring);
         free(q);
         return NULL;
@@ -182,17 +199,22 @@ tlsneg_evqueue *tlsneg_evqueue_new(size_t ring_bytes, tlsneg_pcap_event_fn fn, v
 void tlsneg_evqueue_push(void *queue, const tlsneg_pcap_event *ev)
 {
     struct tlsneg_evqueue *q = queue;
+    bool has_prep = wants_prep(q, ev);
     if (!q->threaded) {
-        q->fn(q->user, ev);
+        if (has_prep) {
+            q->prep(q->user, ev, q->prep_scratch);
+        }
+        q->fn(q->user, ev, has_prep ? q->prep_scratch : NULL);
         return;
     }
     size_t len = ev->bytes ? ev->len : 0;
-    bool own_block = entry_size(len) > q->cap / 4;
+    size_t prep = has_prep ? q->prep_size : 0;
+    bool own_block = entry_size(prep, len) > q->cap / 4;
     uint8_t *block = NULL;
     if (own_block && !(block = malloc(len))) {
         return; /* out of memory: the event is lost, as anything else would be */
     }
-    uint64_t need = entry_size(own_block ? 0 : len);
+    uint64_t need = entry_size(prep, own_block ? 0 : len);
     uint64_t at = q->pushed & (q->cap - 1);
     uint64_t skip = q->cap - at < need ? q->cap - at : 0;
     if (q->cap - (q->pushed - q->tail_seen) < skip + need) {
@@ -210,12 +232,18 @@ void tlsneg_evqueue_push(void *queue, const tlsneg_pcap_event *ev)
     entry *e = (entry *)(q->ring + at);
     e->size = (uint32_t)need;
     e->own_block = own_block;
+    e->has_prep = has_prep;
     e->ev = *ev;
     if (own_block) {
         memcpy(block, ev->bytes, len);
         e->ev.bytes = block;
-    } else if (len) {
-        memcpy(e + 1, ev->bytes, len);
+    } else if (ev->bytes) {
+        uint8_t *bytes = (uint8_t *)e + HEAD_SIZE + prep;
+        memcpy(bytes, ev->bytes, len);
+        e->ev.bytes = bytes;
+    }
+    if (has_prep) {
+        q->prep(q->user, &e->ev, (uint8_t *)e + HEAD_SIZE);
     }
     q->pushed += skip + need;
     if (q->pushed - atomic_load_explicit(&q->head, memory_order_relaxed) >= q->cap / 16) {
@@ -253,6 +281,7 @@ void tlsneg_evqueue_free(tlsneg_evqueue *q)
     pthread_cond_destroy(&q->wake_consumer);
     pthread_cond_destroy(&q->wake_producer);
     pthread_mutex_destroy(&q->mu);
+    free(q->prep_scratch);
     free(q->ring);
     free(q);
 }

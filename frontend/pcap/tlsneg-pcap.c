@@ -49,12 +49,20 @@ typedef struct {
     tlsneg_facts_buf kept_buf;
 } trace_conn;
 
+/* What a handshake event's bytes alone tell, for trace_event: worked out
+ * by prepare (with two threads, on the packet path's). */
+typedef struct {
+    bool framed; /* a hello, framed by the core: parsed is filled */
+    tlsneg_parsed parsed;
+} prepared;
+
 typedef struct {
     tlsneg_session *session;
     trace_conn **slots;
     size_t cap, used;
     size_t peak;          /* the most entries held at once, for --stats */
     tlsneg_result result; /* large: one, reused */
+    prepared prep;        /* with one thread: the event's prepared parse */
     tlsneg_out_msg_buf view_buf;
 } trace_state;
 
@@ -338,8 +346,9 @@ static void outs_message(const tlsneg_pcap_event *ev, trace_state *t, const tlsn
 }
 
 /* trace_event feeds one event to the session layer, hands what it says to
- * the outputs and, with --trace, prints it as text (a debug format). */
-static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
+ * the outputs and, with --trace, prints it as text (a debug format).
+ * prep: a handshake event's prepared parse. */
+static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev, const prepared *prep)
 {
     trace_state *t = r->trace;
     /* The packet path numbers connections per file; the session layer
@@ -408,16 +417,10 @@ static void trace_event(run_ctx *r, const tlsneg_pcap_event *ev)
         trace_findings(o, x);
         return;
     }
-    tlsneg_wire wire = ev->transport == TLSNEG_PCAP_DTLS   ? TLSNEG_WIRE_DTLS
-                       : ev->transport == TLSNEG_PCAP_QUIC ? TLSNEG_WIRE_QUIC
-                                                           : TLSNEG_WIRE_TLS;
-    tlsneg_message m;
-    if (!tlsneg_frame_message(&m, wire, ev->has_record_version, ev->record_version, ev->bytes,
-                              ev->len, 0, NULL, 0)) {
+    if (!prep->framed) {
         return;
     }
-    tlsneg_session_message(t->session, &tc->conn, &e, &m, ev->has_record_version,
-                           ev->record_version, x);
+    tlsneg_session_judge(t->session, &tc->conn, &e, &prep->parsed, x);
     if (!x->analysed) {
         return;
     }
@@ -448,18 +451,46 @@ static uint32_t shard_of(const uint8_t *addr, size_t len, uint32_t n)
     return (uint32_t)(tlsneg_fnv64(TLSNEG_FNV64_BASIS, addr, len) % n);
 }
 
-static void on_event(void *user, const tlsneg_pcap_event *ev)
+/* in_shard: ev's client is in this run's shard (--shard), or every
+ * client is. */
+static bool in_shard(const tlsneg_pcap_event *ev)
+{
+    return !shard_n || shard_of(ev->from_client ? ev->src_addr : ev->dst_addr, ev->addr_len,
+                                shard_n) == shard_k;
+}
+
+/* prepare frames and parses a handshake event's hello for trace_event:
+ * a tlsneg_evqueue_prep_fn, with two threads on the packet path's. It
+ * reads nothing the analysing thread writes. */
+static void prepare(void *user, const tlsneg_pcap_event *ev, void *area)
+{
+    (void)user;
+    prepared *p = area;
+    tlsneg_wire wire = ev->transport == TLSNEG_PCAP_DTLS   ? TLSNEG_WIRE_DTLS
+                       : ev->transport == TLSNEG_PCAP_QUIC ? TLSNEG_WIRE_QUIC
+                                                           : TLSNEG_WIRE_TLS;
+    tlsneg_message m;
+    p->framed =
+        in_shard(ev) && tlsneg_frame_message(&m, wire, ev->has_record_version, ev->record_version,
+                                             ev->bytes, ev->len, 0, NULL, 0);
+    if (p->framed) {
+        tlsneg_session_parse(&p->parsed, &m, ev->has_record_version, ev->record_version);
+    }
+}
+
+/* consume handles an event on the analysing thread: a tlsneg_evqueue_fn;
+ * prep is a handshake event's prepared parse. */
+static void consume(void *user, const tlsneg_pcap_event *ev, void *prep)
 {
     run_ctx *r = user;
     if ((++r->seen & 0xff) == 0) {
         heap_advise(); /* here: the thread whose heap holds the analysis */
     }
-    if (shard_n &&
-        shard_of(ev->from_client ? ev->src_addr : ev->dst_addr, ev->addr_len, shard_n) != shard_k) {
+    if (!in_shard(ev)) {
         return;
     }
     if (r->trace) {
-        trace_event(r, ev);
+        trace_event(r, ev, prep);
     }
     if (!r->events) {
         return;
@@ -520,6 +551,18 @@ static void on_event(void *user, const tlsneg_pcap_event *ev)
         break;
     }
     fputs("}\n", o);
+}
+
+/* on_event is consume on one thread: the packet path's callback. */
+static void on_event(void *user, const tlsneg_pcap_event *ev)
+{
+    run_ctx *r = user;
+    prepared *p = NULL;
+    if (ev->kind == TLSNEG_PCAP_HANDSHAKE && r->trace) {
+        p = &r->trace->prep;
+        prepare(r, ev, p);
+    }
+    consume(r, ev, p);
 }
 
 static double now_s(void)
@@ -1013,7 +1056,9 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
     /* With --threads 2 and events to consume: the packet path on a second
      * thread, the analysis on this one (evqueue.h). */
     tlsneg_evqueue *q =
-        opt_threads > 1 && (events || trace) ? tlsneg_evqueue_new(1u << 22, on_event, &rc) : NULL;
+        opt_threads > 1 && (events || trace)
+            ? tlsneg_evqueue_new(1u << 22, sizeof(prepared), trace ? prepare : NULL, consume, &rc)
+            : NULL;
     tlsneg_pcap *tp =
         q ? tlsneg_pcap_new(cfg, tlsneg_evqueue_push, q) : tlsneg_pcap_new(cfg, on_event, &rc);
     if (!tp) {

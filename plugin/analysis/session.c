@@ -224,44 +224,60 @@ static void track_server_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tl
     tlsneg_tracker_server_hello(t, c->id, ev->frame, ev->time_us, &answer, &out->verdicts);
 }
 
+void tlsneg_session_parse(tlsneg_parsed *p, const tlsneg_message *m, bool has_record,
+                          uint16_t record_version)
+{
+    (void)tlsneg_message_parse(&p->hello, m);
+    p->has_record = has_record;
+    p->record_version = record_version;
+    /* A datagram protocol repeats a hello unchanged when it gets no answer:
+     * its hash finds the repeat, judged once. TCP retransmissions never
+     * reach the TLS layer, so only a datagram's hello is hashed (a
+     * connection's wire never changes). */
+    bool datagram = m->wire == TLSNEG_WIRE_DTLS || m->wire == TLSNEG_WIRE_QUIC;
+    p->hash = datagram ? tlsneg_fnv64(TLSNEG_FNV64_BASIS, m->bytes, m->len) : 0;
+}
+
 void tlsneg_session_message(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
                             const tlsneg_message *m, bool has_record, uint16_t record_version,
                             tlsneg_result *out)
 {
-    tlsneg_hello h;
+    tlsneg_parsed p;
+    tlsneg_session_parse(&p, m, has_record, record_version);
+    tlsneg_session_judge(s, c, ev, &p, out);
+}
+
+void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
+                          const tlsneg_parsed *p, tlsneg_result *out)
+{
+    const tlsneg_hello *h = &p->hello;
     result_init(out);
-    (void)tlsneg_message_parse(&h, m);
     tlsneg_facts *f = &out->facts;
-    tlsneg_facts_derive(f, &out->facts_buf, &h, has_record, record_version);
+    tlsneg_facts_derive(f, &out->facts_buf, h, p->has_record, p->record_version);
     out->analysed = true;
 
     bool client = f->msg_type == TLSNEG_HS_CLIENT_HELLO;
     size_t side = client ? 0 : 1;
     out->from_client = client;
-    /* A datagram protocol repeats a hello unchanged when it gets no answer:
-     * judge it once. TCP retransmissions never reach the TLS layer, so only
-     * a datagram's hello is hashed (a connection's wire never changes). */
     bool datagram = f->wire == TLSNEG_WIRE_DTLS || f->wire == TLSNEG_WIRE_QUIC;
-    /* A hello's bytes, hashed to recognise a retransmission. */
-    uint64_t hash = datagram ? tlsneg_fnv64(TLSNEG_FNV64_BASIS, m->bytes, m->len) : 0;
-    if (datagram && c->last_frame[side] && c->last_hash[side] == hash) {
+    if (datagram && c->last_frame[side] && c->last_hash[side] == p->hash) {
         out->retransmission_of = c->last_frame[side];
         conn_sni(out, c);
         return;
     }
-    c->last_hash[side] = hash;
+    c->last_hash[side] = p->hash;
     c->last_frame[side] = ev->frame;
 
-    tlsneg_check_input in = {.hello = &h,
+    tlsneg_check_input in = {.hello = h,
                              .facts = f,
                              .client_hello = client ? NULL : c->client_hello,
                              .after_hrr = client && c->hrr_seen};
     tlsneg_check(&out->findings, &in);
     tlsneg_tracker *t = tracker_of(s);
     if (t && client) {
-        track_client_hello(t, c, ev, &h, f, out);
+        track_client_hello(t, c, ev, h, f, out);
     } else if (t && f->msg_type == TLSNEG_HS_SERVER_HELLO) {
-        track_server_hello(t, c, ev, &h, f, out);
+        track_server_hello(t, c, ev, h, f, out);
     }
     add_verdicts(out, ev->frame);
 

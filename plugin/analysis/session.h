@@ -100,12 +100,23 @@ typedef struct {
 
 #define TLSNEG_MAX_BACK_NOTES (3 * TLSNEG_CHAIN_MAX)
 
+/* A hello parsed, worked out apart from any session or connection
+ * (tlsneg_session_parse: on another thread, say), to be judged in frame
+ * order (tlsneg_session_judge). It points into the message's bytes: they
+ * may not move or change until it has been judged. */
+typedef struct {
+    tlsneg_hello hello;
+    uint64_t hash; /* a DTLS or QUIC hello's bytes, to recognise it sent again; else 0 */
+    bool has_record;
+    uint16_t record_version; /* of the record that carried it, if has_record */
+} tlsneg_parsed;
+
 /* The result of one event. */
 typedef struct {
     bool analysed; /* a hello complete here, an alert: the rest is filled */
     bool is_alert;
-    /* A hello: its parse's facts; the lists point into facts_buf (copy them
-     * to keep them). */
+    /* A hello: its facts; the lists point into facts_buf (copy them to
+     * keep them). */
     tlsneg_facts facts;
     tlsneg_facts_buf facts_buf;
     uint8_t alert_description;
@@ -160,10 +171,22 @@ const tlsneg_tracker *tlsneg_session_tracker(const tlsneg_session *s);
 
 /* tlsneg_session_message judges one hello framed by the core, sent in ev on
  * connection c, carried in a record of version record_version if
- * has_record. out->analysed is false when the bytes are no hello. */
+ * has_record: tlsneg_session_parse, then tlsneg_session_judge. */
 void tlsneg_session_message(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
                             const tlsneg_message *m, bool has_record, uint16_t record_version,
                             tlsneg_result *out);
+
+/* tlsneg_session_parse parses a hello framed by the core (m), carried in a
+ * record of version record_version if has_record, into p. It reads nothing
+ * but m: it may run on any thread, ahead of the events before it. */
+void tlsneg_session_parse(tlsneg_parsed *p, const tlsneg_message *m, bool has_record,
+                          uint16_t record_version);
+
+/* tlsneg_session_judge judges the hello parsed in p, sent in ev on
+ * connection c, in frame order with the other events: as
+ * tlsneg_session_message would. */
+void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
+                          const tlsneg_parsed *p, tlsneg_result *out);
 
 /* tlsneg_session_alert judges a plaintext alert on connection c. */
 void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,

@@ -429,6 +429,57 @@ static void without_tracker(void)
        "SSLv2: the 2-byte record header gives the length (3 of 6 bytes)");
 }
 
+static void parsed_ahead(void)
+{
+    /* tlsneg_session_parse reads nothing but the message: hellos parsed
+     * ahead of the events before them (as tlsneg-pcap's packet thread
+     * does), then judged in frame order, come out as tlsneg_session_message
+     * has them. dtls13-cid frames 1-3: one ClientHello sent three times. */
+    enum { N = 3 };
+    static uint8_t bytes[N][1 << 14];
+    static tlsneg_parsed p[N];
+    static tlsneg_result ahead, direct;
+    tlsneg_ev ev[N];
+    tlsneg_message m[N];
+    for (int i = 0; i < N; i++) {
+        ok(tlsneg_ev_parse(ev_dtls13_cid[i], &ev[i], bytes[i], sizeof bytes[i]) == 1 &&
+               tlsneg_frame_message(&m[i], ev[i].wire, ev[i].has_record, ev[i].record_version,
+                                    ev[i].bytes, ev[i].len, 0, NULL, 0),
+           "dtls13-cid frame %d reads and frames", i + 1);
+        tlsneg_session_parse(&p[i], &m[i], ev[i].has_record, ev[i].record_version);
+    }
+    tlsneg_tracker_config cfg = default_cfg();
+    tlsneg_session *sa = tlsneg_session_new(&cfg), *sd = tlsneg_session_new(&cfg);
+    tlsneg_conn ca, cd;
+    memset(&ca, 0, sizeof ca);
+    memset(&cd, 0, sizeof cd);
+    ca.id = cd.id = 1;
+    int same = 0;
+    for (int i = 0; i < N; i++) {
+        tlsneg_event e = {ev[i].frame,
+                          ev[i].time_us,
+                          {ev[i].src, 4, ev[i].sport},
+                          {ev[i].dst, 4, ev[i].dport},
+                          TLSNEG_SENDER_UNKNOWN};
+        tlsneg_session_judge(sa, &ca, &e, &p[i], &ahead);
+        tlsneg_session_message(sd, &cd, &e, &m[i], ev[i].has_record, ev[i].record_version, &direct);
+        const tlsneg_facts *fa = &ahead.facts, *fd = &direct.facts;
+        same += ahead.analysed && direct.analysed &&
+                ahead.retransmission_of == direct.retransmission_of &&
+                ahead.findings.count == direct.findings.count &&
+                ahead.verdicts.count == direct.verdicts.count && fa->msg_type == fd->msg_type &&
+                fa->legacy_version == fd->legacy_version &&
+                fa->record_version == fd->record_version && fa->num_offered == fd->num_offered &&
+                fa->offered_max == fd->offered_max && fa->grease_count == fd->grease_count;
+    }
+    ok(same == N && ahead.retransmission_of == 1 && ca.last_frame[0] == 1,
+       "hellos parsed ahead and judged in order: as judged directly, the repeats recognised (%d "
+       "of %d alike)",
+       same, N);
+    tlsneg_session_free(sa);
+    tlsneg_session_free(sd);
+}
+
 static void replay_table_bounded(void)
 {
     /* A table of one connection: each new flow forgets the one before. */
@@ -461,6 +512,7 @@ int main(void)
     fallback_linked_and_back_noted();
     who_is_the_client();
     without_tracker();
+    parsed_ahead();
     replay_table_bounded();
     return tap_done();
 }
