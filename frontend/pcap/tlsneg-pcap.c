@@ -681,8 +681,10 @@ static void heap_advise(void)
 
 /* The input stream's buffer: glibc ignores setvbuf's size when it is given
  * no buffer (it keeps a block-sized one, 4 KB reads). One input is open at
- * a time, so one buffer serves them all. */
-static char input_buf[1 << 20];
+ * a time, so one buffer serves them all. 64 KB: a pipe gives no more at a
+ * time, and a plain pcap file is read past stdio (fast_open) once libpcap
+ * has read its header, which filled a larger buffer for nothing. */
+static char input_buf[1 << 16];
 
 static FILE *open_input(const char *path, pid_t *out_child, char *err, size_t err_len)
 {
@@ -1061,6 +1063,9 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
             : NULL;
     tlsneg_pcap *tp =
         q ? tlsneg_pcap_new(cfg, tlsneg_evqueue_push, q) : tlsneg_pcap_new(cfg, on_event, &rc);
+    /* The ring and the reader's buffer, just allocated: huge pages before
+     * the packet path's thread touches them. */
+    heap_advise();
     if (!tp) {
         tlsneg_evqueue_free(q);
         fprintf(stderr, "tlsneg-pcap: out of memory (or libgcrypt failed to start)\n");
