@@ -626,6 +626,21 @@ static void print_stats(const char *name, const tlsneg_pcap_stats *st)
         (unsigned long long)st->events);
 }
 
+/* print_session_stats: what the session layer holds (--stats), if it
+ * runs. */
+static void print_session_stats(const char *name, const trace_state *trace)
+{
+    if (!trace) {
+        return;
+    }
+    const tlsneg_tracker *tk = tlsneg_session_tracker(trace->session);
+    fprintf(stderr,
+            "tlsneg-pcap: %s: session: %zu connections kept now, %zu at most; tracker: %zu "
+            "attempts, %zu bytes\n",
+            name, trace->used, trace->peak, tk ? tlsneg_tracker_attempts(tk) : 0,
+            tk ? tlsneg_tracker_bytes(tk) : 0);
+}
+
 static void report_unknown_links(const char *name, const tlsneg_pcap_stats *st)
 {
     for (int i = 0; i < TLSNEG_PCAP_MAX_LINKTYPES; i++) {
@@ -1110,14 +1125,7 @@ static int run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tr
     report_unknown_links(path, tlsneg_pcap_get_stats(tp));
     if (stats) {
         print_stats(path, tlsneg_pcap_get_stats(tp));
-        if (trace) {
-            const tlsneg_tracker *tk = tlsneg_session_tracker(trace->session);
-            fprintf(stderr,
-                    "tlsneg-pcap: %s: session: %zu connections kept now, %zu at most; tracker: "
-                    "%zu attempts, %zu bytes\n",
-                    path, trace->used, trace->peak, tk ? tlsneg_tracker_attempts(tk) : 0,
-                    tk ? tlsneg_tracker_bytes(tk) : 0);
-        }
+        print_session_stats(path, trace);
     }
     tlsneg_pcap_free(tp);
     *frame_base += frame;
@@ -1212,6 +1220,11 @@ static int run_live(const char *iface, const char *filter, const tlsneg_pcap_con
     while (!stop_requested && (r = pcap_dispatch(pc, -1, on_live_packet, (u_char *)&lc)) >= 0) {
     }
     live_handle = NULL;
+    /* The capture is over, as a file's end is: the flows still open end
+     * (their TLSNEG_PCAP_END events), so that the session layer sees the
+     * same sequence from a live capture as from the file it was saved
+     * to. */
+    tlsneg_pcap_finish(tp);
     int status = 0;
     if (r == PCAP_ERROR) {
         fprintf(stderr, "tlsneg-pcap: %s: %s\n", iface, pcap_geterr(pc));
@@ -1220,6 +1233,7 @@ static int run_live(const char *iface, const char *filter, const tlsneg_pcap_con
     report_unknown_links(iface, tlsneg_pcap_get_stats(tp));
     if (stats) {
         print_stats(iface, tlsneg_pcap_get_stats(tp));
+        print_session_stats(iface, rc.trace);
     }
     tlsneg_pcap_free(tp);
     trace_end(rc.trace);

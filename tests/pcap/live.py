@@ -159,10 +159,13 @@ def inside(tool):
 
 
 def sigterm_run(tool, tmp, cert, key, root, procs):
-    """One handshake captured live, then SIGTERM: the same clean end as
-    SIGINT (the handler sets a flag and breaks the loop), with the report."""
+    """One handshake captured live, then SIGTERM while its connection is
+    still open: the same clean end as SIGINT (the handler sets a flag and
+    breaks the loop), with the report, and the open flow ended as at a
+    file's end (--stats: no connection kept)."""
     out, err = os.path.join(tmp, "term-out"), os.path.join(tmp, "term-err")
-    cmd = [tool, "--jsonl", "--report", "-i", "lo"] + (["-Z", "nobody"] if root else [])
+    cmd = [tool, "--jsonl", "--report", "--stats", "-i", "lo"]
+    cmd += ["-Z", "nobody"] if root else []
     cmd += ["tcp", "port", str(TERM_PORT)]
     with open(out, "wb") as fo, open(err, "wb") as fe:
         tp = subprocess.Popen(cmd, stdout=fo, stderr=fe)
@@ -170,24 +173,33 @@ def sigterm_run(tool, tmp, cert, key, root, procs):
     if not ok(wait_for(lambda: "listening on lo" in open(err).read(), 10),
               "a second tlsneg-pcap -i lo says it is listening"):
         return
+    # Standard input open on both sides: at its end each would close.
     server = subprocess.Popen(["openssl", "s_server", "-accept", f"127.0.0.1:{TERM_PORT}",
                                "-cert", cert, "-key", key, "-naccept", "1", "-quiet"],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
     procs.append(server)
     ok(wait_for(lambda: listening(TERM_PORT), 10), "a TLS server listens")
-    done = subprocess.run(["timeout", "10", "openssl", "s_client", "-connect",
-                           f"127.0.0.1:{TERM_PORT}", "-servername", "localhost"],
-                          stdin=subprocess.DEVNULL, capture_output=True)
-    ok(done.returncode == 0, "a TLS handshake completes")
+    client = subprocess.Popen(["openssl", "s_client", "-connect", f"127.0.0.1:{TERM_PORT}",
+                               "-servername", "localhost"],
+                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    procs.append(client)
 
     def server_hello_seen():
         return any(r.get("record") == "hello" and r.get("msg") == "ServerHello"
                    for r in records(out))
 
     ok(wait_for(server_hello_seen, 10), "its ServerHello's record is written while capturing")
+    ok(client.poll() is None, "the client's connection is still open")
     rc = stop(tp, signal.SIGTERM)
     ok(rc == 0, f"SIGTERM ends tlsneg-pcap cleanly (exit {rc})")
+    client.stdin.close()
+    server.stdin.close()
+    ok(client.wait(timeout=10) == 0, "the TLS client then ends without an error")
+    session = [l for l in open(err).read().splitlines() if ": session: " in l]
+    ok(len(session) == 1 and "session: 0 connections kept now, 1 at most" in session[0],
+       f"--stats: the open connection was ended when the capture stopped ({session})")
     report = "\n".join(lines_of(out)).split("=== tlsneg report ===")
     ok(len(report) == 2 and f"127.0.0.1:{TERM_PORT}" in report[1],
        f"the report follows at the end, with the server (port {TERM_PORT})")
