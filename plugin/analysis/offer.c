@@ -116,7 +116,7 @@ typedef struct {
     uint32_t suites, pre12, all;
 } suite_hashes;
 
-static void add_suite(suite_hashes *s, uint16_t v)
+static inline void add_suite(suite_hashes *s, uint16_t v)
 {
     if (tlsneg_is_grease(v) || v == TLSNEG_CS_FALLBACK_SCSV) {
         return;
