@@ -235,7 +235,7 @@ void tlsneg_session_parse(tlsneg_parsed *p, const tlsneg_message *m, bool has_re
      * reach the TLS layer, so only a datagram's hello is hashed (a
      * connection's wire never changes). */
     bool datagram = m->wire == TLSNEG_WIRE_DTLS || m->wire == TLSNEG_WIRE_QUIC;
-    p->hash = datagram ? tlsneg_fnv64(TLSNEG_FNV64_BASIS, m->bytes, m->len) : 0;
+    p->hash = datagram ? tlsneg_hash_bytes(m->bytes, m->len) : 0;
 }
 
 void tlsneg_session_message(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,

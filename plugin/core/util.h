@@ -21,6 +21,24 @@ static inline uint64_t tlsneg_fnv64(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* tlsneg_hash_bytes hashes n bytes eight at a time (a multiply and a shift
+ * each), to recognise bytes seen before within one run: the value depends
+ * on the byte order, so it is never stored or shown. */
+static inline uint64_t tlsneg_hash_bytes(const void *p, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)p;
+    uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+    for (; n >= 8; b += 8, n -= 8) {
+        memcpy(&w, b, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    w = 0;
+    memcpy(&w, b, n);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+    return h ^ (h >> 29);
+}
+
 /* tlsneg_strdup returns a malloc'd copy of s, or NULL when out of memory. */
 static inline char *tlsneg_strdup(const char *s)
 {
