@@ -40,17 +40,17 @@ typedef struct {
     tlsneg_stream s;
     uint32_t isn; /* stream offset 0 is this sequence number */
     bool isn_known;
-    bool started; /* the first record (or SSLv2 hello) has been read */
-    bool done;    /* encrypted from here, or not TLS: nothing more to find */
-    bool ccs;     /* a ChangeCipherSpec was sent */
+    bool started;    /* the first record (or SSLv2 hello) has been read */
+    bool done;       /* encrypted from here, or not TLS: nothing more to find */
+    bool ccs;        /* a ChangeCipherSpec was sent */
+    bool progressed; /* its TLSNEG_PCAP_PROGRESS was sent */
     bool fin;
     /* Past a gap not (yet) filled, a lost segment: the records stored
-     * beyond it are read for their content type alone (tcp_resync). Those
-     * from stream offset resync_from to resync_at have been read so: their
-     * progress events are not sent again when the gap fills. */
+     * beyond it are read for their content type alone (tcp_resync), up to
+     * resync_at. */
     bool resync;      /* resync_at is the start of a record beyond the gap */
     bool resync_over; /* an application-data record was read there */
-    uint64_t resync_from, resync_at;
+    uint64_t resync_at;
     hs_msg hs;
 } tcp_dir;
 
@@ -618,11 +618,16 @@ static size_t sslv2_server_hello(const uint8_t *b, size_t n)
     return 2 + len;
 }
 
-/* tcp_resynced tells whether the record at stream offset at was read beyond
- * a gap (tcp_resync): its progress event has been sent. */
-static bool tcp_resynced(const tcp_dir *t, uint64_t at)
+/* progress tells the consumer that the sender's handshake went on (its
+ * first ChangeCipherSpec or application-data record, read in order or
+ * beyond a gap): once per direction, all the session layer asks
+ * (tlsneg_session_progress sets a flag per side). */
+static void progress(tlsneg_pcap *p, flow *f, int d, tcp_dir *t)
 {
-    return at >= t->resync_from && at < t->resync_at;
+    if (!t->progressed) {
+        t->progressed = true;
+        emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
+    }
 }
 
 /* tcp_records reads every complete record in the contiguous bytes; returns
@@ -716,14 +721,10 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
             break;
         case 20:
             t->ccs = true;
-            if (!tcp_resynced(t, t->s.base + pos - 5u - len)) {
-                emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
-            }
+            progress(p, f, d, t);
             break;
         case 23:
-            if (!tcp_resynced(t, t->s.base + pos - 5u - len)) {
-                emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
-            }
+            progress(p, f, d, t);
             tcp_done(t);
             break;
         default:
@@ -737,10 +738,11 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
  * once a segment at stream offset off has been stored there: as Wireshark
  * does when a segment is not captured, a later segment that starts with a
  * record header (outside the record being waited for) starts a record, and
- * each ChangeCipherSpec or application-data record completed beyond the gap
- * is a progress event, in the frame that completes it, up to the first
- * application-data record. Nothing beyond a gap builds a handshake message
- * or reports an alert: that waits for the gap to be filled. */
+ * a ChangeCipherSpec or application-data record completed beyond the gap
+ * is the direction's progress (if it had none yet), in the frame that
+ * completes it; reading stops at the first application-data record.
+ * Nothing beyond a gap builds a handshake message or reports an alert:
+ * that waits for the gap to be filled. */
 static void tcp_resync(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint64_t off)
 {
     const tlsneg_stream *s = &t->s;
@@ -773,7 +775,7 @@ static void tcp_resync(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint64_t off)
             return;
         }
         t->resync = true;
-        t->resync_from = t->resync_at = off;
+        t->resync_at = off;
     }
     while (r->end - t->resync_at >= 5) {
         const uint8_t *h = s->buf + (t->resync_at - s->base);
@@ -787,7 +789,7 @@ static void tcp_resync(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint64_t off)
         }
         t->resync_at += 5u + len;
         if (h[0] == 20 || h[0] == 23) {
-            emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
+            progress(p, f, d, t);
         }
         if (h[0] == 23) {
             t->resync_over = true;

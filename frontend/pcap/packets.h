@@ -41,13 +41,14 @@ typedef enum {
     TLSNEG_PCAP_HANDSHAKE, /* a whole handshake message (see bytes) */
     TLSNEG_PCAP_ALERT,     /* a plaintext alert: bytes = level, description */
     TLSNEG_PCAP_CLOSE,     /* a TCP FIN or RST (reset says which); no bytes */
-    /* A ChangeCipherSpec (20) or application-data (23) record over TCP, read
-     * off the record's content-type byte, as the plugin does: the sender's
-     * handshake is making progress (tlsneg_session_progress); no bytes. One
-     * per such record until the direction is no longer read; past a lost
-     * segment, one per such record stored beyond the gap that a segment
-     * starting with a record header leads to, up to the first
-     * application-data record (not again when the gap fills). */
+    /* The first ChangeCipherSpec (20) or application-data (23) record of a
+     * direction over TCP, read off the record's content-type byte, as the
+     * plugin does: the sender's handshake is making progress
+     * (tlsneg_session_progress, which keeps a flag per side: later such
+     * records would tell it nothing); no bytes. Once per direction, in the
+     * frame that completes that record, whether read in order or, past a
+     * lost segment, beyond the gap that a segment starting with a record
+     * header leads to. */
     TLSNEG_PCAP_PROGRESS,
     /* The packet path forgets the flow (after an RST or both FINs, idle for
      * the timeout, or the oldest at the table's cap): no later event names
