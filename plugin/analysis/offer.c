@@ -7,10 +7,18 @@
 
 #include <string.h>
 
-static uint32_t fnv32(uint32_t h, uint16_t v)
+/* A list's fingerprint: FNV-1a over its 16-bit code points, in order,
+ * with a 64-bit state: one multiplication a code point (fp_step; every
+ * hello's suites and lists go through it), folded to the 32 bits an offer
+ * keeps (fp_fold). Only compared within a run. */
+static inline uint64_t fp_step(uint64_t h, uint16_t v)
 {
-    h = (h ^ (v >> 8)) * 16777619u;
-    return (h ^ (v & 0xff)) * 16777619u;
+    return (h ^ v) * 1099511628211u;
+}
+
+static inline uint32_t fp_fold(uint64_t h)
+{
+    return (uint32_t)(h ^ (h >> 32));
 }
 
 /* mix32 spreads one value over 32 bits; summed, it hashes a set whatever
@@ -94,26 +102,26 @@ static void list_of(const tlsneg_ext_view *e, bool groups, uint32_t *kept, uint3
     if (!e->present || !tlsneg_cur_u16_prefixed(&body, &list)) {
         return;
     }
-    uint32_t k = 2166136261u, g = 2166136261u;
+    uint64_t k = TLSNEG_FNV64_BASIS, g = TLSNEG_FNV64_BASIS;
     uint16_t v;
     while (tlsneg_cur_u16(&list, &v)) {
         if (tlsneg_is_grease(v)) {
             continue;
         }
-        g = fnv32(g, v);
+        g = fp_step(g, v);
         if (!(groups ? skip_group(v) : skip_sigalg(v))) {
-            k = fnv32(k, v);
+            k = fp_step(k, v);
         }
     }
-    *kept = k;
-    *no_grease = g;
+    *kept = fp_fold(k);
+    *no_grease = fp_fold(g);
 }
 
 /* The cipher suites hashed in order, in one walk: all but GREASE and the
  * SCSV (all); also without the signalling ones (suites); also without the
  * ones that need TLS 1.2 (pre12). */
 typedef struct {
-    uint32_t suites, pre12, all;
+    uint64_t suites, pre12, all;
 } suite_hashes;
 
 static inline void add_suite(suite_hashes *s, uint16_t v)
@@ -121,13 +129,13 @@ static inline void add_suite(suite_hashes *s, uint16_t v)
     if (tlsneg_is_grease(v) || v == TLSNEG_CS_FALLBACK_SCSV) {
         return;
     }
-    s->all = fnv32(s->all, v);
+    s->all = fp_step(s->all, v);
     if (v == 0x00ff || (v >> 8) == 0x13) {
         return; /* the renegotiation SCSV, a TLS 1.3 suite */
     }
-    s->suites = fnv32(s->suites, v);
+    s->suites = fp_step(s->suites, v);
     if (!needs_tls12(v)) {
-        s->pre12 = fnv32(s->pre12, v);
+        s->pre12 = fp_step(s->pre12, v);
     }
 }
 
@@ -135,7 +143,7 @@ static inline void add_suite(suite_hashes *s, uint16_t v)
  * bytes when the high byte is zero (the TLS suites among them). */
 static suite_hashes suites(const tlsneg_hello *h)
 {
-    suite_hashes s = {2166136261u, 2166136261u, 2166136261u};
+    suite_hashes s = {TLSNEG_FNV64_BASIS, TLSNEG_FNV64_BASIS, TLSNEG_FNV64_BASIS};
     tlsneg_cur list = h->cipher_suites;
     if (h->wire != TLSNEG_WIRE_SSL2) {
         uint16_t v;
@@ -275,18 +283,18 @@ void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tls
 
     out->has_fingerprint = true;
     suite_hashes sh = suites(h);
-    out->fp_suites = sh.suites;
-    out->fp_suites_pre12 = sh.pre12;
+    out->fp_suites = fp_fold(sh.suites);
+    out->fp_suites_pre12 = fp_fold(sh.pre12);
     uint32_t all_groups, all_sigalgs;
     list_of(&h->supported_groups, true, &out->fp_groups, &all_groups);
     list_of(&h->signature_algorithms, false, &out->fp_sigalgs, &all_sigalgs);
     uint32_t all_exts;
     extension_sets(h, &out->fp_exts, &out->fp_exts_pre12, &all_exts);
-    uint32_t all = fnv32(sh.all, out->versions);
-    all = fnv32(all ^ all_groups, 0);
-    all = fnv32(all ^ all_sigalgs, 1);
-    all = fnv32(all ^ all_exts, 2);
-    out->fp_all = all;
+    uint64_t all = fp_step(sh.all, out->versions);
+    all = fp_step(all ^ all_groups, 0);
+    all = fp_step(all ^ all_sigalgs, 1);
+    all = fp_step(all ^ all_exts, 2);
+    out->fp_all = fp_fold(all);
 }
 
 void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const tlsneg_facts *f)
