@@ -206,17 +206,21 @@ static size_t trace_home(uint64_t id, size_t cap)
     return (size_t)(id * 0x9e3779b97f4a7c15ull) & (cap - 1);
 }
 
-/* trace_lookup returns the entry of id, or NULL. */
-static trace_conn *trace_lookup(const trace_state *t, uint64_t id)
+/* trace_slot returns where the entry of id is, or where it would go (an
+ * empty slot); the table has slots (cap > 0). */
+static size_t trace_slot(const trace_state *t, uint64_t id)
 {
-    if (!t->cap) {
-        return NULL;
-    }
     size_t j = trace_home(id, t->cap);
     while (t->slots[j] && t->slots[j]->id != id) {
         j = (j + 1) & (t->cap - 1);
     }
-    return t->slots[j];
+    return j;
+}
+
+/* trace_lookup returns the entry of id, or NULL. */
+static trace_conn *trace_lookup(const trace_state *t, uint64_t id)
+{
+    return t->cap ? t->slots[trace_slot(t, id)] : NULL;
 }
 
 /* trace_forget drops the entry of id (the packet path dropped its flow):
@@ -227,10 +231,7 @@ static void trace_forget(trace_state *t, uint64_t id)
     if (!t->cap) {
         return;
     }
-    size_t mask = t->cap - 1, j = trace_home(id, t->cap);
-    while (t->slots[j] && t->slots[j]->id != id) {
-        j = (j + 1) & mask;
-    }
+    size_t mask = t->cap - 1, j = trace_slot(t, id);
     if (!t->slots[j]) {
         return;
     }
@@ -261,7 +262,7 @@ static trace_conn *trace_find(trace_state *t, uint64_t id)
         }
         for (size_t i = 0; i < t->cap; i++) {
             if (t->slots[i]) {
-                size_t j = (size_t)(t->slots[i]->id * 0x9e3779b97f4a7c15ull) & (cap - 1);
+                size_t j = trace_home(t->slots[i]->id, cap);
                 while (slots[j]) {
                     j = (j + 1) & (cap - 1);
                 }
@@ -272,10 +273,7 @@ static trace_conn *trace_find(trace_state *t, uint64_t id)
         t->slots = slots;
         t->cap = cap;
     }
-    size_t j = (size_t)(id * 0x9e3779b97f4a7c15ull) & (t->cap - 1);
-    while (t->slots[j] && t->slots[j]->id != id) {
-        j = (j + 1) & (t->cap - 1);
-    }
+    size_t j = trace_slot(t, id);
     if (!t->slots[j]) {
         /* kept_buf is written before it is read (tlsneg_facts_copy): only
          * what comes before it starts zeroed. */
