@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/hello.h"
+#include "core/util.h"
 #include "net.h"
 #include "quic.h"
 #include "stream.h"
@@ -241,13 +242,6 @@ static bool addr_eq(const uint8_t *a, const uint8_t *b, size_t n)
     return memcmp(a, b, n) == 0;
 }
 
-/* mix_word folds 8 bytes into a flow hash. */
-static uint64_t mix_word(uint64_t h, uint64_t w)
-{
-    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
-}
-
 /* The same hash for both directions: the two endpoints in a fixed order.
  * Eight bytes at a time (a byte at a time cost a tenth of the packet
  * path): the two addresses, then the ports and the protocol. */
@@ -262,18 +256,17 @@ static uint32_t flow_hash(const tlsneg_net_packet *n)
         uint32_t x, y;
         memcpy(&x, a, 4);
         memcpy(&y, b, 4);
-        h = mix_word(h, (uint64_t)x << 32 | y);
+        h = tlsneg_hash_mix(h, (uint64_t)x << 32 | y);
     } else {
         for (size_t i = 0; i + 8 <= n->addr_len; i += 8) {
             uint64_t x, y;
             memcpy(&x, a + i, 8);
             memcpy(&y, b + i, 8);
-            h = mix_word(mix_word(h, x), y);
+            h = tlsneg_hash_mix(tlsneg_hash_mix(h, x), y);
         }
     }
-    h = mix_word(h, (uint64_t)pa << 24 | (uint64_t)pb << 8 | n->l4);
-    h *= 0xff51afd7ed558ccdull;
-    return (uint32_t)(h ^ (h >> 32));
+    h = tlsneg_hash_mix(h, (uint64_t)pa << 24 | (uint64_t)pb << 8 | n->l4);
+    return (uint32_t)tlsneg_hash_mix(h, 0);
 }
 
 /* flow_dir tells which endpoint sent n: 0, 1, or -1 if n is not on f. */

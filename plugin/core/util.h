@@ -21,17 +21,25 @@ static inline uint64_t tlsneg_fnv64(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-/* tlsneg_hash_bytes hashes n bytes eight at a time (a multiply and a shift
- * each), to recognise bytes seen before within one run: the value depends
- * on the byte order, so it is never stored or shown. */
+/* tlsneg_hash_mix folds eight bytes w into the hash h: a multiply and a
+ * shift. The step of tlsneg_hash_bytes, and of any hash of a few words
+ * (tlsneg-pcap's flow table). */
+static inline uint64_t tlsneg_hash_mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0xff51afd7ed558ccdu;
+    return h ^ (h >> 32);
+}
+
+/* tlsneg_hash_bytes hashes n bytes eight at a time (tlsneg_hash_mix), to
+ * recognise bytes seen before within one run: the value depends on the
+ * byte order, so it is never stored or shown. */
 static inline uint64_t tlsneg_hash_bytes(const void *p, size_t n)
 {
     const uint8_t *b = (const uint8_t *)p;
     uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
     for (; n >= 8; b += 8, n -= 8) {
         memcpy(&w, b, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdu;
-        h ^= h >> 32;
+        h = tlsneg_hash_mix(h, w);
     }
     w = 0;
     memcpy(&w, b, n);
