@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../tools/unhex.h"
+#include "replay/unhex.h"
 
 typedef struct {
     int wire; /* tlsneg_wire, or -1 for a dtls-body line */

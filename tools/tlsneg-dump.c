@@ -13,7 +13,7 @@
  * tlsneg-dump --rules prints the rule table of docs/rules.md instead.
  *
  * tlsneg-dump --events replays a capture's sequence of events (the format of
- * tools/events.h, written by tests/captures/extract_events.py) through the session
+ * lib/replay/events.h, written by tests/captures/extract_events.py) through the session
  * layer and prints one JSON object per hello, alert, and FIN or RST that
  * ends an attempt: the connection's view, the findings, the verdicts across
  * connections with their evidence by role, and the notes for earlier
@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events.h"
-#include "unhex.h"
+#include "replay/events.h"
+#include "replay/unhex.h"
 
 static void print_json_string(const char *s)
 {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Write a capture's sequence of events in the text format of tools/events.h
+"""Write a capture's sequence of events in the text format of lib/replay/events.h
 (hellos with their record version, plaintext alerts, TCP FIN and RST), read
 with tshark's own dissection (no tlsneg involved), for `tlsneg-dump --events`
 and the session unit tests.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_packets: the libpcap front end's packet path (frontend/pcap/).
+/* fuzz_packets: the libpcap front end's packet path (tlsneg-pcap/).
  *
  * Target functions: tlsneg_pcap_packet (tlsneg_net_decode, the flow table,
  * TCP reassembly, TLS records, SSLv2-compatible hellos, DTLS fragments,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Write session_events.h: the event sequences (tools/events.h format) of the
+"""Write session_events.h: the event sequences (lib/replay/events.h format) of the
 captures the session unit tests replay, read with tshark's own dissection by
 tests/captures/extract_events.py.
 
@@ -33,7 +33,7 @@ def literal(line, width=88):
 
 def main():
     print("/* SPDX-License-Identifier: GPL-2.0-or-later */")
-    print("/* session_events.h: event sequences of real captures (tools/events.h format),")
+    print("/* session_events.h: event sequences of real captures (lib/replay/events.h format),")
     print(" * written by tests/unit/make_session_events.py with tests/captures/extract_events.py")
     print(" * from tshark's own dissection. Do not edit; rerun the script. */")
     print("#ifndef TLSNEG_TEST_SESSION_EVENTS_H")

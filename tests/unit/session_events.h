@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* session_events.h: event sequences of real captures (tools/events.h format),
+/* session_events.h: event sequences of real captures (lib/replay/events.h format),
  * written by tests/unit/make_session_events.py with tests/captures/extract_events.py
  * from tshark's own dissection. Do not edit; rerun the script. */
 #ifndef TLSNEG_TEST_SESSION_EVENTS_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_evqueue.c: tlsneg-pcap's two-thread hand-over (frontend/pcap/evqueue.h).
+/* test_evqueue.c: tlsneg-pcap's two-thread hand-over (tlsneg-pcap/evqueue.h).
  * A producer thread pushes numbered events whose bytes are a function of
  * their number, of every size from none to more than the ring holds; the
  * consumer checks that each arrives once, in order, with its bytes, and that

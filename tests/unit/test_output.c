@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_output.c: the shared writer of the JSON lines, the CSV and the report
- * (plugin/report/output.c) on hand-made messages: quoting and escaping of a
+ * (lib/report/output.c) on hand-made messages: quoting and escaping of a
  * server name, IPv6 servers, a close. The captures tests check the rest. */
 #define _POSIX_C_SOURCE 200809L
 

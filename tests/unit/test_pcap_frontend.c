@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_pcap_frontend.c: the libpcap front end's packet path (frontend/pcap/)
+/* test_pcap_frontend.c: the libpcap front end's packet path (tlsneg-pcap/)
  * on real bytes: frames read from the project's captures (pcaps/, first
  * argument: the repository root), rewrapped into the other link types,
  * split into segments and fragments delivered out of order; QUIC Initial

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_session.c: the session layer on the event sequences of real captures
- * (session_events.h, tools/events.h format), replayed as a front end would
+ * (session_events.h, lib/replay/events.h format), replayed as a front end would
  * feed them: per connection, in frame order. Expected values are read off
  * the captures (tshark -V, and each pcaps/README.md entry). */
 #include "analysis/session.h"
 #include "core/versions.h"
-#include "events.h"
+#include "replay/events.h"
 
 #include "session_events.h"
 #include "tap.h"

@@ -7,7 +7,7 @@
  *
  * Pure C11 plus libgcrypt (QUIC Initial decryption): no libpcap, Wireshark
  * or GLib types, so unit tests and the fuzz target drive it with bytes. The
- * session layer (plugin/analysis/session.h) consumes the events; nothing
+ * session layer (lib/analysis/session.h) consumes the events; nothing
  * here judges a message. */
 #ifndef TLSNEG_PCAP_PACKETS_H
 #define TLSNEG_PCAP_PACKETS_H

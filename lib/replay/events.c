@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* events.c: the event lines of events.h and their replay. */
-#include "events.h"
+#include "replay/events.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "unhex.h"
+#include "replay/unhex.h"
 
 static bool parse_addr(const char *s, uint8_t *out, size_t *len)
 {

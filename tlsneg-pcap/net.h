@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* net.h: link, IP and transport headers, bounds-checked with the core's
- * cursor (plugin/core/cursor.h). Internal to the libpcap front end; the unit
+ * cursor (lib/core/cursor.h). Internal to the libpcap front end; the unit
  * tests call it directly. */
 #ifndef TLSNEG_PCAP_NET_H
 #define TLSNEG_PCAP_NET_H
