@@ -9,7 +9,8 @@ byte-for-byte comparison of two trees (a refactoring must change none):
 Without CAPTUREs: every capture in pcaps/ and pcaps/public/. For each one:
 tshark -V and -2 -V (the plugin's tree), -z tlsneg,report|jsonl|csv|ladder|
 ladder-svg, and tlsneg-pcap --jsonl --report --csv (and --ladder when the
-tool has it). Standard error is kept beside each output.
+tool has it). Standard error is kept beside each output. --only tshark|pcap
+limits it to one front end.
 """
 import argparse
 import concurrent.futures
@@ -49,6 +50,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", required=True, help="a build folder (tlsneg.so, tlsneg-pcap)")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--only", choices=("tshark", "pcap"),
+                    help="only the plugin's outputs, or only tlsneg-pcap's")
     ap.add_argument("captures", nargs="*")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -59,9 +62,13 @@ def main():
     if "--ladder" in help_text:
         pcap_modes["pcap-ladder"] = ["--ladder"]
 
+    tshark_modes = {} if args.only == "pcap" else TSHARK_MODES
+    if args.only == "tshark":
+        pcap_modes = {}
+
     def one(path):
         name = box.add_capture(path)
-        for mode, argv in TSHARK_MODES.items():
+        for mode, argv in tshark_modes.items():
             p = box.run(["-r", name] + argv, check=False)
             write(args.out, name, mode, p)
         for mode, argv in pcap_modes.items():
