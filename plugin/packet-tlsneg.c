@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include <epan/conversation.h>
-#include <epan/dissectors/packet-tcp.h>
 #include <epan/expert.h>
 #include <epan/packet.h>
 #include <epan/prefs.h>
@@ -19,6 +18,7 @@
 
 #include "packet-tlsneg.h"
 #include "tlsneg-fields.h"
+#include "tlsneg-tree.h"
 #include "ws-compat.h"
 
 #include "analysis/checks.h"
@@ -52,166 +52,9 @@ typedef struct {
 
 static wmem_map_t *back_notes; /* frame -> back_note, for frames before the verdict */
 
-/* The fields of other dissectors tlsneg reads, and what each one means to
- * the tree walk. */
-typedef enum {
-    ROLE_NONE,
-    ROLE_TLS_RECORD_VERSION,
-    ROLE_TLS_HANDSHAKE_TYPE,
-    ROLE_DTLS_RECORD_VERSION,
-    ROLE_DTLS_HANDSHAKE_TYPE,
-    ROLE_DTLS_FRAGMENTS,
-    ROLE_TLS_ALERT_DESCRIPTION,
-    ROLE_DTLS_ALERT_DESCRIPTION,
-    ROLE_TCP_FLAGS,
-    ROLE_COUNT
-} field_role;
-
-static const struct {
-    const char *abbrev;
-    field_role role;
-} watched_fields[] = {
-    {"tls.record.version", ROLE_TLS_RECORD_VERSION},
-    {"tls.handshake.type", ROLE_TLS_HANDSHAKE_TYPE},
-    {TLSNEG_FIELD_SSL2_HANDSHAKE_TYPE, ROLE_TLS_HANDSHAKE_TYPE},
-    {"dtls.record.version", ROLE_DTLS_RECORD_VERSION},
-    {"dtls.handshake.type", ROLE_DTLS_HANDSHAKE_TYPE},
-    {"dtls.fragments", ROLE_DTLS_FRAGMENTS},
-    {"tls.alert_message.desc", ROLE_TLS_ALERT_DESCRIPTION},
-    {"dtls.alert_message.desc", ROLE_DTLS_ALERT_DESCRIPTION},
-    {"tcp.flags", ROLE_TCP_FLAGS},
-};
-
-/* Every hfid of every watched name (several fields can share one name),
- * and the same hfids by role. */
-#define MAX_WATCHED  32
-#define MAX_PER_ROLE 8
-static struct {
-    int hfid;
-    field_role role;
-} watched[MAX_WATCHED];
-static guint num_watched;
-static struct {
-    int hfid[MAX_PER_ROLE];
-    guint n;
-} by_role[ROLE_COUNT];
-
-/* The protocols in a frame that matter here (pinfo->layers). */
-enum { LAYER_TLS = 1, LAYER_DTLS = 2, LAYER_QUIC = 4 };
-static int proto_tls = -1, proto_dtls = -1, proto_quic = -1, proto_tcp = -1;
-
 /* Repeated items shown at most, so that a hostile hello keeps the tree
  * usable. */
 #define MAX_LISTED 32
-
-static field_role role_of(int hfid)
-{
-    for (guint i = 0; i < num_watched; i++) {
-        if (watched[i].hfid == hfid) {
-            return watched[i].role;
-        }
-    }
-    return ROLE_NONE;
-}
-
-/* A hello or alert found in this frame's tree. */
-typedef struct {
-    field_info *anchor;    /* the handshake type or alert description */
-    field_info *fragments; /* DTLS: the reassembled body, if this record completes it */
-    gboolean is_alert;
-    gboolean dtls;
-    gboolean has_record;
-    guint16 record_version;
-    field_info *record; /* the record version field, NULL for QUIC */
-} found_msg;
-
-/* is_hello_type: the handshake types worth framing. In 4.0 an SSL 2.0
- * message's type is a tls.handshake.type too; type 4 is its SERVER-HELLO
- * there (a NewSessionTicket elsewhere): the core's framing keeps only the
- * hellos of each wire (tlsneg_frame_message). */
-static gboolean is_hello_type(guint32 t, gboolean dtls)
-{
-    return t == TLSNEG_HS_CLIENT_HELLO || t == TLSNEG_HS_SERVER_HELLO ||
-           (dtls && t == TLSNEG_HS_HELLO_VERIFY_REQUEST) ||
-           (!dtls && t == TLSNEG_SSL2_SERVER_HELLO);
-}
-
-/* find_messages walks the tree in order. A record's version field comes
- * before the messages it carries, so the last version seen on the way down
- * belongs to the record around the message; it is passed by value so that it
- * never leaks out of that record. */
-static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_record,
-                          guint16 record_version, field_info *record)
-{
-    for (proto_node *child = node->first_child; child; child = child->next) {
-        field_info *fi = PNODE_FINFO(child);
-        if (fi) {
-            field_role role = role_of(fi->hfinfo->id);
-            switch (role) {
-            case ROLE_TLS_RECORD_VERSION:
-            case ROLE_DTLS_RECORD_VERSION:
-                has_record = TRUE;
-                record_version = (guint16)tlsneg_fi_uint(fi);
-                record = fi;
-                break;
-            case ROLE_TLS_HANDSHAKE_TYPE:
-            case ROLE_DTLS_HANDSHAKE_TYPE: {
-                gboolean dtls = role == ROLE_DTLS_HANDSHAKE_TYPE;
-                if (is_hello_type(tlsneg_fi_uint(fi), dtls)) {
-                    found_msg m = {fi, NULL, FALSE, dtls, has_record, record_version, record};
-                    wmem_array_append_one(found, m);
-                }
-                break;
-            }
-            case ROLE_TLS_ALERT_DESCRIPTION:
-            case ROLE_DTLS_ALERT_DESCRIPTION: {
-                found_msg m = {fi, NULL, TRUE, FALSE, has_record, record_version, record};
-                wmem_array_append_one(found, m);
-                break;
-            }
-            case ROLE_DTLS_FRAGMENTS: {
-                guint n = wmem_array_get_count(found);
-                found_msg *last = n ? (found_msg *)wmem_array_index(found, n - 1) : NULL;
-                if (last && last->dtls && !last->fragments) {
-                    last->fragments = fi;
-                }
-                break;
-            }
-            case ROLE_TCP_FLAGS:
-            case ROLE_NONE:
-            case ROLE_COUNT:
-                break;
-            }
-        }
-        find_messages(child, found, has_record, record_version, record);
-    }
-}
-
-/* frame_message hands the core the bytes around one message to frame.
- * Returns FALSE when the message is not complete in this frame. */
-static gboolean frame_message(const found_msg *m, gboolean quic, tlsneg_message *out)
-{
-    tvbuff_t *tvb = m->anchor->ds_tvb;
-    gint start = m->anchor->start;
-    gint avail = tvb_captured_length_remaining(tvb, start);
-    if (avail <= 0) {
-        return FALSE;
-    }
-    /* Up to two bytes before the message: the SSLv2 record header. */
-    gint pre = MIN(start, 2);
-    const guint8 *p = tvb_get_ptr(tvb, start - pre, avail + pre);
-    const guint8 *body = NULL;
-    gint body_len = 0;
-    if (m->fragments) {
-        body_len = tvb_captured_length_remaining(m->fragments->ds_tvb, m->fragments->start);
-        body =
-            body_len > 0 ? tvb_get_ptr(m->fragments->ds_tvb, m->fragments->start, body_len) : NULL;
-    }
-    tlsneg_wire wire = m->dtls ? TLSNEG_WIRE_DTLS : quic ? TLSNEG_WIRE_QUIC : TLSNEG_WIRE_TLS;
-    return tlsneg_frame_message(out, wire, m->has_record, m->record_version, p,
-                                (size_t)(avail + pre), (size_t)pre, body,
-                                body_len > 0 ? (size_t)body_len : 0);
-}
 
 /* keep copies f into file scope, its lists in one allocation of their exact
  * size: the spans and GREASE values (4-byte aligned) first, then the offered
@@ -314,43 +157,6 @@ static void keep_back_notes(const tlsneg_result *x)
     for (size_t i = 0; i < x->num_back_notes; i++) {
         keep_back_note(&x->back_notes[i]);
     }
-}
-
-static GPtrArray *watched_items(proto_tree *tree, field_role role)
-{
-    for (guint i = 0; i < by_role[role].n; i++) {
-        GPtrArray *found = proto_get_finfo_ptr_array(tree, by_role[role].hfid[i]);
-        if (found && found->len > 0) {
-            return found;
-        }
-    }
-    return NULL;
-}
-
-/* frame_layers tells which of TLS, DTLS and QUIC this frame holds: an
- * integer walk of a few list entries. */
-static guint frame_layers(const packet_info *pinfo)
-{
-    guint layers = 0;
-    for (wmem_list_frame_t *f = wmem_list_head(pinfo->layers); f; f = wmem_list_frame_next(f)) {
-        int id = GPOINTER_TO_INT(wmem_list_frame_data(f));
-        layers |= id == proto_tls    ? LAYER_TLS
-                  : id == proto_dtls ? LAYER_DTLS
-                  : id == proto_quic ? LAYER_QUIC
-                                     : 0;
-    }
-    return layers;
-}
-
-/* has_anchor is the cheap test that spares most frames the tree walk: the
- * wanted fields are indexed by hfid, and only the protocols the frame holds
- * are asked. */
-static gboolean has_anchor(proto_tree *tree, guint layers)
-{
-    return ((layers & LAYER_TLS) && (watched_items(tree, ROLE_TLS_HANDSHAKE_TYPE) ||
-                                     watched_items(tree, ROLE_TLS_ALERT_DESCRIPTION))) ||
-           ((layers & LAYER_DTLS) && (watched_items(tree, ROLE_DTLS_HANDSHAKE_TYPE) ||
-                                      watched_items(tree, ROLE_DTLS_ALERT_DESCRIPTION)));
 }
 
 /* The connection of the last TCP frame whose conversation was looked up:
@@ -463,28 +269,6 @@ static tlsneg_event event_of(const packet_info *pinfo)
     return ev;
 }
 
-/* tcp_sender tells who sent this frame's TCP segment, as TCP knows it: once
- * the TCP dissector has seen the connection's SYN or SYN-ACK it keeps the
- * server's port in its conversation data (struct tcp_analysis, packet-tcp.h;
- * 0 until then), and the sender of the SYN is the client, as for
- * tlsneg-pcap. Read where TCP keeps it: get_tcp_conversation_data() would
- * also move the data's per-packet direction pointers. */
-static tlsneg_sender tcp_sender(packet_info *pinfo)
-{
-    if (pinfo->ptype != PT_TCP || proto_tcp < 0 || pinfo->srcport == pinfo->destport) {
-        return TLSNEG_SENDER_UNKNOWN;
-    }
-    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
-    const struct tcp_analysis *tcpd =
-        conv ? (const struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp) : NULL;
-    if (!tcpd || tcpd->server_port == 0) {
-        return TLSNEG_SENDER_UNKNOWN;
-    }
-    return pinfo->srcport == tcpd->server_port    ? TLSNEG_SENDER_SERVER
-           : pinfo->destport == tcpd->server_port ? TLSNEG_SENDER_CLIENT
-                                                  : TLSNEG_SENDER_UNKNOWN;
-}
-
 /* kept_sni returns sni in file scope: the connection's kept ClientHello
  * holds it in nearly every case. */
 static const char *kept_sni(const tlsneg_conn *c, gboolean has_sni, const char *sni)
@@ -522,41 +306,6 @@ static void keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn *c)
     r->failure_cause = x->failure_cause;
 }
 
-/* data_source_index returns the number of tvb's data source in pinfo's
- * list, or -1. */
-static gint data_source_index(const packet_info *pinfo, tvbuff_t *tvb)
-{
-    gint i = 0;
-    for (GSList *l = pinfo->data_src; l; l = l->next, i++) {
-        if (get_data_source_tvb((const struct data_source *)l->data) == tvb) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-/* place_of says where the framed message m sits: the data source that holds
- * its bytes (for a DTLS message reassembled from fragments, the one that
- * holds the reassembled body) and, when the record header is in that same
- * data source, the record version. */
-static wire_place place_of(const packet_info *pinfo, const found_msg *m, const tlsneg_message *msg)
-{
-    wire_place w = {-1, 0, 0, FALSE, 0};
-    const field_info *fi = msg->body_only ? m->fragments : m->anchor;
-    if (!fi || !fi->ds_tvb || fi->start < 0) {
-        return w;
-    }
-    w.ds = data_source_index(pinfo, fi->ds_tvb);
-    w.ds_len = tvb_captured_length(fi->ds_tvb);
-    w.start = (guint)fi->start;
-    if (m->record && m->record->ds_tvb == fi->ds_tvb && m->record->start >= 0 &&
-        m->record->length == 2) {
-        w.has_record_at = TRUE;
-        w.record_at = (guint)m->record->start;
-    }
-    return w;
-}
-
 /* analyse_message returns FALSE when the message is not complete here. */
 static gboolean analyse_message(msg_result *r, wire_place *place, const found_msg *m,
                                 packet_info *pinfo, gboolean quic, tlsneg_result *x)
@@ -565,35 +314,20 @@ static gboolean analyse_message(msg_result *r, wire_place *place, const found_ms
     if (m->is_alert) {
         tlsneg_conn *c = connection(pinfo);
         /* Used while the connection has shown no ClientHello. */
-        ev.sender = tcp_sender(pinfo);
+        ev.sender = tlsneg_tree_tcp_sender(pinfo);
         tlsneg_session_alert(session, c, &ev, (guint8)tlsneg_fi_uint(m->anchor), x);
         keep_result(r, x, c);
         return TRUE;
     }
     tlsneg_message msg;
-    if (!frame_message(m, quic && !m->has_record, &msg)) {
+    if (!tlsneg_tree_frame_message(m, quic && !m->has_record, &msg)) {
         return FALSE;
     }
     tlsneg_conn *c = connection(pinfo);
     tlsneg_session_message(session, c, &ev, &msg, m->has_record, m->record_version, x);
     keep_result(r, x, c);
-    *place = place_of(pinfo, m, &msg);
+    *place = tlsneg_tree_place_of(pinfo, m, &msg);
     return TRUE;
-}
-
-/* tcp_flags returns the flags of this frame's first TCP header when the
- * tracker runs (it alone needs them), else 0; *syn tells whether any TCP
- * header in the frame has SYN set. */
-static guint32 tcp_flags(proto_tree *tree, const packet_info *pinfo, gboolean *syn)
-{
-    GPtrArray *items = tlsneg_session_tracker(session) && pinfo->ptype == PT_TCP
-                           ? watched_items(tree, ROLE_TCP_FLAGS)
-                           : NULL;
-    *syn = FALSE;
-    for (guint i = 0; items && i < items->len; i++) {
-        *syn |= (tlsneg_fi_uint((field_info *)g_ptr_array_index(items, i)) & 0x002) != 0;
-    }
-    return items ? tlsneg_fi_uint((field_info *)g_ptr_array_index(items, 0)) : 0;
 }
 
 /* track_close tells the session layer about a TCP RST or FIN in a
@@ -624,35 +358,13 @@ static frame_result *track_close(guint32 flags, packet_info *pinfo, frame_result
     return res;
 }
 
-/* has_progress_record tells whether a TLS record in this frame is a
- * ChangeCipherSpec (20) or application data (23), the encrypted records of
- * either version. Wanting tls.change_cipher_spec and tls.app_data for this
- * would make tshark build an item for every such record (bench/README.md);
- * the content type is the byte before the record version, which is wanted
- * anyway and which tshark adds to every record it dissects. */
-static gboolean has_progress_record(proto_tree *tree)
-{
-    for (guint i = 0; i < by_role[ROLE_TLS_RECORD_VERSION].n; i++) {
-        GPtrArray *recs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_RECORD_VERSION].hfid[i]);
-        for (guint j = 0; recs && j < recs->len; j++) {
-            const field_info *fi = (const field_info *)g_ptr_array_index(recs, j);
-            if (fi->ds_tvb && fi->start > 0 && fi->length == 2) {
-                guint8 type = tlsneg_tvb_get_uint8(fi->ds_tvb, fi->start - 1);
-                if (type == 20 || type == 23) {
-                    return TRUE;
-                }
-            }
-        }
-    }
-    return FALSE;
-}
-
 /* track_progress tells the session layer that a side of a connection sent
  * a ChangeCipherSpec or an encrypted record: a handshake whose ServerHello
  * the capture misses is no failure. */
 static void track_progress(proto_tree *tree, packet_info *pinfo, guint layers)
 {
-    if (!tlsneg_session_tracker(session) || !(layers & LAYER_TLS) || !has_progress_record(tree)) {
+    if (!tlsneg_session_tracker(session) || !(layers & LAYER_TLS) ||
+        !tlsneg_tree_has_progress_record(tree)) {
         return;
     }
     tlsneg_conn *c = existing_connection(pinfo);
@@ -665,15 +377,19 @@ static void track_progress(proto_tree *tree, packet_info *pinfo, guint layers)
 static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
 {
     frame_result *res = NULL;
-    guint layers = frame_layers(pinfo);
-    gboolean syn;
-    guint32 flags = tcp_flags(tree, pinfo, &syn);
+    guint layers = tlsneg_tree_layers(pinfo);
+    gboolean syn = FALSE;
+    guint32 flags = 0;
+    /* The tracker alone needs the TCP flags. */
+    if (tlsneg_session_tracker(session) && pinfo->ptype == PT_TCP) {
+        flags = tlsneg_tree_tcp_flags(tree, &syn);
+    }
     if (syn) { /* TCP may start a new conversation here */
         last_conn.valid = FALSE;
     }
-    if (has_anchor(tree, layers)) {
+    if (tlsneg_tree_has_anchor(tree, layers)) {
         wmem_array_t *found = wmem_array_new(pinfo->pool, sizeof(found_msg));
-        find_messages(tree, found, FALSE, 0, NULL);
+        tlsneg_tree_find(tree, found);
         guint n = wmem_array_get_count(found);
         gboolean quic = (layers & LAYER_QUIC) != 0;
         /* Large: one per frame, from the packet scope, not the stack. */
@@ -1240,46 +956,6 @@ static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
     return res->num_msgs ? (int)tvb_captured_length(tvb) : 0;
 }
 
-/* watch_protocol_fields adds every field of protocol proto_name whose name
- * is watched: several fields share one name (the SSLv2 handshake type is
- * tls.handshake.type too), and 4.0 does not chain them all through
- * same_name_next. */
-static void watch_protocol_fields(const char *proto_name, GArray *wanted)
-{
-    int proto_id = proto_get_id_by_filter_name(proto_name);
-    void *cookie = NULL;
-    if (proto_id < 0) {
-        return;
-    }
-    for (header_field_info *hfi = proto_get_first_protocol_field(proto_id, &cookie); hfi;
-         hfi = proto_get_next_protocol_field(proto_id, &cookie)) {
-        for (size_t i = 0; i < G_N_ELEMENTS(watched_fields); i++) {
-            field_role role = watched_fields[i].role;
-            if (strcmp(hfi->abbrev, watched_fields[i].abbrev) != 0 || num_watched == MAX_WATCHED ||
-                by_role[role].n == MAX_PER_ROLE) {
-                continue;
-            }
-            watched[num_watched].hfid = hfi->id;
-            watched[num_watched++].role = role;
-            by_role[role].hfid[by_role[role].n++] = hfi->id;
-            g_array_append_val(wanted, hfi->id);
-        }
-    }
-}
-
-static void collect_watched_fields(void)
-{
-    GArray *wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
-    proto_tls = proto_get_id_by_filter_name("tls");
-    proto_dtls = proto_get_id_by_filter_name("dtls");
-    proto_quic = proto_get_id_by_filter_name("quic");
-    proto_tcp = proto_get_id_by_filter_name("tcp");
-    watch_protocol_fields("tls", wanted);
-    watch_protocol_fields("dtls", wanted);
-    watch_protocol_fields("tcp", wanted);
-    set_postdissector_wanted_hfids(tlsneg_handle, wanted);
-}
-
 /* tshark -q and -w skip dissection unless a tap listener needs it. */
 static tap_packet_status tlsneg_tap_packet(void *tapdata _U_, packet_info *pinfo _U_,
                                            epan_dissect_t *edt _U_, const void *data _U_,
@@ -1321,7 +997,7 @@ void proto_reg_handoff_tlsneg(void)
 {
     tlsneg_handle = create_dissector_handle(dissect_tlsneg, proto_tlsneg);
     register_postdissector(tlsneg_handle);
-    collect_watched_fields();
+    tlsneg_tree_watch(tlsneg_handle);
 
     GString *err = register_tap_listener("frame", &proto_tlsneg, NULL, TL_REQUIRES_NOTHING, NULL,
                                          tlsneg_tap_packet, NULL, NULL);
