@@ -17,6 +17,7 @@
 #include <epan/wmem_scopes.h>
 
 #include "packet-tlsneg.h"
+#include "tlsneg-cache.h"
 #include "tlsneg-fields.h"
 #include "tlsneg-tree.h"
 #include "ws-compat.h"
@@ -32,132 +33,9 @@ static dissector_handle_t tlsneg_handle;
 /* Across connections: reset with every capture file. */
 static tlsneg_session *session;
 
-/* What became known about an earlier frame's ClientHello later on: shown
- * once the capture has been read (the GUI, tshark -2). The latest note of
- * each kind. */
-typedef struct {
-    const char *text;
-    const char *detail;
-    tlsneg_link link;
-    tlsneg_rule_id rule;
-    guint8 set;
-    guint8 has_text;
-    guint8 text_role;
-    guint8 has_finding;
-} kept_note;
-
-typedef struct {
-    kept_note note[TLSNEG_NOTE_KINDS];
-} back_note;
-
-static wmem_map_t *back_notes; /* frame -> back_note, for frames before the verdict */
-
 /* Repeated items shown at most, so that a hostile hello keeps the tree
  * usable. */
 #define MAX_LISTED 32
-
-/* keep copies f into file scope, its lists in one allocation of their exact
- * size: the spans and GREASE values (4-byte aligned) first, then the offered
- * versions, then the server name. */
-static void keep(tlsneg_facts *dst, const tlsneg_facts *f)
-{
-    *dst = *f;
-    gsize spans = MIN(f->num_offered, TLSNEG_MAX_SPANS) * sizeof *f->offered_at;
-    gsize grease = f->num_grease * sizeof *f->grease;
-    gsize offered = f->num_offered * sizeof *f->offered;
-    gsize sni = f->sni ? strlen(f->sni) + 1 : 0;
-    gsize size = spans + grease + offered + sni;
-    guint8 *p = size ? (guint8 *)wmem_alloc(wmem_file_scope(), size) : NULL;
-    dst->offered_at = spans ? (const tlsneg_span *)memcpy(p, f->offered_at, spans) : NULL;
-    dst->grease = grease ? (const tlsneg_grease *)memcpy(p + spans, f->grease, grease) : NULL;
-    dst->offered =
-        offered ? (const guint16 *)memcpy(p + spans + grease, f->offered, offered) : NULL;
-    dst->sni = sni ? (const char *)memcpy(p + spans + grease + offered, f->sni, sni) : NULL;
-}
-
-/* Texts kept for the whole file, each once: finding details, verdict notes
- * and texts and titles repeat across connections. */
-static wmem_map_t *kept_texts;
-
-/* kept_text returns text in file scope, shared with every equal text kept
- * before. */
-static const char *kept_text(const char *text)
-{
-    char *k = (char *)wmem_map_lookup(kept_texts, text);
-    if (!k) {
-        k = wmem_strdup(wmem_file_scope(), text);
-        wmem_map_insert(kept_texts, k, k);
-    }
-    return k;
-}
-
-static void keep_findings(msg_result *r, const tlsneg_findings *fs)
-{
-    r->num_findings = (guint)fs->count;
-    r->findings_dropped = (guint)fs->dropped;
-    if (!fs->count) {
-        return;
-    }
-    kept_finding *kf = wmem_alloc_array(wmem_file_scope(), kept_finding, fs->count);
-    for (size_t i = 0; i < fs->count; i++) {
-        kf[i].rule = fs->item[i].rule;
-        kf[i].detail = kept_text(fs->item[i].detail);
-    }
-    r->findings = kf;
-}
-
-/* keep_text copies a verdict's text into file scope. */
-static const char *keep_text(void *ctx, const char *text)
-{
-    (void)ctx;
-    return kept_text(text);
-}
-
-static void keep_verdicts(msg_result *r, const tlsneg_verdicts *vs, gboolean dtls)
-{
-    r->num_verdicts = (guint)vs->count;
-    if (!vs->count) {
-        return;
-    }
-    kept_verdict *kv = wmem_alloc0_array(wmem_file_scope(), kept_verdict, vs->count);
-    for (size_t i = 0; i < vs->count; i++) {
-        char note[TLSNEG_VERDICT_TEXT_MAX];
-        tlsneg_verdict_keep(&kv[i], &vs->item[i],
-                            kept_text(tlsneg_verdict_note(&vs->item[i], dtls, note, sizeof note)),
-                            keep_text, NULL);
-    }
-    r->verdicts = kv;
-}
-
-/* keep_back_note stores what this frame revealed about an earlier frame;
- * the latest note of each kind wins. */
-static void keep_back_note(const tlsneg_back_note *n)
-{
-    if (n->kind >= TLSNEG_NOTE_KINDS) {
-        return;
-    }
-    back_note *b = (back_note *)wmem_map_lookup(back_notes, GUINT_TO_POINTER(n->frame));
-    if (!b) {
-        b = wmem_new0(wmem_file_scope(), back_note);
-        wmem_map_insert(back_notes, GUINT_TO_POINTER(n->frame), b);
-    }
-    kept_note *k = &b->note[n->kind];
-    k->set = TRUE;
-    k->link = n->link;
-    k->has_text = n->has_text;
-    k->text_role = n->text.role;
-    k->text = n->has_text ? kept_text(n->text.text) : NULL;
-    k->has_finding = n->has_finding;
-    k->rule = n->finding.rule;
-    k->detail = n->has_finding ? kept_text(n->finding.detail) : NULL;
-}
-
-static void keep_back_notes(const tlsneg_result *x)
-{
-    for (size_t i = 0; i < x->num_back_notes; i++) {
-        keep_back_note(&x->back_notes[i]);
-    }
-}
 
 /* The connection of the last TCP frame whose conversation was looked up:
  * find_conversation costs about 1,100 instructions, and the next lookups
@@ -269,43 +147,6 @@ static tlsneg_event event_of(const packet_info *pinfo)
     return ev;
 }
 
-/* kept_sni returns sni in file scope: the connection's kept ClientHello
- * holds it in nearly every case. */
-static const char *kept_sni(const tlsneg_conn *c, gboolean has_sni, const char *sni)
-{
-    if (!has_sni) {
-        return NULL;
-    }
-    if (c->client_hello && c->client_hello->sni && strcmp(c->client_hello->sni, sni) == 0) {
-        return c->client_hello->sni;
-    }
-    return wmem_strdup(wmem_file_scope(), sni);
-}
-
-/* keep_result keeps what the session layer found about a message. */
-static void keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn *c)
-{
-    r->is_alert = x->is_alert;
-    r->alert_description = x->alert_description;
-    r->alert_from_server = x->alert_from_server;
-    r->from_client = x->from_client;
-    r->client_hello_frame = x->client_hello_frame;
-    r->retransmission_of = x->retransmission_of;
-    if (!x->is_alert) {
-        keep(&r->facts, &x->facts);
-    }
-    if (x->keep_facts) {
-        tlsneg_conn_keep_client_hello(c, &r->facts);
-    }
-    keep_findings(r, &x->findings);
-    keep_verdicts(r, &x->verdicts, !x->is_alert && tlsneg_facts_is_dtls(&x->facts));
-    keep_back_notes(x);
-    r->sni = kept_sni(c, x->has_sni, x->sni);
-    r->title = x->title[0] ? kept_text(x->title) : NULL;
-    r->failed_attempt = x->failed_attempt;
-    r->failure_cause = x->failure_cause;
-}
-
 /* analyse_message returns FALSE when the message is not complete here. */
 static gboolean analyse_message(msg_result *r, wire_place *place, const found_msg *m,
                                 packet_info *pinfo, gboolean quic, tlsneg_result *x)
@@ -316,7 +157,7 @@ static gboolean analyse_message(msg_result *r, wire_place *place, const found_ms
         /* Used while the connection has shown no ClientHello. */
         ev.sender = tlsneg_tree_tcp_sender(pinfo);
         tlsneg_session_alert(session, c, &ev, (guint8)tlsneg_fi_uint(m->anchor), x);
-        keep_result(r, x, c);
+        tlsneg_cache_keep_result(r, x, c);
         return TRUE;
     }
     tlsneg_message msg;
@@ -325,7 +166,7 @@ static gboolean analyse_message(msg_result *r, wire_place *place, const found_ms
     }
     tlsneg_conn *c = connection(pinfo);
     tlsneg_session_message(session, c, &ev, &msg, m->has_record, m->record_version, x);
-    keep_result(r, x, c);
+    tlsneg_cache_keep_result(r, x, c);
     *place = tlsneg_tree_place_of(pinfo, m, &msg);
     return TRUE;
 }
@@ -347,13 +188,13 @@ static frame_result *track_close(guint32 flags, packet_info *pinfo, frame_result
     tlsneg_session_close(session, c, &ev, (flags & 0x004) != 0, &x);
     if (x.ended_attempt_frame) {
         if (!res) {
-            res = wmem_new0(wmem_file_scope(), frame_result);
+            res = tlsneg_cache_new_frame(0);
         }
         res->close = x.cause;
         res->close_attempt_frame = x.ended_attempt_frame;
         res->close_from_client = x.from_client;
-        res->close_sni = kept_sni(c, x.has_sni, x.sni);
-        keep_back_note(&x.note);
+        res->close_sni = tlsneg_cache_sni(c, x.has_sni, x.sni);
+        tlsneg_cache_keep_back_note(&x.note);
     }
     return res;
 }
@@ -394,15 +235,8 @@ static frame_result *analyse_frame(proto_tree *tree, packet_info *pinfo)
         gboolean quic = (layers & LAYER_QUIC) != 0;
         /* Large: one per frame, from the packet scope, not the stack. */
         tlsneg_result *x = n ? wmem_new(pinfo->pool, tlsneg_result) : NULL;
-        /* Nothing is kept for a frame with no hello or alert (a Certificate,
-         * a Finished); else one allocation: the frame, its messages, their
-         * places. */
         if (n) {
-            guint8 *p = (guint8 *)wmem_alloc0(
-                wmem_file_scope(), sizeof *res + n * sizeof(msg_result) + n * sizeof(wire_place));
-            res = (frame_result *)p;
-            res->msgs = (msg_result *)(p + sizeof *res);
-            res->places = (wire_place *)(p + sizeof *res + n * sizeof(msg_result));
+            res = tlsneg_cache_new_frame(n);
         }
         for (guint i = 0; i < n; i++) {
             const found_msg *m = (const found_msg *)wmem_array_index(found, i);
@@ -663,21 +497,11 @@ static void render_verdicts(proto_tree *tree, const msg_result *r)
     }
 }
 
-/* back_note_of returns what later frames revealed about the ClientHello r
- * in this frame, or NULL. */
-static const back_note *back_note_of(const packet_info *pinfo, const msg_result *r)
-{
-    if (r->is_alert || r->facts.msg_type != TLSNEG_HS_CLIENT_HELLO || r->retransmission_of) {
-        return NULL;
-    }
-    return (const back_note *)wmem_map_lookup(back_notes, GUINT_TO_POINTER(pinfo->num));
-}
-
 /* render_back_note shows, on a failed attempt's ClientHello, what later
  * frames revealed: once the capture has been read (GUI, tshark -2). */
 static void render_back_note(proto_tree *tree, packet_info *pinfo, const msg_result *r)
 {
-    const back_note *b = back_note_of(pinfo, r);
+    const back_note *b = tlsneg_cache_back_note(pinfo, r);
     if (!b) {
         return;
     }
@@ -739,7 +563,7 @@ static void render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
  * the analysis says of it as a retry, and how its attempt failed. */
 static void title_hello(proto_item *ti, const packet_info *pinfo, const msg_result *r)
 {
-    const back_note *b = back_note_of(pinfo, r);
+    const back_note *b = tlsneg_cache_back_note(pinfo, r);
     const kept_note *retitle = b ? &b->note[TLSNEG_NOTE_TITLE] : NULL;
     const kept_note *failed = b ? &b->note[TLSNEG_NOTE_FAILED] : NULL;
     const tlsneg_facts *f = &r->facts;
@@ -934,10 +758,10 @@ static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
     if (!PINFO_FD_VISITED(pinfo)) {
         res = tree ? analyse_frame(tree, pinfo) : NULL;
         if (res) {
-            p_add_proto_data(wmem_file_scope(), pinfo, proto_tlsneg, 0, res);
+            tlsneg_cache_put(pinfo, res);
         }
     } else {
-        res = (frame_result *)p_get_proto_data(wmem_file_scope(), pinfo, proto_tlsneg, 0);
+        res = tlsneg_cache_get(pinfo);
     }
     if (!res) {
         return 0;
@@ -987,10 +811,7 @@ void proto_register_tlsneg(void)
     tlsneg_register_ladder_menu();
     register_init_routine(session_init);
     register_cleanup_routine(session_cleanup);
-    back_notes =
-        wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_direct_hash, g_direct_equal);
-    kept_texts =
-        wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_str_hash, g_str_equal);
+    tlsneg_cache_register();
 }
 
 void proto_reg_handoff_tlsneg(void)
