@@ -28,7 +28,7 @@ typedef struct {
 } wire_place;
 
 /* The analysed messages of one frame, in wire order: the frame_result, its
- * messages and their places are one allocation (packet-tlsneg.c). */
+ * messages and their places are one allocation (tlsneg-cache.c). */
 typedef struct {
     guint num_msgs;
     msg_result *msgs;

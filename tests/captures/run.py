@@ -441,7 +441,7 @@ def check_field_reference(box, res):
               f"documented only: {sorted(fields - (registered - experts))}")
 
 
-# The fields the postdissector reads (watched_fields in packet-tlsneg.c), as
+# The fields the postdissector reads (watched_fields in plugin/tlsneg-tree.c), as
 # each Wireshark version names them: a renamed field would silently hide
 # messages from tlsneg.
 WATCHED_FIELDS = ["tls.record.version", "tls.handshake.type", "dtls.record.version",

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tlsneg-render.c: what every pass shows of the results the first pass
+ * kept: the tlsneg item of each hello and alert with its facts, the verdicts
+ * across connections and what later frames revealed, the findings as expert
+ * infos, and the notes in the Info column. */
+#include <string.h>
+
+#include <epan/column-utils.h>
+#include <epan/expert.h>
+#include <epan/packet.h>
+#include <epan/proto.h>
+
+#include "tlsneg-cache.h"
+#include "tlsneg-fields.h"
+#include "tlsneg-items.h"
+#include "tlsneg-render.h"
+#include "ws-compat.h"
+
+#include "analysis/checks.h"
+#include "analysis/rules.h"
+#include "analysis/tracker.h"
+#include "core/facts.h"
+#include "core/versions.h"
+
+/* Repeated items shown at most, so that a hostile hello keeps the tree
+ * usable. */
+#define MAX_LISTED 32
+
+/* Text that nobody sees is not formatted: in `tshark -r FILE` the tree is
+ * hidden and no tlsneg field is asked for, and the summary sentence would be
+ * most of tlsneg's cost there. A visible tree, a filter or column on a
+ * tlsneg field, or -T fields marks the fields as referenced. The items
+ * themselves and the expert infos are always added: they cost little in a
+ * hidden tree, and -z expert and the taps need them. */
+static gboolean shown(proto_tree *tree, int hf)
+{
+    return proto_field_is_referenced(tree, hf);
+}
+
+/* render_finding adds a tlsneg.finding carrying its expert info, so that a
+ * click on the expert lands on the rule. The item itself stays short (the
+ * rule name); its expert info carries the whole sentence, which the details
+ * pane cuts off at its width, so the sentence is also shown below it,
+ * wrapped. */
+static void render_finding(proto_tree *tree, packet_info *pinfo, tlsneg_rule_id id,
+                           const char *detail)
+{
+    const tlsneg_rule *rule = &tlsneg_rules[id];
+    proto_item *it = tlsneg_item_string(tree, hf_finding, rule->finding);
+    expert_add_info_format(pinfo, it, &ei_rules[id], "%s [%s]", detail, rule->rfc);
+    if (shown(tree, hf_finding)) {
+        char *sentence = wmem_strdup_printf(pinfo->pool, "%s [%s]", detail, rule->rfc);
+        tlsneg_item_wrapped(proto_item_add_subtree(it, ett_finding), pinfo, ett_finding, sentence);
+    }
+}
+
+static void render_findings(proto_tree *tree, packet_info *pinfo, const msg_result *r)
+{
+    for (guint i = 0; i < r->num_findings; i++) {
+        render_finding(tree, pinfo, r->findings[i].rule, r->findings[i].detail);
+    }
+    if (r->findings_dropped) {
+        proto_item *it = tlsneg_item_uint(tree, hf_findings_dropped, r->findings_dropped);
+        proto_item_set_text(it, "... and %u more findings not shown (a message keeps %d)",
+                            r->findings_dropped, TLSNEG_MAX_FINDINGS);
+    }
+}
+
+/* Where each role of a verdict's evidence is shown: NULL, not as a field. */
+static int *const verdict_hf[TLSNEG_VERDICT_KINDS] = {
+    [TLSNEG_VERDICT_FALLBACK] = &hf_fallback,
+};
+static int *const link_hf[TLSNEG_LINK_ROLES] = {
+    [TLSNEG_LINK_PREVIOUS_ATTEMPT] = &hf_fallback_prev_frame,
+    [TLSNEG_LINK_RETRY] = &hf_fallback_retry_frame,
+    [TLSNEG_LINK_SESSION_MADE_IN] = &hf_session_frame,
+    [TLSNEG_LINK_HIGHER_VERSION_IN] = &hf_inconsistent_with,
+    [TLSNEG_LINK_SAME_OFFER_AS] = &hf_retry_of,
+    [TLSNEG_LINK_ABORTED_AFTER] = &hf_aborted_after,
+    [TLSNEG_LINK_PROBE_START] = &hf_probe,
+    [TLSNEG_LINK_FAILED_IN] = &hf_failed_in,
+};
+static int *const version_hf[TLSNEG_VERSION_ROLES] = {
+    [TLSNEG_VERSION_OFFERED_BEFORE] = &hf_fallback_from,
+    [TLSNEG_VERSION_OFFERED_NOW] = &hf_fallback_to,
+};
+static int *const text_hf[TLSNEG_TEXT_ROLES] = {
+    [TLSNEG_TEXT_CAUSE] = &hf_fallback_cause,
+    [TLSNEG_TEXT_CHAIN] = &hf_fallback_chain,
+    [TLSNEG_TEXT_INTOLERANT_OF] = &hf_server_intolerant,
+    [TLSNEG_TEXT_CHANGED] = &hf_other_cause,
+    [TLSNEG_TEXT_ATTEMPTS] = &hf_attempts,
+    [TLSNEG_TEXT_FAILURE] = &hf_failure,
+};
+
+static void render_link(proto_tree *tree, const tlsneg_link *l)
+{
+    if (l->role < TLSNEG_LINK_ROLES && link_hf[l->role]) {
+        tlsneg_item_uint(tree, *link_hf[l->role], l->frame);
+    }
+}
+
+static void render_text(proto_tree *tree, guint8 role, const char *text)
+{
+    if (role < TLSNEG_TEXT_ROLES && text_hf[role]) {
+        tlsneg_item_string(tree, *text_hf[role], text);
+    }
+}
+
+/* render_verdicts shows the verdicts across connections about this
+ * message: each under its own item if it has one, its evidence by role. */
+static void render_verdicts(proto_tree *tree, const msg_result *r)
+{
+    for (guint i = 0; i < r->num_verdicts; i++) {
+        const kept_verdict *v = &r->verdicts[i];
+        proto_tree *vt = tree;
+        if (v->kind < TLSNEG_VERDICT_KINDS && verdict_hf[v->kind]) {
+            proto_item *vi = tlsneg_item_bool(tree, *verdict_hf[v->kind], TRUE);
+            vt = proto_item_add_subtree(vi, ett_fallback);
+        }
+        for (guint k = 0; k < v->num_links; k++) {
+            render_link(vt, &v->link[k]);
+        }
+        for (guint k = 0; k < v->num_versions; k++) {
+            guint8 role = v->version[k].role;
+            if (role < TLSNEG_VERSION_ROLES && version_hf[role]) {
+                tlsneg_item_uint(vt, *version_hf[role], v->version[k].version);
+            }
+        }
+        for (guint k = 0; k < v->num_texts; k++) {
+            render_text(vt, v->text[k].role, v->text[k].text);
+        }
+    }
+}
+
+/* render_back_note shows, on a failed attempt's ClientHello, what later
+ * frames revealed: once the capture has been read (GUI, tshark -2). */
+static void render_back_note(proto_tree *tree, packet_info *pinfo, const msg_result *r)
+{
+    const back_note *b = tlsneg_cache_back_note(pinfo, r);
+    if (!b) {
+        return;
+    }
+    for (guint i = 0; i < TLSNEG_NOTE_KINDS; i++) {
+        const kept_note *n = &b->note[i];
+        if (!n->set) {
+            continue;
+        }
+        render_link(tree, &n->link);
+        if (n->has_text) {
+            render_text(tree, n->text_role, n->text);
+        }
+        if (n->has_finding) {
+            render_finding(tree, pinfo, n->rule, n->detail);
+        }
+    }
+}
+
+void tlsneg_render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r)
+{
+    char summary[256];
+    proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
+    if (shown(tree, proto_tlsneg)) {
+        const char *name = tlsneg_alert_name(r->alert_description);
+        proto_item_append_text(ti, ": Alert %s", name ? name : "unknown");
+        const kept_verdict *aborted =
+            tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_CLIENT_ABORT);
+        if (aborted) {
+            proto_item_append_text(ti, ", %s", aborted->note);
+        }
+    }
+    proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
+    if (shown(tree, hf_summary)) {
+        tlsneg_item_string(st, hf_summary,
+                           tlsneg_alert_summary(r->alert_description, r->alert_from_server,
+                                                r->client_hello_frame != 0, summary,
+                                                sizeof summary));
+    }
+    tlsneg_item_uint(st, hf_alert, r->alert_description);
+    if (r->client_hello_frame) {
+        tlsneg_item_uint(st, hf_client_hello_frame, r->client_hello_frame);
+    }
+    render_verdicts(st, r);
+    render_findings(st, pinfo, r);
+}
+
+/* title_hello writes the item's title: the message and its version, what
+ * the analysis says of it as a retry, and how its attempt failed. */
+static void title_hello(proto_item *ti, const packet_info *pinfo, const msg_result *r)
+{
+    const back_note *b = tlsneg_cache_back_note(pinfo, r);
+    const kept_note *retitle = b ? &b->note[TLSNEG_NOTE_TITLE] : NULL;
+    const kept_note *failed = b ? &b->note[TLSNEG_NOTE_FAILED] : NULL;
+    const tlsneg_facts *f = &r->facts;
+    gboolean dtls = tlsneg_facts_is_dtls(f);
+    char name[TLSNEG_VERSION_NAME_MAX];
+    proto_item_append_text(ti, ": %s", tlsneg_msg_name(f));
+    if (f->has_negotiated) {
+        proto_item_append_text(
+            ti, ", %s in force",
+            tlsneg_version_name_in(f->negotiated_version, dtls, name, sizeof name));
+    } else if (f->has_selected) {
+        proto_item_append_text(
+            ti, ", selects %s",
+            tlsneg_version_name_in(f->selected_version, dtls, name, sizeof name));
+    } else if (f->has_offered_max) {
+        proto_item_append_text(ti, ", offers up to %s",
+                               tlsneg_version_name_in(f->offered_max, dtls, name, sizeof name));
+    }
+    if (r->retransmission_of) {
+        proto_item_append_text(ti, " (retransmission)");
+    }
+    if (retitle && retitle->set && retitle->has_text) {
+        proto_item_append_text(ti, ", %s", retitle->text);
+    } else if (r->title) {
+        proto_item_append_text(ti, ", %s", r->title);
+    }
+    if (failed && failed->set && failed->has_text) {
+        proto_item_append_text(ti, ", %s", failed->text);
+    }
+}
+
+/* render_sentinel ties tlsneg.downgrade_sentinel to the last 8 bytes of
+ * ServerHello.random when they hold it. */
+static void render_sentinel(proto_tree *tree, const wire_bytes *b, const tlsneg_facts *f)
+{
+    static const guint8 downgrd[7] = {'D', 'O', 'W', 'N', 'G', 'R', 'D'};
+    gint pos = tlsneg_item_pos(b, f->sentinel_at);
+    gboolean holds = pos >= 0 && f->sentinel_at.len == 8 &&
+                     (f->sentinel == TLSNEG_SENTINEL_JDK11
+                          ? tlsneg_tvb_get_uint8(b->tvb, pos) == 0xed
+                          : tvb_memeql(b->tvb, pos, downgrd, sizeof downgrd) == 0 &&
+                                tlsneg_tvb_get_uint8(b->tvb, pos + 7) == f->sentinel);
+    if (holds) {
+        proto_tree_add_uint(tree, hf_downgrade_sentinel, b->tvb, pos, 8, f->sentinel);
+    } else {
+        tlsneg_item_uint(tree, hf_downgrade_sentinel, f->sentinel);
+    }
+}
+
+/* render_sni ties tlsneg.sni to the host_name bytes when they read as the
+ * shown name (not when bytes had to be escaped or the name was cut). */
+static void render_sni(proto_tree *tree, const wire_bytes *b, const tlsneg_facts *f)
+{
+    gint pos = tlsneg_item_pos(b, f->sni_at);
+    if (pos >= 0 && strlen(f->sni) == f->sni_at.len &&
+        tvb_memeql(b->tvb, pos, (const guint8 *)f->sni, f->sni_at.len) == 0) {
+        proto_tree_add_string(tree, hf_sni, b->tvb, pos, (gint)f->sni_at.len, f->sni);
+    } else {
+        tlsneg_item_string(tree, hf_sni, f->sni);
+    }
+}
+
+/* render_scsv: TLS_FALLBACK_SCSV offered is tied to the cipher suite (or
+ * SSLv2 cipher spec) that says so; its absence is derived. */
+static void render_scsv(proto_tree *tree, const wire_bytes *b, const tlsneg_facts *f)
+{
+    guint32 scsv = f->fallback_scsv_at.len == 3 ? 0x005600u : TLSNEG_CS_FALLBACK_SCSV;
+    if (f->fallback_scsv && tlsneg_item_holds(b, f->fallback_scsv_at, scsv)) {
+        proto_tree_add_boolean(tree, hf_fallback_scsv, b->tvb,
+                               tlsneg_item_pos(b, f->fallback_scsv_at),
+                               (gint)f->fallback_scsv_at.len, 1u);
+    } else {
+        tlsneg_item_bool(tree, hf_fallback_scsv, f->fallback_scsv);
+    }
+}
+
+/* render_grease: one line per GREASE value, tied to its bytes, saying where
+ * it sits; tlsneg.grease_family rides along as a hidden item on the same
+ * bytes (for filters and columns). */
+static void render_grease(proto_tree *tree, tvbuff_t *tvb, const wire_bytes *b,
+                          const tlsneg_facts *f)
+{
+    proto_item *gi = tlsneg_item_uint(tree, hf_grease_count, f->grease_count);
+    if (!f->num_grease) {
+        return;
+    }
+    proto_tree *gt = proto_item_add_subtree(gi, ett_grease);
+    for (guint i = 0; i < f->num_grease; i++) {
+        const tlsneg_grease *g = &f->grease[i];
+        const char *family = tlsneg_grease_family_name((tlsneg_grease_family)g->family);
+        proto_item *vi = tlsneg_item_wire_uint(gt, hf_grease_value, b, g->at, g->value);
+        proto_item_append_text(vi, " (%s)", family);
+        proto_item *fi;
+        if (tlsneg_item_holds(b, g->at, g->value)) {
+            fi = proto_tree_add_string(gt, hf_grease_family, b->tvb, tlsneg_item_pos(b, g->at),
+                                       (gint)g->at.len, family);
+        } else {
+            fi = tlsneg_item_string(gt, hf_grease_family, family);
+        }
+        proto_item_set_hidden(fi);
+    }
+    if (f->grease_count > f->num_grease) {
+        proto_tree_add_subtree_format(gt, tvb, 0, 0, ett_grease, NULL, "... %u more",
+                                      f->grease_count - f->num_grease);
+    }
+}
+
+void tlsneg_render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r,
+                         const wire_place *place)
+{
+    const tlsneg_facts *f = &r->facts;
+    gboolean dtls = tlsneg_facts_is_dtls(f);
+    char summary[512];
+    wire_bytes b = tlsneg_item_bytes(pinfo, place);
+
+    proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
+    if (shown(tree, proto_tlsneg)) {
+        title_hello(ti, pinfo, r);
+    }
+    proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
+    if (shown(tree, hf_summary)) {
+        tlsneg_item_string(st, hf_summary, tlsneg_facts_summary(f, summary, sizeof summary));
+    }
+    if (r->retransmission_of) {
+        tlsneg_item_uint(st, hf_retransmission_of, r->retransmission_of);
+    }
+    tlsneg_item_uint(st, hf_msg_type, f->msg_type);
+    if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
+        tlsneg_item_bool(st, hf_hrr, f->is_hrr);
+    }
+    if (f->has_record_version) {
+        /* Its record header, when it is in the message's data source. */
+        wire_bytes rb = {place->has_record_at ? b.tvb : NULL, 0};
+        tlsneg_span at = {place->record_at, 2};
+        tlsneg_item_wire_version(st, hf_record_version, &rb, at, f->record_version, dtls);
+    }
+    tlsneg_item_wire_version(st, hf_legacy_version, &b, f->legacy_version_at, f->legacy_version,
+                             dtls);
+    /* A list of up to 127 versions: the first ones, then how many more. */
+    for (guint i = 0; i < MIN(f->num_offered, MAX_LISTED); i++) {
+        tlsneg_span none = {0, 0};
+        tlsneg_item_wire_version(st, hf_offered_version, &b,
+                                 i < TLSNEG_MAX_SPANS ? f->offered_at[i] : none, f->offered[i],
+                                 dtls);
+    }
+    if (f->num_offered > MAX_LISTED) {
+        proto_tree_add_subtree_format(st, tvb, 0, 0, ett_tlsneg, NULL,
+                                      "... %u more offered versions", f->num_offered - MAX_LISTED);
+    }
+    if (f->has_offered_max) {
+        tlsneg_item_version(st, hf_offered_max, f->offered_max, dtls);
+    }
+    if (f->has_selected) {
+        tlsneg_item_wire_version(st, hf_selected_version, &b, f->selected_version_at,
+                                 f->selected_version, dtls);
+    }
+    if (f->has_negotiated) {
+        tlsneg_item_version(st, hf_negotiated_version, f->negotiated_version, dtls);
+    }
+    if (f->sni) {
+        render_sni(st, &b, f);
+    }
+    if (f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+        render_scsv(st, &b, f);
+    }
+    if (f->has_sentinel) {
+        render_sentinel(st, &b, f);
+    }
+    render_grease(st, tvb, &b, f);
+    render_verdicts(st, r);
+    render_back_note(st, pinfo, r);
+    render_findings(st, pinfo, r);
+}
+
+/* The story in the packet list: one [note] per verdict across connections
+ * (the words of tlsneg_verdict_tag), and [DOWNGRD] on a ServerHello with a
+ * downgrade sentinel. */
+void tlsneg_render_info_notes(packet_info *pinfo, const msg_result *r)
+{
+    for (guint i = 0; i < r->num_verdicts; i++) {
+        col_append_sep_fstr(pinfo->cinfo, COL_INFO, " ", "[%s]", r->verdicts[i].note);
+    }
+    if (!r->is_alert && !r->retransmission_of && r->facts.has_sentinel) {
+        col_append_sep_str(pinfo->cinfo, COL_INFO, " ", "[DOWNGRD]");
+    }
+}

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tlsneg-tree.c: the first pass's view of the tree the TLS, DTLS, QUIC and
+ * TCP dissectors built. The fields tlsneg reads are wanted from every
+ * dissection (set_postdissector_wanted_hfids) and indexed by what they mean
+ * to the walk; the walk finds each plaintext hello and alert with the record
+ * around it, and hands the core the bytes Wireshark reassembled. */
+#include <string.h>
+
+#include <epan/conversation.h>
+#include <epan/dissectors/packet-tcp.h>
+#include <epan/packet.h>
+#include <epan/proto.h>
+
+#include "tlsneg-tree.h"
+#include "ws-compat.h"
+
+/* The fields of other dissectors tlsneg reads, and what each one means to
+ * the tree walk. */
+typedef enum {
+    ROLE_NONE,
+    ROLE_TLS_RECORD_VERSION,
+    ROLE_TLS_HANDSHAKE_TYPE,
+    ROLE_DTLS_RECORD_VERSION,
+    ROLE_DTLS_HANDSHAKE_TYPE,
+    ROLE_DTLS_FRAGMENTS,
+    ROLE_TLS_ALERT_DESCRIPTION,
+    ROLE_DTLS_ALERT_DESCRIPTION,
+    ROLE_TCP_FLAGS,
+    ROLE_COUNT
+} field_role;
+
+static const struct {
+    const char *abbrev;
+    field_role role;
+} watched_fields[] = {
+    {"tls.record.version", ROLE_TLS_RECORD_VERSION},
+    {"tls.handshake.type", ROLE_TLS_HANDSHAKE_TYPE},
+    {TLSNEG_FIELD_SSL2_HANDSHAKE_TYPE, ROLE_TLS_HANDSHAKE_TYPE},
+    {"dtls.record.version", ROLE_DTLS_RECORD_VERSION},
+    {"dtls.handshake.type", ROLE_DTLS_HANDSHAKE_TYPE},
+    {"dtls.fragments", ROLE_DTLS_FRAGMENTS},
+    {"tls.alert_message.desc", ROLE_TLS_ALERT_DESCRIPTION},
+    {"dtls.alert_message.desc", ROLE_DTLS_ALERT_DESCRIPTION},
+    {"tcp.flags", ROLE_TCP_FLAGS},
+};
+
+/* Every hfid of every watched name (several fields can share one name),
+ * and the same hfids by role. */
+#define MAX_WATCHED  32
+#define MAX_PER_ROLE 8
+static struct {
+    int hfid;
+    field_role role;
+} watched[MAX_WATCHED];
+static guint num_watched;
+static struct {
+    int hfid[MAX_PER_ROLE];
+    guint n;
+} by_role[ROLE_COUNT];
+
+static int proto_tls = -1, proto_dtls = -1, proto_quic = -1, proto_tcp = -1;
+
+static field_role role_of(int hfid)
+{
+    for (guint i = 0; i < num_watched; i++) {
+        if (watched[i].hfid == hfid) {
+            return watched[i].role;
+        }
+    }
+    return ROLE_NONE;
+}
+
+/* is_hello_type: the handshake types worth framing. In 4.0 an SSL 2.0
+ * message's type is a tls.handshake.type too; type 4 is its SERVER-HELLO
+ * there (a NewSessionTicket elsewhere): the core's framing keeps only the
+ * hellos of each wire (tlsneg_frame_message). */
+static gboolean is_hello_type(guint32 t, gboolean dtls)
+{
+    return t == TLSNEG_HS_CLIENT_HELLO || t == TLSNEG_HS_SERVER_HELLO ||
+           (dtls && t == TLSNEG_HS_HELLO_VERIFY_REQUEST) ||
+           (!dtls && t == TLSNEG_SSL2_SERVER_HELLO);
+}
+
+/* find_messages walks the tree in order. A record's version field comes
+ * before the messages it carries, so the last version seen on the way down
+ * belongs to the record around the message; it is passed by value so that it
+ * never leaks out of that record. */
+static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_record,
+                          guint16 record_version, field_info *record)
+{
+    for (proto_node *child = node->first_child; child; child = child->next) {
+        field_info *fi = PNODE_FINFO(child);
+        if (fi) {
+            field_role role = role_of(fi->hfinfo->id);
+            switch (role) {
+            case ROLE_TLS_RECORD_VERSION:
+            case ROLE_DTLS_RECORD_VERSION:
+                has_record = TRUE;
+                record_version = (guint16)tlsneg_fi_uint(fi);
+                record = fi;
+                break;
+            case ROLE_TLS_HANDSHAKE_TYPE:
+            case ROLE_DTLS_HANDSHAKE_TYPE: {
+                gboolean dtls = role == ROLE_DTLS_HANDSHAKE_TYPE;
+                if (is_hello_type(tlsneg_fi_uint(fi), dtls)) {
+                    found_msg m = {fi, NULL, FALSE, dtls, has_record, record_version, record};
+                    wmem_array_append_one(found, m);
+                }
+                break;
+            }
+            case ROLE_TLS_ALERT_DESCRIPTION:
+            case ROLE_DTLS_ALERT_DESCRIPTION: {
+                found_msg m = {fi, NULL, TRUE, FALSE, has_record, record_version, record};
+                wmem_array_append_one(found, m);
+                break;
+            }
+            case ROLE_DTLS_FRAGMENTS: {
+                guint n = wmem_array_get_count(found);
+                found_msg *last = n ? (found_msg *)wmem_array_index(found, n - 1) : NULL;
+                if (last && last->dtls && !last->fragments) {
+                    last->fragments = fi;
+                }
+                break;
+            }
+            case ROLE_TCP_FLAGS:
+            case ROLE_NONE:
+            case ROLE_COUNT:
+                break;
+            }
+        }
+        find_messages(child, found, has_record, record_version, record);
+    }
+}
+
+void tlsneg_tree_find(proto_tree *tree, wmem_array_t *found)
+{
+    find_messages(tree, found, FALSE, 0, NULL);
+}
+
+gboolean tlsneg_tree_frame_message(const found_msg *m, gboolean quic, tlsneg_message *out)
+{
+    tvbuff_t *tvb = m->anchor->ds_tvb;
+    gint start = m->anchor->start;
+    gint avail = tvb_captured_length_remaining(tvb, start);
+    if (avail <= 0) {
+        return FALSE;
+    }
+    /* Up to two bytes before the message: the SSLv2 record header. */
+    gint pre = MIN(start, 2);
+    const guint8 *p = tvb_get_ptr(tvb, start - pre, avail + pre);
+    const guint8 *body = NULL;
+    gint body_len = 0;
+    if (m->fragments) {
+        body_len = tvb_captured_length_remaining(m->fragments->ds_tvb, m->fragments->start);
+        body =
+            body_len > 0 ? tvb_get_ptr(m->fragments->ds_tvb, m->fragments->start, body_len) : NULL;
+    }
+    tlsneg_wire wire = m->dtls ? TLSNEG_WIRE_DTLS : quic ? TLSNEG_WIRE_QUIC : TLSNEG_WIRE_TLS;
+    return tlsneg_frame_message(out, wire, m->has_record, m->record_version, p,
+                                (size_t)(avail + pre), (size_t)pre, body,
+                                body_len > 0 ? (size_t)body_len : 0);
+}
+
+static GPtrArray *watched_items(proto_tree *tree, field_role role)
+{
+    for (guint i = 0; i < by_role[role].n; i++) {
+        GPtrArray *found = proto_get_finfo_ptr_array(tree, by_role[role].hfid[i]);
+        if (found && found->len > 0) {
+            return found;
+        }
+    }
+    return NULL;
+}
+
+/* An integer walk of a few list entries. */
+guint tlsneg_tree_layers(const packet_info *pinfo)
+{
+    guint layers = 0;
+    for (wmem_list_frame_t *f = wmem_list_head(pinfo->layers); f; f = wmem_list_frame_next(f)) {
+        int id = GPOINTER_TO_INT(wmem_list_frame_data(f));
+        layers |= id == proto_tls    ? LAYER_TLS
+                  : id == proto_dtls ? LAYER_DTLS
+                  : id == proto_quic ? LAYER_QUIC
+                                     : 0;
+    }
+    return layers;
+}
+
+/* The cheap test that spares most frames the tree walk: the wanted fields
+ * are indexed by role, and only the protocols the frame holds are asked
+ * (bench/README.md, "What made it cheaper": about 9,000 instructions per
+ * connection). */
+gboolean tlsneg_tree_has_anchor(proto_tree *tree, guint layers)
+{
+    return ((layers & LAYER_TLS) && (watched_items(tree, ROLE_TLS_HANDSHAKE_TYPE) ||
+                                     watched_items(tree, ROLE_TLS_ALERT_DESCRIPTION))) ||
+           ((layers & LAYER_DTLS) && (watched_items(tree, ROLE_DTLS_HANDSHAKE_TYPE) ||
+                                      watched_items(tree, ROLE_DTLS_ALERT_DESCRIPTION)));
+}
+
+/* data_source_index returns the number of tvb's data source in pinfo's
+ * list, or -1. */
+static gint data_source_index(const packet_info *pinfo, tvbuff_t *tvb)
+{
+    gint i = 0;
+    for (GSList *l = pinfo->data_src; l; l = l->next, i++) {
+        if (get_data_source_tvb((const struct data_source *)l->data) == tvb) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* The data source that holds the message's bytes (for a DTLS message
+ * reassembled from fragments, the one that holds the reassembled body) and,
+ * when the record header is in that same data source, the record
+ * version. */
+wire_place tlsneg_tree_place_of(const packet_info *pinfo, const found_msg *m,
+                                const tlsneg_message *msg)
+{
+    wire_place w = {-1, 0, 0, FALSE, 0};
+    const field_info *fi = msg->body_only ? m->fragments : m->anchor;
+    if (!fi || !fi->ds_tvb || fi->start < 0) {
+        return w;
+    }
+    w.ds = data_source_index(pinfo, fi->ds_tvb);
+    w.ds_len = tvb_captured_length(fi->ds_tvb);
+    w.start = (guint)fi->start;
+    if (m->record && m->record->ds_tvb == fi->ds_tvb && m->record->start >= 0 &&
+        m->record->length == 2) {
+        w.has_record_at = TRUE;
+        w.record_at = (guint)m->record->start;
+    }
+    return w;
+}
+
+guint32 tlsneg_tree_tcp_flags(proto_tree *tree, gboolean *syn)
+{
+    GPtrArray *items = watched_items(tree, ROLE_TCP_FLAGS);
+    *syn = FALSE;
+    for (guint i = 0; items && i < items->len; i++) {
+        *syn |= (tlsneg_fi_uint((field_info *)g_ptr_array_index(items, i)) & 0x002) != 0;
+    }
+    return items ? tlsneg_fi_uint((field_info *)g_ptr_array_index(items, 0)) : 0;
+}
+
+/* ChangeCipherSpec (20) and application data (23) are the encrypted
+ * records of either version. Wanting tls.change_cipher_spec and tls.app_data
+ * for this would make tshark build an item for every such record
+ * (bench/README.md, "What made it cheaper": 16,400 instructions per
+ * connection); the content type is the byte before the record version,
+ * which is wanted anyway and which tshark adds to every record it
+ * dissects. */
+gboolean tlsneg_tree_has_progress_record(proto_tree *tree)
+{
+    for (guint i = 0; i < by_role[ROLE_TLS_RECORD_VERSION].n; i++) {
+        GPtrArray *recs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_RECORD_VERSION].hfid[i]);
+        for (guint j = 0; recs && j < recs->len; j++) {
+            const field_info *fi = (const field_info *)g_ptr_array_index(recs, j);
+            if (fi->ds_tvb && fi->start > 0 && fi->length == 2) {
+                guint8 type = tlsneg_tvb_get_uint8(fi->ds_tvb, fi->start - 1);
+                if (type == 20 || type == 23) {
+                    return TRUE;
+                }
+            }
+        }
+    }
+    return FALSE;
+}
+
+/* Once the TCP dissector has seen the connection's SYN or SYN-ACK it keeps
+ * the server's port in its conversation data (struct tcp_analysis,
+ * packet-tcp.h; 0 until then), and the sender of the SYN is the client, as
+ * for tlsneg-pcap. Read where TCP keeps it: get_tcp_conversation_data()
+ * would also move the data's per-packet direction pointers. */
+tlsneg_sender tlsneg_tree_tcp_sender(packet_info *pinfo)
+{
+    if (pinfo->ptype != PT_TCP || proto_tcp < 0 || pinfo->srcport == pinfo->destport) {
+        return TLSNEG_SENDER_UNKNOWN;
+    }
+    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    const struct tcp_analysis *tcpd =
+        conv ? (const struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp) : NULL;
+    if (!tcpd || tcpd->server_port == 0) {
+        return TLSNEG_SENDER_UNKNOWN;
+    }
+    return pinfo->srcport == tcpd->server_port    ? TLSNEG_SENDER_SERVER
+           : pinfo->destport == tcpd->server_port ? TLSNEG_SENDER_CLIENT
+                                                  : TLSNEG_SENDER_UNKNOWN;
+}
+
+/* watch_protocol_fields adds every field of protocol proto_name whose name
+ * is watched: several fields share one name (the SSLv2 handshake type is
+ * tls.handshake.type too), and 4.0 does not chain them all through
+ * same_name_next. */
+static void watch_protocol_fields(const char *proto_name, GArray *wanted)
+{
+    int proto_id = proto_get_id_by_filter_name(proto_name);
+    void *cookie = NULL;
+    if (proto_id < 0) {
+        return;
+    }
+    for (header_field_info *hfi = proto_get_first_protocol_field(proto_id, &cookie); hfi;
+         hfi = proto_get_next_protocol_field(proto_id, &cookie)) {
+        for (size_t i = 0; i < G_N_ELEMENTS(watched_fields); i++) {
+            field_role role = watched_fields[i].role;
+            if (strcmp(hfi->abbrev, watched_fields[i].abbrev) != 0 || num_watched == MAX_WATCHED ||
+                by_role[role].n == MAX_PER_ROLE) {
+                continue;
+            }
+            watched[num_watched].hfid = hfi->id;
+            watched[num_watched++].role = role;
+            by_role[role].hfid[by_role[role].n++] = hfi->id;
+            g_array_append_val(wanted, hfi->id);
+        }
+    }
+}
+
+void tlsneg_tree_watch(dissector_handle_t handle)
+{
+    GArray *wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
+    proto_tls = proto_get_id_by_filter_name("tls");
+    proto_dtls = proto_get_id_by_filter_name("dtls");
+    proto_quic = proto_get_id_by_filter_name("quic");
+    proto_tcp = proto_get_id_by_filter_name("tcp");
+    watch_protocol_fields("tls", wanted);
+    watch_protocol_fields("dtls", wanted);
+    watch_protocol_fields("tcp", wanted);
+    set_postdissector_wanted_hfids(handle, wanted);
+}
