@@ -483,7 +483,8 @@ static const char *xml_escape(const char *text, char *out, size_t len)
     return out;
 }
 
-__attribute__((format(printf, 2, 3))) static void svg_printf(const svg_out *o, const char *fmt, ...)
+static void svg_printf(const svg_out *o, const char *fmt, ...) TLSNEG_PRINTF(2, 3);
+static void svg_printf(const svg_out *o, const char *fmt, ...)
 {
     char buf[2048];
     va_list ap;

@@ -45,10 +45,9 @@ static inline bool sbuf_grow(sbuf *b, size_t more)
     return b->len + more + 1 <= b->cap || sbuf_grow_slow(b, more);
 }
 
-/* sbuf_put and sbuf_add are inlined: a literal's length and copy are then
- * known when compiled (the JSON writer runs per message). The text is ended
- * by a NUL only when read as a string (sbuf_str). */
-static inline __attribute__((always_inline)) void sbuf_put(sbuf *b, const char *s, size_t n)
+/* sbuf_put appends n bytes of s. The text is ended by a NUL only when read
+ * as a string (sbuf_str). */
+static inline void sbuf_put(sbuf *b, const char *s, size_t n)
 {
     if (!sbuf_grow(b, n)) {
         return;
@@ -57,17 +56,17 @@ static inline __attribute__((always_inline)) void sbuf_put(sbuf *b, const char *
     b->len += n;
 }
 
-static inline __attribute__((always_inline)) void sbuf_add(sbuf *b, const char *s)
+static inline void sbuf_add(sbuf *b, const char *s)
 {
     sbuf_put(b, s, strlen(s));
 }
 
-static inline __attribute__((always_inline)) void sbuf_addc(sbuf *b, char c)
+static inline void sbuf_addc(sbuf *b, char c)
 {
     sbuf_put(b, &c, 1);
 }
 
-static void sbuf_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sbuf_printf(sbuf *b, const char *fmt, ...) TLSNEG_PRINTF(2, 3);
 static void sbuf_printf(sbuf *b, const char *fmt, ...)
 {
     va_list ap;
@@ -91,45 +90,37 @@ static void sbuf_printf(sbuf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-/* sbuf_uint writes v in decimal, as printf's %u and %llu do; no printf:
- * the JSON writer runs per message. Two digits a step, from a table. */
+/* sbuf_uint writes v in decimal, as printf's %llu does: without printf,
+ * which the JSON lines would call a dozen times a message. */
 static void sbuf_uint(sbuf *b, unsigned long long v)
 {
-    static const char pairs[] = "00010203040506070809"
-                                "10111213141516171819"
-                                "20212223242526272829"
-                                "30313233343536373839"
-                                "40414243444546474849"
-                                "50515253545556575859"
-                                "60616263646566676869"
-                                "70717273747576777879"
-                                "80818283848586878889"
-                                "90919293949596979899";
     char d[20];
     size_t i = sizeof d;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        d[--i] = pairs[2 * r + 1];
-        d[--i] = pairs[2 * r];
-    }
-    if (v >= 10) {
-        d[--i] = pairs[2 * v + 1];
-        d[--i] = pairs[2 * v];
-    } else {
-        d[--i] = (char)('0' + v);
-    }
+    do {
+        d[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
     sbuf_put(b, d + i, sizeof d - i);
 }
 
-/* sbuf_keyu writes ,"key":v; key is a literal, joined to its quotes when
- * compiled. */
-#define sbuf_keyu(b, key, v) sbuf_text_uint((b), ",\"" key "\":", sizeof(",\"" key "\":") - 1, (v))
-
-static inline __attribute__((always_inline)) void sbuf_text_uint(sbuf *b, const char *text,
-                                                                 size_t n, unsigned long long v)
+/* sbuf_digits writes the last n digits of v (n <= 20), zeros first: as
+ * printf's %0*llu with width n, for a v of at most n digits. */
+static void sbuf_digits(sbuf *b, unsigned long long v, size_t n)
 {
-    sbuf_put(b, text, n);
+    char d[20];
+    for (size_t i = n; i > 0; i--) {
+        d[i - 1] = (char)('0' + v % 10);
+        v /= 10;
+    }
+    sbuf_put(b, d, n);
+}
+
+/* sbuf_keyu writes ,"key":v. */
+static inline void sbuf_keyu(sbuf *b, const char *key, unsigned long long v)
+{
+    sbuf_add(b, ",\"");
+    sbuf_add(b, key);
+    sbuf_add(b, "\":");
     sbuf_uint(b, v);
 }
 
@@ -297,7 +288,8 @@ bool tlsneg_rule_is_variant(tlsneg_rule_id id)
 
 /* ---- text pieces ------------------------------------------------------------ */
 
-/* vhex writes "0x0304" into buf (8 bytes); no printf: it runs per hello. */
+/* vhex writes "0x0304" into buf (8 bytes), as printf's "0x%04x" does:
+ * without printf, which the JSON lines call for every version. */
 static const char *vhex(uint16_t v, char *buf)
 {
     static const char digits[] = "0123456789abcdef";
@@ -326,7 +318,8 @@ static const char *addr_text(const tlsneg_out_addr *a, char *buf)
     if (a->text) {
         tlsneg_strlcpy(buf, ADDR_TEXT_MAX, a->text);
     } else if (a->len == 4) {
-        /* as inet_ntop writes it, without its sprintf: it runs per message */
+        /* as inet_ntop writes it, without the sprintf it calls (twice a
+         * JSON line) */
         char *p = buf;
         for (int i = 0; i < 4; i++) {
             unsigned v = a->bytes[i];
@@ -545,9 +538,7 @@ static void json_addr(sbuf *out, const tlsneg_out_addr *a)
     sbuf_addc(out, '"');
 }
 
-/* json_version is inlined for its literal key, as sbuf_keyu. */
-static inline __attribute__((always_inline)) void json_version(sbuf *out, const char *key, bool has,
-                                                               uint16_t v)
+static inline void json_version(sbuf *out, const char *key, bool has, uint16_t v)
 {
     sbuf_add(out, ",\"");
     sbuf_add(out, key);
@@ -591,15 +582,9 @@ static common_fields json_common(sbuf *out, const char *record, const tlsneg_out
     common_fields c = {out->len, 0};
     sbuf_keyu(out, "frame", fr->frame);
     if (fr->secs >= 0 && fr->usecs < 1000000) {
-        char us[6];
-        unsigned long v = (unsigned long)fr->usecs;
-        for (int i = 5; i >= 0; i--) {
-            us[i] = (char)('0' + v % 10);
-            v /= 10;
-        }
         sbuf_keyu(out, "time", (unsigned long long)fr->secs);
         sbuf_addc(out, '.');
-        sbuf_put(out, us, sizeof us);
+        sbuf_digits(out, fr->usecs, 6);
     } else {
         sbuf_printf(out, ",\"time\":%ld.%06d", (long)fr->secs, (int)fr->usecs);
     }
