@@ -18,6 +18,7 @@
 #include "analysis/session.h"
 #include "analysis/tracker.h"
 #include "core/facts.h"
+#include "report/addr.h"
 
 /* A finding as the outputs read it. */
 typedef struct {
@@ -55,15 +56,6 @@ typedef struct {
 /* tlsneg_out_msg_view makes out a view of the session layer's result x
  * (pointers into x and buf: valid while both are). */
 void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tlsneg_result *x);
-
-/* An address: 4 bytes IPv4, 16 bytes IPv6 (written as inet_ntop writes them,
- * an IPv6 server in brackets); any other, with its text. */
-typedef struct {
-    const uint8_t *bytes;
-    size_t len;
-    const char *text; /* NULL for IPv4 and IPv6 */
-    uint16_t port;
-} tlsneg_out_addr;
 
 /* The frame a message came in. */
 typedef struct {
