@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* tlsneg-ladder.c: the ladder picture (analysis/ladder.h) from the "tlsneg"
+/* tlsneg-ladder.c: the ladder picture (report/ladder.h) from the "tlsneg"
  * tap, as tshark's -z tlsneg,ladder[,filter] and as a GUI window opened
  * from Statistics > TLS Negotiation Ladder (epan/funnel.h). */
 #include "packet-tlsneg.h"
 #include "ws-compat.h"
 
-#include "analysis/ladder.h"
+#include "report/ladder.h"
 #include "analysis/rules.h"
 
 #include <epan/addr_resolv.h>
@@ -161,23 +161,15 @@ static tap_packet_status ladder_packet(void *tapdata, packet_info *pinfo, epan_d
 
 /* ---- tshark: -z tlsneg,ladder[,filter], -z tlsneg,ladder-svg[,filter] ---- */
 
-static void print_line(const char *text, void *ctx _U_)
-{
-    printf("%s\n", text);
-}
-
 static void ladder_print(void *tapdata)
 {
-    ladder_tap *lt = (ladder_tap *)tapdata;
-    printf("=== tlsneg ladder ===\n");
-    tlsneg_ladder_write(lt->ladder, print_line, NULL);
-    printf("===\n");
+    tlsneg_ladder_print(((ladder_tap *)tapdata)->ladder, stdout);
 }
 
 /* The SVG alone on stdout (with -q), so that "> ladder.svg" keeps it. */
 static void ladder_print_svg(void *tapdata)
 {
-    tlsneg_ladder_write_svg(((ladder_tap *)tapdata)->ladder, print_line, NULL);
+    tlsneg_ladder_print_svg(((ladder_tap *)tapdata)->ladder, stdout);
 }
 
 /* filter_of returns what follows "prefix," in opt_arg, or NULL. */

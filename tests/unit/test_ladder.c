@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_ladder.c: the ladder text on step sequences shaped like the captures
  * in pcaps/ (frames as there): lanes, rungs, attempt numbers, notes, the cap. */
-#include "analysis/ladder.h"
+#include "report/ladder.h"
 #include "analysis/tracker.h"
 #include "core/versions.h"
 

@@ -3,17 +3,47 @@
  * client, every attempt as a rung: the ClientHello with its highest offer,
  * what answered it (ServerHello and the version in force, HelloRetryRequest,
  * an alert, a TCP reset or close), and the verdicts that concern it, in
- * frame order, as plain text for a terminal, a slide or a GUI window.
+ * frame order, as plain text for a terminal, a slide or a GUI window, or as
+ * SVG.
  *
  * Pure C: the front end feeds steps in frame order, with the frame of the
- * ClientHello whose attempt each step belongs to; the ladder keeps a bounded
- * number of steps (more are counted) and writes its text line by line. */
+ * ClientHello whose attempt each step belongs to (tlsneg_ladder_add), and
+ * at the end prints the ladder (tlsneg_ladder_print,
+ * tlsneg_ladder_print_svg) or writes it line by line. The ladder keeps a
+ * bounded number of steps (more are counted). */
 #ifndef TLSNEG_LADDER_H
 #define TLSNEG_LADDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+typedef struct tlsneg_ladder tlsneg_ladder;
+
+/* tlsneg_ladder_new keeps at most max_steps steps; NULL when out of memory. */
+tlsneg_ladder *tlsneg_ladder_new(size_t max_steps);
+void tlsneg_ladder_free(tlsneg_ladder *l);
+
+/* tlsneg_ladder_print writes the text ladder to out between the lines
+ * "=== tlsneg ladder ===" and "===", as tshark -z tlsneg,ladder prints it;
+ * tlsneg_ladder_print_svg the SVG document alone, as -z tlsneg,ladder-svg. */
+void tlsneg_ladder_print(const tlsneg_ladder *l, FILE *out);
+void tlsneg_ladder_print_svg(const tlsneg_ladder *l, FILE *out);
+
+/* tlsneg_ladder_write writes the ladders, one line per call of line (no
+ * newline), servers in the order they first appeared. */
+void tlsneg_ladder_write(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
+                         void *ctx);
+
+/* tlsneg_ladder_write_svg writes the same ladders, laid out by the same
+ * code, as one SVG document (for handouts), line by line: per lane a
+ * heading, the client's and the server's lifelines, each step an arrow
+ * with its frame number and text, the notes under it. */
+void tlsneg_ladder_write_svg(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
+                             void *ctx);
+
+/* ---- steps ------------------------------------------------------------- */
 
 typedef enum {
     TLSNEG_STEP_CLIENT_HELLO,
@@ -44,28 +74,10 @@ typedef struct {
     const char *detail;  /* VERDICT: its sentence (copied) */
 } tlsneg_step;
 
-typedef struct tlsneg_ladder tlsneg_ladder;
-
-/* tlsneg_ladder_new keeps at most max_steps steps; NULL when out of memory. */
-tlsneg_ladder *tlsneg_ladder_new(size_t max_steps);
-void tlsneg_ladder_free(tlsneg_ladder *l);
-
 /* tlsneg_ladder_add adds step s between server (e.g. "192.0.2.1:443") with
  * server name sni (NULL: none) and client ("198.51.100.7"); the strings are
  * copied. A step past the cap is counted, not kept. */
 void tlsneg_ladder_add(tlsneg_ladder *l, const char *server, const char *sni, const char *client,
                        const tlsneg_step *s);
-
-/* tlsneg_ladder_write writes the ladders, one line per call of line (no
- * newline), servers in the order they first appeared. */
-void tlsneg_ladder_write(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
-                         void *ctx);
-
-/* tlsneg_ladder_write_svg writes the same ladders, laid out by the same
- * code, as one SVG document (for handouts), line by line: per lane a
- * heading, the client's and the server's lifelines, each step an arrow
- * with its frame number and text, the notes under it. */
-void tlsneg_ladder_write_svg(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
-                             void *ctx);
 
 #endif
