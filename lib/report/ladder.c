@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ladder.c: the ladder's steps, in one array chained per lane (server, SNI,
- * client), lanes found by their key; and the layout of the lanes as rows
- * (ladder_rows.h). */
+ * client), lanes found by their key; the first ClientHello of each
+ * connection; and the layout of the lanes as rows (ladder_rows.h). */
 #include "report/ladder_rows.h"
 
 #include <stdio.h>
@@ -35,7 +35,8 @@ struct tlsneg_ladder {
     size_t num_steps, cap_steps;
     lane *lanes; /* in the order they first appeared */
     size_t num_lanes, cap_lanes;
-    tlsneg_map lane_of; /* key -> lane index + 1 */
+    tlsneg_map lane_of;     /* key -> lane index + 1 */
+    tlsneg_map first_hello; /* connection (uint64_t) -> frame of its first ClientHello */
 };
 
 tlsneg_ladder *tlsneg_ladder_new(size_t max_steps)
@@ -62,7 +63,19 @@ void tlsneg_ladder_free(tlsneg_ladder *l)
     free(l->steps);
     free(l->lanes);
     tlsneg_map_clear(&l->lane_of, NULL);
+    tlsneg_map_clear(&l->first_hello, NULL);
     free(l);
+}
+
+uint32_t tlsneg_ladder_attempt(tlsneg_ladder *l, uint64_t conn, bool hello, uint32_t frame)
+{
+    /* the frame itself is the value: no first ClientHello is frame 0 */
+    uint32_t first = (uint32_t)(uintptr_t)tlsneg_map_get(&l->first_hello, &conn, sizeof conn);
+    if (hello && !first) {
+        first = frame;
+        (void)tlsneg_map_put(&l->first_hello, &conn, sizeof conn, (void *)(uintptr_t)frame);
+    }
+    return first;
 }
 
 /* lane_index finds or makes the lane of key (key_len bytes), or returns

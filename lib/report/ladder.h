@@ -6,11 +6,12 @@
  * frame order, as plain text for a terminal, a slide or a GUI window, or as
  * SVG.
  *
- * Pure C: the front end feeds steps in frame order, with the frame of the
- * ClientHello whose attempt each step belongs to (tlsneg_ladder_add), and
- * at the end prints the ladder (tlsneg_ladder_print,
- * tlsneg_ladder_print_svg) or writes it line by line. The ladder keeps a
- * bounded number of steps (more are counted). */
+ * Pure C. A front end feeds the messages and closes it hands to the other
+ * outputs (output.h), in frame order, each with its connection
+ * (tlsneg_ladder_message, tlsneg_ladder_close), and at the end prints the
+ * ladder (tlsneg_ladder_print, tlsneg_ladder_print_svg) or writes it line by
+ * line. Below that, the steps themselves (tlsneg_ladder_add). The ladder
+ * keeps a bounded number of steps (more are counted). */
 #ifndef TLSNEG_LADDER_H
 #define TLSNEG_LADDER_H
 
@@ -19,11 +20,34 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/output.h"
+
+/* The cap both front ends use: a step costs about 100 bytes. */
+#define TLSNEG_LADDER_MAX_STEPS 1000000
+
 typedef struct tlsneg_ladder tlsneg_ladder;
 
 /* tlsneg_ladder_new keeps at most max_steps steps; NULL when out of memory. */
 tlsneg_ladder *tlsneg_ladder_new(size_t max_steps);
 void tlsneg_ladder_free(tlsneg_ladder *l);
+
+/* ---- from the outputs' records ------------------------------------------ */
+
+/* tlsneg_ladder_message adds the steps of message m of frame fr (as handed
+ * to tlsneg_out_message) on the connection conn: any number that tells the
+ * front end's connections apart (TCP streams, DTLS and QUIC flows), the same
+ * for every message and close of one connection. A ClientHello is attempt
+ * number n of its lane if it is the first of its connection; the later
+ * ones, and every answer, belong to the attempt of their connection's
+ * first. A message sent again unchanged adds nothing. */
+void tlsneg_ladder_message(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_frame *fr,
+                           const tlsneg_out_msg *m);
+
+/* tlsneg_ladder_close adds the TCP reset or close of frame fr on conn that
+ * ended the attempt of ClientHello attempt_frame (as handed to
+ * tlsneg_out_close). */
+void tlsneg_ladder_close(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_frame *fr, uint8_t cause,
+                         bool from_client, uint32_t attempt_frame, const char *sni);
 
 /* tlsneg_ladder_print writes the text ladder to out between the lines
  * "=== tlsneg ladder ===" and "===", as tshark -z tlsneg,ladder prints it;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ladder_rows.h: inside the ladder. ladder.c keeps the steps and lays them
  * out once, as rows handed to a renderer; the text (ladder_text.c) and the
- * SVG (ladder_svg.c) draw the same rows. */
+ * SVG (ladder_svg.c) draw the same rows. ladder_steps.c makes the steps
+ * from the outputs' records, with the connections' first ClientHellos kept
+ * here. */
 #ifndef TLSNEG_LADDER_ROWS_H
 #define TLSNEG_LADDER_ROWS_H
 
@@ -32,5 +34,10 @@ void tlsneg_ladder_layout(const tlsneg_ladder *l, const tlsneg_ladder_renderer *
 void tlsneg_ladder_wrap(const char *text, size_t room_first, size_t room,
                         void (*each)(const char *p, size_t n, unsigned index, void *ctx),
                         void *ctx);
+
+/* tlsneg_ladder_attempt returns the frame of the first ClientHello seen on
+ * connection conn, or 0; with hello (a ClientHello in frame, the first on
+ * conn if none is known) it becomes that frame. */
+uint32_t tlsneg_ladder_attempt(tlsneg_ladder *l, uint64_t conn, bool hello, uint32_t frame);
 
 #endif

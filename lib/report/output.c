@@ -112,6 +112,9 @@ void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tls
     out->retransmission_of = x->retransmission_of;
     out->from_client = x->from_client;
     out->sni = x->has_sni ? x->sni : NULL;
+    out->title = x->title[0] ? x->title : NULL;
+    out->failed_attempt = x->failed_attempt;
+    out->failure_cause = x->failure_cause;
     size_t nf = x->findings.count < TLSNEG_MAX_FINDINGS ? x->findings.count : TLSNEG_MAX_FINDINGS;
     for (size_t i = 0; i < nf; i++) {
         buf->findings[i].rule = x->findings.item[i].rule;

@@ -5,7 +5,8 @@
  * C, no Wireshark or GLib types: the front end hands over each analysed
  * message (as the session layer judged it) and each TCP close that ended an
  * attempt, with its frame's number, time and endpoints. Nothing is judged
- * here: every word comes from the analysis. */
+ * here: every word comes from the analysis. The ladder (report/ladder.h)
+ * takes the same records. */
 #ifndef TLSNEG_OUTPUT_H
 #define TLSNEG_OUTPUT_H
 
