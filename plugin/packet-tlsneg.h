@@ -44,8 +44,10 @@ typedef struct {
 void proto_register_tlsneg(void);
 void proto_reg_handoff_tlsneg(void);
 
-/* tlsneg-stats.c: the -z reports and the Statistics menu. */
+/* tlsneg-stats.c: the -z reports and the Statistics menu; a frame as the
+ * shared outputs take it (report/output.h). */
 void tlsneg_register_stats(void);
+tlsneg_out_frame tlsneg_stats_frame(packet_info *pinfo);
 /* tlsneg-ladder.c: -z tlsneg,ladder (with the taps) and Statistics > TLS
  * Negotiation Ladder (with the protocol). */
 void tlsneg_register_ladder(void);

@@ -40,7 +40,7 @@ static tlsneg_out_addr out_addr(packet_info *pinfo, const address *a, guint32 po
     return o;
 }
 
-static tlsneg_out_frame out_frame(packet_info *pinfo)
+tlsneg_out_frame tlsneg_stats_frame(packet_info *pinfo)
 {
     tlsneg_out_frame fr;
     fr.frame = pinfo->num;
@@ -56,7 +56,7 @@ static void out_frame_results(void *tapdata, packet_info *pinfo, const void *dat
 {
     tlsneg_out *o = (tlsneg_out *)tapdata;
     const frame_result *res = (const frame_result *)data;
-    tlsneg_out_frame fr = out_frame(pinfo);
+    tlsneg_out_frame fr = tlsneg_stats_frame(pinfo);
     for (guint i = 0; i < res->num_msgs; i++) {
         tlsneg_out_message(o, &fr, &res->msgs[i]);
     }

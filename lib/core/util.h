@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* util.h: the small helpers every pure C layer uses (the core, the
- * analysis, the outputs): written once here. */
+ * analysis, the outputs): one hash family, string copies, and the one
+ * compiler attribute the library uses (a check, not a tuning). */
 #ifndef TLSNEG_UTIL_H
 #define TLSNEG_UTIL_H
 
@@ -9,30 +10,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* FNV-1a, 64 bits: start with TLSNEG_FNV64_BASIS, chain by passing h on. */
+/* TLSNEG_PRINTF(fmt, args) on a printf-like function's declaration lets
+ * GNU compilers check its calls' formats against their arguments: fmt and
+ * args are the 1-based positions of the format and of the first argument.
+ * Empty for other compilers. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TLSNEG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define TLSNEG_PRINTF(fmt, args)
+#endif
+
+/* The hash family. Values depend on the byte order and on nothing stored:
+ * they place entries in tables and recognise bytes seen before within one
+ * run, and are never written out or kept across runs. */
+
+/* FNV-1a, 64 bits: start with TLSNEG_FNV64_BASIS, chain by passing h on.
+ * tlsneg_fnv64_step folds one value v (a byte, or a wider code point) into
+ * h; tlsneg_fnv64 folds n bytes. */
 #define TLSNEG_FNV64_BASIS 14695981039346656037u
+#define TLSNEG_FNV64_PRIME 1099511628211u
+
+static inline uint64_t tlsneg_fnv64_step(uint64_t h, uint64_t v)
+{
+    return (h ^ v) * TLSNEG_FNV64_PRIME;
+}
 
 static inline uint64_t tlsneg_fnv64(uint64_t h, const void *p, size_t n)
 {
     const uint8_t *b = (const uint8_t *)p;
     for (size_t i = 0; i < n; i++) {
-        h = (h ^ b[i]) * 1099511628211u;
+        h = tlsneg_fnv64_step(h, b[i]);
     }
     return h;
 }
 
 /* tlsneg_hash_mix folds eight bytes w into the hash h: a multiply and a
- * shift. The step of tlsneg_hash_bytes, and of any hash of a few words
- * (tlsneg-pcap's flow table). */
+ * shift. A hash of a few words chains it (start from any constant), and
+ * tlsneg_hash_mix(0, w) spreads one word, such as a sequence number, over
+ * all 64 bits. */
 static inline uint64_t tlsneg_hash_mix(uint64_t h, uint64_t w)
 {
     h = (h ^ w) * 0xff51afd7ed558ccdu;
     return h ^ (h >> 32);
 }
 
-/* tlsneg_hash_bytes hashes n bytes eight at a time (tlsneg_hash_mix), to
- * recognise bytes seen before within one run: the value depends on the
- * byte order, so it is never stored or shown. */
+/* tlsneg_hash_bytes hashes n bytes eight at a time (tlsneg_hash_mix), then
+ * the last 0 to 7, then mixes once more. */
 static inline uint64_t tlsneg_hash_bytes(const void *p, size_t n)
 {
     const uint8_t *b = (const uint8_t *)p;
@@ -59,8 +82,7 @@ static inline char *tlsneg_strdup(const char *s)
 }
 
 /* tlsneg_strlcpy copies s into dst (size bytes), cut to fit and ended by a
- * NUL: what snprintf(dst, size, "%s", s) writes, without printf (it runs
- * per message). */
+ * NUL: the text snprintf(dst, size, "%s", s) writes. */
 static inline void tlsneg_strlcpy(char *dst, size_t size, const char *s)
 {
     if (!size) {

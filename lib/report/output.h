@@ -5,7 +5,8 @@
  * C, no Wireshark or GLib types: the front end hands over each analysed
  * message (as the session layer judged it) and each TCP close that ended an
  * attempt, with its frame's number, time and endpoints. Nothing is judged
- * here: every word comes from the analysis. */
+ * here: every word comes from the analysis. The ladder (report/ladder.h)
+ * takes the same records. */
 #ifndef TLSNEG_OUTPUT_H
 #define TLSNEG_OUTPUT_H
 
@@ -18,6 +19,7 @@
 #include "analysis/session.h"
 #include "analysis/tracker.h"
 #include "core/facts.h"
+#include "report/addr.h"
 
 /* A finding as the outputs read it. */
 typedef struct {
@@ -55,15 +57,6 @@ typedef struct {
 /* tlsneg_out_msg_view makes out a view of the session layer's result x
  * (pointers into x and buf: valid while both are). */
 void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tlsneg_result *x);
-
-/* An address: 4 bytes IPv4, 16 bytes IPv6 (written as inet_ntop writes them,
- * an IPv6 server in brackets); any other, with its text. */
-typedef struct {
-    const uint8_t *bytes;
-    size_t len;
-    const char *text; /* NULL for IPv4 and IPv6 */
-    uint16_t port;
-} tlsneg_out_addr;
 
 /* The frame a message came in. */
 typedef struct {

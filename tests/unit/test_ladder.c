@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_ladder.c: the ladder text on step sequences shaped like the captures
- * in pcaps/ (frames as there): lanes, rungs, attempt numbers, notes, the cap. */
-#include "analysis/ladder.h"
+ * in pcaps/ (frames as there): lanes, rungs, attempt numbers, notes, the cap;
+ * and the steps made from the outputs' records, on the event sequences of
+ * real captures (session_events.h) replayed through the session layer as a
+ * front end would: the whole ladder as tshark -z tlsneg,ladder prints it for
+ * those captures. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "analysis/tracker.h"
 #include "core/versions.h"
+#include "replay/events.h"
+#include "report/ladder.h"
 
+#include "session_events.h"
 #include "tap.h"
 
 typedef struct {
@@ -269,6 +277,164 @@ static void failures_and_svg(void)
     tlsneg_ladder_free(e);
 }
 
+/* ---- steps from the records, on real captures -------------------------- */
+
+/* ladder_of replays the events of a capture (lines), hands each result and
+ * each close that ended an attempt to a ladder as the outputs' records, and
+ * returns what tlsneg_ladder_print (svg: tlsneg_ladder_print_svg) writes. */
+static char *ladder_of(const char *const *lines, bool svg)
+{
+    static uint8_t bytes[1 << 16];
+    static tlsneg_ev ev;
+    static tlsneg_replay_out got;
+    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true, false};
+    tlsneg_replay *r = tlsneg_replay_new(&cfg, 64);
+    tlsneg_ladder *l = tlsneg_ladder_new(TLSNEG_LADDER_MAX_STEPS);
+    for (size_t i = 0; lines[i]; i++) {
+        if (tlsneg_ev_parse(lines[i], &ev, bytes, sizeof bytes) <= 0) {
+            continue;
+        }
+        tlsneg_replay_event(r, &ev, &got);
+        tlsneg_out_frame fr = {ev.frame,
+                               (int64_t)(ev.time_us / 1000000u),
+                               (uint32_t)(ev.time_us % 1000000u),
+                               {ev.src, ev.addr_len, NULL, ev.sport},
+                               {ev.dst, ev.addr_len, NULL, ev.dport}};
+        if (got.has_result) {
+            tlsneg_out_msg_buf buf;
+            tlsneg_out_msg m;
+            tlsneg_out_msg_view(&m, &buf, &got.result);
+            tlsneg_ladder_message(l, got.conn, &fr, &m);
+        } else if (got.has_close && got.close.ended_attempt_frame) {
+            tlsneg_ladder_close(l, got.conn, &fr, got.close.cause, got.close.from_client,
+                                got.close.ended_attempt_frame,
+                                got.close.has_sni ? got.close.sni : NULL);
+        }
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (svg) {
+        tlsneg_ladder_print_svg(l, mem);
+    } else {
+        tlsneg_ladder_print(l, mem);
+    }
+    fclose(mem);
+    tlsneg_ladder_free(l);
+    tlsneg_replay_free(r);
+    return text;
+}
+
+/* pcaps/intolerant-rst.pcap: the server resets the TLS 1.3 attempt, the
+ * retry at TLS 1.2 goes through. */
+static const char rst_ladder[] =
+    "=== tlsneg ladder ===\n"
+    "127.0.0.3:44323 (SNI localhost), client 127.0.0.2: 2 attempts\n"
+    "   frame  client                                                      server\n"
+    "       4  #1 ClientHello, up to TLS 1.3 ----------------------------------->\n"
+    "       6  <------------------------------------------------------- TCP reset\n"
+    "      10  #2 ClientHello, up to TLS 1.2 ----------------------------------->\n"
+    "            * fallback_retry: A retry of the attempt in frame 4 (up to TLS 1.3, failed: TCP "
+    "reset\n"
+    "              before any ServerHello) offering a lower highest version, up to TLS 1.2, "
+    "without\n"
+    "              TLS_FALLBACK_SCSV: open to a downgrade attack\n"
+    "      12  <----------------------------------- ServerHello: TLS 1.2 in force\n"
+    "            * version_intolerance: The server failed the attempt in frame 4 and completes "
+    "this one,\n"
+    "              whose hello differs only in its versions: it does not tolerate TLS 1.3 in\n"
+    "              supported_versions\n"
+    "            #1 (frame 4) failed: TCP reset, frame 6\n"
+    "\n"
+    "===\n";
+
+/* pcaps/intolerant-alert.pcap: the same with handshake_failure. */
+static const char alert_ladder[] =
+    "=== tlsneg ladder ===\n"
+    "127.0.0.3:44325 (SNI localhost), client 127.0.0.2: 2 attempts\n"
+    "   frame  client                                                      server\n"
+    "       4  #1 ClientHello, up to TLS 1.3 ----------------------------------->\n"
+    "       6  <------------------------------------ alert handshake_failure (40)\n"
+    "      14  #2 ClientHello, up to TLS 1.2 ----------------------------------->\n"
+    "            * fallback_retry: A retry of the attempt in frame 4 (up to TLS 1.3, failed: "
+    "alert\n"
+    "              handshake_failure (40)) offering a lower highest version, up to TLS 1.2, "
+    "without\n"
+    "              TLS_FALLBACK_SCSV: open to a downgrade attack\n"
+    "      16  <----------------------------------- ServerHello: TLS 1.2 in force\n"
+    "            * version_intolerance: The server failed the attempt in frame 4 and completes "
+    "this one,\n"
+    "              whose hello differs only in its versions: it does not tolerate TLS 1.3 in\n"
+    "              supported_versions\n"
+    "            #1 (frame 4) failed: alert handshake_failure (40), frame 6\n"
+    "\n"
+    "===\n";
+
+/* pcaps/tls13-hrr.pcap: a second ClientHello after the HelloRetryRequest. */
+static const char hrr_ladder[] =
+    "=== tlsneg ladder ===\n"
+    "127.0.0.3:44304 (SNI localhost), client 127.0.0.2: 1 attempt\n"
+    "   frame  client                                                      server\n"
+    "       4  #1 ClientHello, up to TLS 1.3 ----------------------------------->\n"
+    "       6  <------------------------------------- HelloRetryRequest (TLS 1.3)\n"
+    "       8  ClientHello again, up to TLS 1.3 -------------------------------->\n"
+    "       9  <----------------------------------- ServerHello: TLS 1.3 in force\n"
+    "\n"
+    "===\n";
+
+/* pcaps/public/zeek/dtls13-cid.pcap: five DTLS 1.3 connections, two with
+ * a HelloRetryRequest, hellos sent again unchanged. */
+static const char cid_ladder[] =
+    "=== tlsneg ladder ===\n"
+    "10.168.36.144:11111, client 10.168.36.147: 5 attempts\n"
+    "   frame  client                                                      server\n"
+    "       1  #1 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
+    "       4  #2 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
+    "       5  <------------------------------------ HelloRetryRequest (DTLS 1.3)\n"
+    "       6  ClientHello again, up to DTLS 1.3 ------------------------------->\n"
+    "       7  <---------------------------------- ServerHello: DTLS 1.3 in force\n"
+    "      19  #3 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
+    "      23  #4 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
+    "      26  #5 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
+    "      27  <------------------------------------ HelloRetryRequest (DTLS 1.3)\n"
+    "      28  ClientHello again, up to DTLS 1.3 ------------------------------->\n"
+    "      29  <---------------------------------- ServerHello: DTLS 1.3 in force\n"
+    "            #1 (frame 1): no answer in the capture\n"
+    "            #3 (frame 19): no answer in the capture\n"
+    "            #4 (frame 23): no answer in the capture\n"
+    "\n"
+    "===\n";
+
+static void from_records(void)
+{
+    char *text = ladder_of(ev_intolerant_rst, false);
+    ok(strcmp(text, rst_ladder) == 0,
+       "intolerant-rst: a reset ends attempt 1, the retry's and the ServerHello's verdicts "
+       "under their rungs, the failure under the lane:\n%s",
+       text);
+    free(text);
+    text = ladder_of(ev_intolerant_alert, false);
+    ok(strcmp(text, alert_ladder) == 0,
+       "intolerant-alert: the alert that made attempt 1 fail says so under the lane:\n%s", text);
+    free(text);
+    text = ladder_of(ev_tls13_hrr, false);
+    ok(strcmp(text, hrr_ladder) == 0,
+       "tls13-hrr: the second ClientHello of the connection is its attempt again:\n%s", text);
+    free(text);
+    text = ladder_of(ev_dtls13_cid, false);
+    ok(strcmp(text, cid_ladder) == 0,
+       "dtls13-cid: one attempt per connection, hellos sent again left out, the unanswered "
+       "ones said:\n%s",
+       text);
+    free(text);
+    text = ladder_of(ev_intolerant_rst, true);
+    ok(strncmp(text, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 44) == 0 &&
+           count(text, "class=\"frame\"") == 4 && strstr(text, ">TCP reset</text>") != NULL &&
+           strstr(text, "#1 (frame 4) failed: TCP reset, frame 6</text>") != NULL,
+       "intolerant-rst as SVG: an arrow per message, the reset and the failure note");
+    free(text);
+}
+
 int main(void)
 {
     failures_and_svg();
@@ -276,5 +442,6 @@ int main(void)
     hrr();
     interleaved();
     cap_and_empty();
+    from_records();
     return tap_done();
 }

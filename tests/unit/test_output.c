@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_output.c: the shared writer of the JSON lines, the CSV and the report
- * (lib/report/output.c) on hand-made messages: quoting and escaping of a
- * server name, IPv6 servers, a close. The captures tests check the rest. */
+ * (lib/report/) on hand-made messages: quoting and escaping of a server
+ * name, IPv6 servers, a close; the address formatter and the JSON escape
+ * front ends may use. The captures tests check the rest. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/addr.h"
+#include "report/json.h"
 #include "report/output.h"
 #include "tap.h"
 
@@ -93,8 +96,49 @@ static char *dropped(tlsneg_out_format f)
     return text;
 }
 
+/* addresses: the one formatter, as inet_ntop and Wireshark write them. */
+static void addresses(void)
+{
+    char buf[TLSNEG_ADDR_TEXT_MAX], ep[TLSNEG_ENDPOINT_TEXT_MAX];
+    static const uint8_t v4[4] = {10, 0, 200, 255},
+                         mapped[16] = {[10] = 0xff, [11] = 0xff, 192, 0, 2, 1};
+    tlsneg_out_addr a = {v4, 4, NULL, 443};
+    ok(strcmp(tlsneg_out_addr_text(&a, buf), "10.0.200.255") == 0 &&
+           strcmp(tlsneg_out_endpoint_text(&a, ep, sizeof ep), "10.0.200.255:443") == 0,
+       "IPv4, and with its port: %s, %s", buf, ep);
+    a = (tlsneg_out_addr){server6, 16, NULL, 8443};
+    ok(strcmp(tlsneg_out_addr_text(&a, buf), "2001:db8::2") == 0 &&
+           strcmp(tlsneg_out_endpoint_text(&a, ep, sizeof ep), "[2001:db8::2]:8443") == 0,
+       "IPv6 as RFC 5952 text, in brackets with its port: %s, %s", buf, ep);
+    a = (tlsneg_out_addr){mapped, 16, NULL, 1};
+    ok(strcmp(tlsneg_out_addr_text(&a, buf), "::ffff:192.0.2.1") == 0,
+       "an IPv4-mapped IPv6 address: %s", buf);
+    a = (tlsneg_out_addr){v4, 3, NULL, 0};
+    ok(strcmp(tlsneg_out_addr_text(&a, buf), "?") == 0, "bytes of no known length: %s", buf);
+    a = (tlsneg_out_addr){NULL, 0, "00:11:22:33:44:55", 7};
+    ok(strcmp(tlsneg_out_addr_text(&a, buf), "00:11:22:33:44:55") == 0 &&
+           strcmp(tlsneg_out_endpoint_text(&a, ep, sizeof ep), "00:11:22:33:44:55:7") == 0,
+       "another kind of address: the front end's text: %s", ep);
+}
+
+static void json_escape(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    tlsneg_json_fput(mem, "a\"b\\c\x01\x1f\xc3\xa9");
+    tlsneg_json_fput(mem, "");
+    fclose(mem);
+    ok(strcmp(text, "\"a\\\"b\\\\c\\u0001\\u001f\xc3\xa9\"\"\"") == 0,
+       "JSON: quote and backslash escaped, control characters as \\u00xx, UTF-8 as it is: %s",
+       text);
+    free(text);
+}
+
 int main(void)
 {
+    addresses();
+    json_escape();
     char *csv = run(TLSNEG_OUT_CSV, "a\"b,c", false);
     ok(strstr(csv, "\n192.0.2.20,443,\"a\"\"b,c\",1,0,0,0,1,0,0,\"\",0x0303:1,,\n") != NULL,
        "CSV: a quote in the server name is doubled (RFC 4180 2.7), the field quoted: %s", csv);

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* csv.c: the CSV (docs/output-formats.md): one row per server, at the end,
+ * most attempts first. */
+#include "report/writers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* finding_counts writes "fallback_retry:2;grease_selected:1": each rule by
+ * its finding name (tlsneg.finding), its variants counted in, in rules.def
+ * order. */
+static void finding_counts(const unsigned *findings, tlsneg_buf *out)
+{
+    for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+        unsigned n = 0;
+        bool first = true;
+        for (int v = 0; v < TLSNEG_RULE_COUNT; v++) {
+            if (strcmp(tlsneg_rules[v].finding, tlsneg_rules[r].finding) == 0) {
+                first = first && v >= r;
+                n += findings[v];
+            }
+        }
+        if (first && n) {
+            tlsneg_buf_printf(out, "%s%s:%u", out->len ? ";" : "", tlsneg_rules[r].finding, n);
+        }
+    }
+}
+
+/* csv_quoted appends s as one RFC 4180 field: quoted, every quote doubled. */
+static void csv_quoted(tlsneg_buf *out, const char *s)
+{
+    tlsneg_buf_addc(out, '"');
+    for (; s && *s; s++) {
+        if (*s == '"') {
+            tlsneg_buf_addc(out, '"');
+        }
+        tlsneg_buf_addc(out, *s);
+    }
+    tlsneg_buf_addc(out, '"');
+}
+
+void tlsneg_csv_write(const tlsneg_totals *t, tlsneg_buf *row, FILE *f)
+{
+    tlsneg_server_totals **list = tlsneg_totals_servers(t);
+    tlsneg_buf a = {0}, b = {0}, c = {0};
+    fputs("server,port,sni,client_hellos,server_hellos,hello_retry_requests,alerts,resets,"
+          "closes,fallbacks,intolerant_of,highest_offered,in_force,findings\n",
+          f);
+    for (size_t i = 0; list && i < t->servers.used; i++) {
+        const tlsneg_server_totals *s = list[i];
+        tlsneg_buf_clear(&a);
+        tlsneg_buf_clear(&b);
+        tlsneg_buf_clear(&c);
+        tlsneg_version_list(&s->offered, &a, true, s->dtls);
+        tlsneg_version_list(&s->in_force, &b, true, s->dtls);
+        finding_counts(s->findings, &c);
+        tlsneg_buf_printf(row, "%s,%u,", s->server, s->port);
+        csv_quoted(row, s->sni);
+        tlsneg_buf_printf(row, ",%u,%u,%u,%u,%u,%u,%u,", s->client_hellos, s->server_hellos,
+                          s->hrrs, s->alerts, s->resets, s->closes, s->fallbacks);
+        csv_quoted(row, s->intolerant_of ? s->intolerant_of : "");
+        tlsneg_buf_printf(row, ",%s,%s,%s\n", tlsneg_buf_str(&a), tlsneg_buf_str(&b),
+                          tlsneg_buf_str(&c));
+        tlsneg_buf_flush(row, f);
+    }
+    tlsneg_buf_free(&a);
+    tlsneg_buf_free(&b);
+    tlsneg_buf_free(&c);
+    free(list);
+}

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* jsonl.c: the JSON lines (docs/output-formats.md, schema 1): a hello record
+ * per hello, an outcome record per answer, alert, TCP reset or close, as
+ * messages pass; a probe record per probe at the end. */
+#include "report/writers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/json.h"
+
+#define JSONL_SCHEMA_VERSION 1
+
+/* json_addr writes a as a JSON string: inet_ntop's text needs no escape. */
+static void json_addr(tlsneg_buf *out, const tlsneg_out_addr *a)
+{
+    char buf[TLSNEG_ADDR_TEXT_MAX];
+    if (a->text) {
+        tlsneg_json_string(out, a->text);
+        return;
+    }
+    tlsneg_buf_addc(out, '"');
+    tlsneg_buf_add(out, tlsneg_out_addr_text(a, buf));
+    tlsneg_buf_addc(out, '"');
+}
+
+static void json_version(tlsneg_buf *out, const char *key, bool has, uint16_t v)
+{
+    tlsneg_buf_add(out, ",\"");
+    tlsneg_buf_add(out, key);
+    if (has) {
+        tlsneg_buf_add(out, "\":\"");
+        tlsneg_buf_vhex(out, v);
+        tlsneg_buf_addc(out, '"');
+    } else {
+        tlsneg_buf_add(out, "\":null");
+    }
+}
+
+/* Where the common fields after a record's name lie in the line buffer:
+ * a second record of the same message copies them (json_common_again). */
+typedef struct {
+    size_t from, len;
+} common_fields;
+
+static void json_record(tlsneg_buf *out, const char *record)
+{
+    tlsneg_buf_add(out, "{\"record\":\"");
+    tlsneg_buf_add(out, record);
+    tlsneg_buf_addc(out, '"');
+}
+
+static common_fields json_common(tlsneg_buf *out, const char *record, const tlsneg_out_frame *fr,
+                                 tlsneg_out_ends e, const char *sni)
+{
+    json_record(out, record);
+    common_fields c = {out->len, 0};
+    tlsneg_json_keyu(out, "frame", fr->frame);
+    if (fr->secs >= 0 && fr->usecs < 1000000) {
+        tlsneg_json_keyu(out, "time", (unsigned long long)fr->secs);
+        tlsneg_buf_addc(out, '.');
+        tlsneg_buf_digits(out, fr->usecs, 6);
+    } else {
+        tlsneg_buf_printf(out, ",\"time\":%ld.%06d", (long)fr->secs, (int)fr->usecs);
+    }
+    tlsneg_buf_add(out, ",\"client\":");
+    json_addr(out, e.client);
+    tlsneg_json_keyu(out, "client_port", e.client->port);
+    tlsneg_buf_add(out, ",\"server\":");
+    json_addr(out, e.server);
+    tlsneg_json_keyu(out, "port", e.server->port);
+    tlsneg_buf_add(out, ",\"sni\":");
+    if (sni) {
+        tlsneg_json_string(out, sni);
+    } else {
+        tlsneg_buf_add(out, "null");
+    }
+    c.len = out->len - c.from;
+    return c;
+}
+
+/* json_common_again starts a second record of a message with the common
+ * fields json_common wrote for its first (the same frame, ends and SNI). */
+static void json_common_again(tlsneg_buf *out, const char *record, common_fields c)
+{
+    json_record(out, record);
+    if (!tlsneg_buf_grow(out, c.len)) {
+        return;
+    }
+    memcpy(out->s + out->len, out->s + c.from, c.len);
+    out->len += c.len;
+}
+
+/* findings: the rule names (tlsneg.finding); experts: the expert info of
+ * each, in the same order (tlsneg.expert.<name>, the variant);
+ * findings_dropped: how many more the message broke, not kept. */
+static void json_findings(tlsneg_buf *out, const tlsneg_out_msg *r)
+{
+    tlsneg_buf_add(out, ",\"findings\":[");
+    for (unsigned i = 0; i < r->num_findings; i++) {
+        tlsneg_buf_add(out, i ? ",\"" : "\"");
+        tlsneg_buf_add(out, tlsneg_rules[r->findings[i].rule].finding);
+        tlsneg_buf_addc(out, '"');
+    }
+    tlsneg_buf_add(out, "],\"experts\":[");
+    for (unsigned i = 0; i < r->num_findings; i++) {
+        tlsneg_buf_add(out, i ? ",\"" : "\"");
+        tlsneg_buf_add(out, tlsneg_rules[r->findings[i].rule].name);
+        tlsneg_buf_addc(out, '"');
+    }
+    tlsneg_buf_addc(out, ']');
+    if (r->findings_dropped) {
+        tlsneg_json_keyu(out, "findings_dropped", r->findings_dropped);
+    }
+}
+
+static common_fields jsonl_hello(tlsneg_buf *out, const tlsneg_out_frame *fr,
+                                 const tlsneg_out_msg *r)
+{
+    const tlsneg_facts *f = &r->facts;
+    common_fields c = json_common(out, "hello", fr, tlsneg_out_ends_of(fr, r->from_client), r->sni);
+    tlsneg_buf_add(out, ",\"msg\":");
+    tlsneg_json_string(out, tlsneg_msg_name(f));
+    json_version(out, "legacy_version", true, f->legacy_version);
+    if (f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+        tlsneg_buf_add(out, ",\"offered\":");
+        if (f->has_supported_versions) {
+            tlsneg_buf_addc(out, '[');
+            for (unsigned i = 0; i < f->num_offered; i++) {
+                tlsneg_buf_add(out, i ? ",\"" : "\"");
+                tlsneg_buf_vhex(out, f->offered[i]);
+                tlsneg_buf_addc(out, '"');
+            }
+            tlsneg_buf_addc(out, ']');
+        } else {
+            tlsneg_buf_add(out, "null");
+        }
+        json_version(out, "offered_max", f->has_offered_max, f->offered_max);
+        tlsneg_buf_add(out,
+                       f->fallback_scsv ? ",\"fallback_scsv\":true" : ",\"fallback_scsv\":false");
+        tlsneg_json_keyu(out, "grease", (unsigned)f->grease_count);
+    } else {
+        json_version(out, "selected", f->has_selected, f->selected_version);
+        json_version(out, "negotiated", f->has_negotiated, f->negotiated_version);
+    }
+    if (r->retransmission_of) {
+        tlsneg_json_keyu(out, "retransmission_of", r->retransmission_of);
+    }
+    const tlsneg_kept_verdict *fallback =
+        tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_FALLBACK);
+    if (fallback) {
+        tlsneg_json_keyu(out, "fallback_of",
+                         tlsneg_kept_link(fallback, TLSNEG_LINK_PREVIOUS_ATTEMPT));
+    }
+    const tlsneg_kept_verdict *same =
+        tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_SAME_RETRY);
+    if (same) {
+        tlsneg_json_keyu(out, "retry_of", tlsneg_kept_link(same, TLSNEG_LINK_SAME_OFFER_AS));
+    }
+    const tlsneg_kept_verdict *probe =
+        tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_PROBE);
+    if (probe) {
+        tlsneg_json_keyu(out, "probe", probe->probe.first_frame);
+    }
+    json_findings(out, r);
+    tlsneg_buf_add(out, "}\n");
+    return c;
+}
+
+/* jsonl_outcome_fields writes what an outcome record adds to the common
+ * fields. */
+static void jsonl_outcome_fields(tlsneg_buf *out, uint32_t attempt_frame, const char *outcome)
+{
+    tlsneg_json_keyu(out, "attempt_frame", attempt_frame);
+    tlsneg_buf_add(out, ",\"outcome\":\"");
+    tlsneg_buf_add(out, outcome);
+    tlsneg_buf_addc(out, '"');
+}
+
+static void jsonl_outcome(tlsneg_buf *out, const tlsneg_out_frame *fr, tlsneg_out_ends e,
+                          const char *sni, uint32_t attempt_frame, const char *outcome)
+{
+    json_common(out, "outcome", fr, e, sni);
+    jsonl_outcome_fields(out, attempt_frame, outcome);
+}
+
+void tlsneg_jsonl_header(FILE *out)
+{
+    fprintf(out,
+            "{\"record\":\"header\",\"schema\":\"tlsneg-jsonl\",\"version\":%d,"
+            "\"records\":[\"hello\",\"outcome\",\"probe\"]}\n",
+            JSONL_SCHEMA_VERSION);
+}
+
+void tlsneg_jsonl_message(tlsneg_buf *out, const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
+{
+    tlsneg_out_ends e = tlsneg_out_ends_of(fr, r->from_client);
+    if (r->is_alert) {
+        jsonl_outcome(out, fr, e, r->sni, r->client_hello_frame, "alert");
+        tlsneg_json_keyu(out, "alert", r->alert_description);
+        tlsneg_buf_add(out,
+                       r->alert_from_server ? ",\"from_server\":true" : ",\"from_server\":false");
+        json_findings(out, r);
+        tlsneg_buf_add(out, "}\n");
+        return;
+    }
+    common_fields c = jsonl_hello(out, fr, r);
+    if (r->facts.msg_type == TLSNEG_HS_SERVER_HELLO && !r->retransmission_of) {
+        /* the outcome: the same frame, ends and SNI as the hello's record */
+        json_common_again(out, "outcome", c);
+        jsonl_outcome_fields(out, r->client_hello_frame,
+                             r->facts.is_hrr ? "hello_retry_request" : "server_hello");
+        json_version(out, "version", r->facts.has_negotiated, r->facts.negotiated_version);
+        tlsneg_buf_add(out, "}\n");
+    }
+}
+
+void tlsneg_jsonl_close(tlsneg_buf *out, const tlsneg_out_frame *fr, uint8_t cause,
+                        bool from_client, uint32_t attempt_frame, const char *sni)
+{
+    jsonl_outcome(out, fr, tlsneg_out_ends_of(fr, from_client), sni, attempt_frame,
+                  cause == TLSNEG_CAUSE_RESET ? "reset" : "close");
+    tlsneg_buf_add(out, "}\n");
+}
+
+/* tlsneg_jsonl_end: one probe record per recognised probe, at the end, with
+ * its totals (a probe is known complete only once the capture has been
+ * read). */
+void tlsneg_jsonl_end(const tlsneg_totals *t, tlsneg_buf *out, FILE *f)
+{
+    tlsneg_probe_seen **list = tlsneg_totals_probes(t);
+    char lo[TLSNEG_VHEX_MAX], hi[TLSNEG_VHEX_MAX];
+    for (size_t i = 0; list && i < t->probes.used; i++) {
+        const tlsneg_probe_seen *ps = list[i];
+        tlsneg_buf_printf(out, "{\"record\":\"probe\",\"frame\":%u,\"client\":", ps->p.first_frame);
+        tlsneg_json_string(out, ps->client);
+        tlsneg_buf_add(out, ",\"server\":");
+        tlsneg_json_string(out, ps->server);
+        tlsneg_buf_printf(
+            out,
+            ",\"port\":%u,\"hellos\":%u,\"seconds\":%.3f,\"lowest\":\"%s\",\"highest\":"
+            "\"%s\",\"scsv\":%u,\"scsv_refused\":%u}\n",
+            ps->port, ps->p.hellos, (double)(ps->p.last_us - ps->p.first_us) / 1e6,
+            tlsneg_vhex(ps->p.lowest, lo), tlsneg_vhex(ps->p.highest, hi), ps->p.scsv,
+            ps->p.scsv_refused);
+        tlsneg_buf_flush(out, f);
+    }
+    free(list);
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ladder.h: the negotiation at a glance. Per server (address, port, SNI) and
+ * client, every attempt as a rung: the ClientHello with its highest offer,
+ * what answered it (ServerHello and the version in force, HelloRetryRequest,
+ * an alert, a TCP reset or close), and the verdicts that concern it, in
+ * frame order, as plain text for a terminal, a slide or a GUI window, or as
+ * SVG.
+ *
+ * Pure C. A front end feeds the messages and closes it hands to the other
+ * outputs (output.h), in frame order, each with its connection
+ * (tlsneg_ladder_message, tlsneg_ladder_close), and at the end prints the
+ * ladder (tlsneg_ladder_print, tlsneg_ladder_print_svg) or writes it line by
+ * line. Below that, the steps themselves (tlsneg_ladder_add). The ladder
+ * keeps a bounded number of steps (more are counted). */
+#ifndef TLSNEG_LADDER_H
+#define TLSNEG_LADDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report/output.h"
+
+/* The cap both front ends use: a step costs about 100 bytes. */
+#define TLSNEG_LADDER_MAX_STEPS 1000000
+
+typedef struct tlsneg_ladder tlsneg_ladder;
+
+/* tlsneg_ladder_new keeps at most max_steps steps; NULL when out of memory. */
+tlsneg_ladder *tlsneg_ladder_new(size_t max_steps);
+void tlsneg_ladder_free(tlsneg_ladder *l);
+
+/* ---- from the outputs' records ------------------------------------------ */
+
+/* tlsneg_ladder_message adds the steps of message m of frame fr (as handed
+ * to tlsneg_out_message) on the connection conn: any number that tells the
+ * front end's connections apart (TCP streams, DTLS and QUIC flows), the same
+ * for every message and close of one connection. A ClientHello is attempt
+ * number n of its lane if it is the first of its connection; the later
+ * ones, and every answer, belong to the attempt of their connection's
+ * first. A message sent again unchanged adds nothing. */
+void tlsneg_ladder_message(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_frame *fr,
+                           const tlsneg_out_msg *m);
+
+/* tlsneg_ladder_close adds the TCP reset or close of frame fr on conn that
+ * ended the attempt of ClientHello attempt_frame (as handed to
+ * tlsneg_out_close). */
+void tlsneg_ladder_close(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_frame *fr, uint8_t cause,
+                         bool from_client, uint32_t attempt_frame, const char *sni);
+
+/* tlsneg_ladder_print writes the text ladder to out between the lines
+ * "=== tlsneg ladder ===" and "===", as tshark -z tlsneg,ladder prints it;
+ * tlsneg_ladder_print_svg the SVG document alone, as -z tlsneg,ladder-svg. */
+void tlsneg_ladder_print(const tlsneg_ladder *l, FILE *out);
+void tlsneg_ladder_print_svg(const tlsneg_ladder *l, FILE *out);
+
+/* tlsneg_ladder_write writes the ladders, one line per call of line (no
+ * newline), servers in the order they first appeared. */
+void tlsneg_ladder_write(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
+                         void *ctx);
+
+/* tlsneg_ladder_write_svg writes the same ladders, laid out by the same
+ * code, as one SVG document (for handouts), line by line: per lane a
+ * heading, the client's and the server's lifelines, each step an arrow
+ * with its frame number and text, the notes under it. */
+void tlsneg_ladder_write_svg(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
+                             void *ctx);
+
+/* ---- steps ------------------------------------------------------------- */
+
+typedef enum {
+    TLSNEG_STEP_CLIENT_HELLO,
+    TLSNEG_STEP_SERVER_HELLO,
+    TLSNEG_STEP_HELLO_RETRY_REQUEST,
+    TLSNEG_STEP_HELLO_VERIFY_REQUEST,
+    TLSNEG_STEP_ALERT,
+    TLSNEG_STEP_RESET,
+    TLSNEG_STEP_CLOSE,
+    TLSNEG_STEP_VERDICT, /* a finding across connections, or about a downgrade */
+} tlsneg_step_kind;
+
+typedef struct {
+    tlsneg_step_kind kind;
+    uint32_t frame;
+    uint32_t attempt; /* the frame of the first ClientHello of the step's connection
+                         (a ClientHello with frame != attempt follows a
+                         HelloRetryRequest or HelloVerifyRequest); 0: unknown */
+    bool from_client;
+    bool dtls;
+    bool has_version; /* ClientHello: the highest offer; ServerHello: in force */
+    uint16_t version;
+    bool fallback_scsv;  /* ClientHello */
+    uint8_t alert;       /* ALERT: its description */
+    uint8_t failure;     /* ALERT, RESET, CLOSE: this step made its attempt fail, and how
+                            (a tlsneg_cause, as the session layer judged it); 0: it did not */
+    const char *finding; /* VERDICT: the rule's finding name (copied) */
+    const char *detail;  /* VERDICT: its sentence (copied) */
+} tlsneg_step;
+
+/* tlsneg_ladder_add adds step s between server (e.g. "192.0.2.1:443") with
+ * server name sni (NULL: none) and client ("198.51.100.7"); the strings are
+ * copied. A step past the cap is counted, not kept. */
+void tlsneg_ladder_add(tlsneg_ladder *l, const char *server, const char *sni, const char *client,
+                       const tlsneg_step *s);
+
+#endif

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report.c: the report for people (docs/output-formats.md), at the end:
+ * the totals, the probes, the verdicts in frame order, each server, the
+ * client offers, the findings per rule. */
+#include "report/writers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* probe_line writes "127.0.0.1 probed 127.0.0.1:4433 with 110 hellos in 12.0
+ * s, SSL 3.0 to TLS 1.3, SCSV probe answered with 86 (from frame 4): a
+ * scanner". */
+static void probe_line(tlsneg_buf *out, const tlsneg_probe_seen *ps)
+{
+    char text[200];
+    tlsneg_buf_clear(out);
+    tlsneg_probe_text(&ps->p, text, sizeof text);
+    const char *with = strstr(text, "probed with");
+    if (with) {
+        /* "probed with ..." -> "probed SERVER:PORT with ..." */
+        size_t at = (size_t)(with - text) + 7;
+        tlsneg_buf_printf(out, "%s %.*s%s:%u %s", ps->client, (int)at, text, ps->server, ps->port,
+                          text + at);
+    } else {
+        tlsneg_buf_printf(out, "%s %s", ps->client, text);
+    }
+    tlsneg_buf_printf(out, " (from frame %u): a scanner", ps->p.first_frame);
+}
+
+typedef struct {
+    const char *pattern;
+    unsigned count;
+} offer_count;
+
+static int by_count(const void *pa, const void *pb)
+{
+    const offer_count *a = pa, *b = pb;
+    return a->count != b->count ? (a->count < b->count ? 1 : -1) : strcmp(a->pattern, b->pattern);
+}
+
+static void print_offers(const tlsneg_totals *t, FILE *out)
+{
+    offer_count *list = malloc((t->offers.used ? t->offers.used : 1) * sizeof *list);
+    if (!list) {
+        return;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < t->offers.cap; i++) {
+        const tlsneg_map_slot *s = &t->offers.slots[i];
+        if (s->key) {
+            list[n].pattern = s->key; /* stored with its NUL */
+            list[n].count = *(const unsigned *)s->value;
+            n++;
+        }
+    }
+    qsort(list, n, sizeof *list, by_count);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "%8u  %s\n", list[i].count, list[i].pattern);
+    }
+    free(list);
+}
+
+/* print_probes writes one line per probe, in frame order. */
+static void print_probes(const tlsneg_totals *t, FILE *out)
+{
+    tlsneg_probe_seen **probes = tlsneg_totals_probes(t);
+    tlsneg_buf a = {0};
+    if (probes && t->probes.used) {
+        fprintf(out, "\n--- Probes (scanners: their attempts are not judged as fallbacks or "
+                     "intolerance) ---\n");
+    }
+    for (size_t i = 0; probes && i < t->probes.used; i++) {
+        probe_line(&a, probes[i]);
+        fprintf(out, "%s\n", tlsneg_buf_str(&a));
+    }
+    free(probes);
+    tlsneg_buf_free(&a);
+}
+
+static void print_verdicts(const tlsneg_totals *t, FILE *out)
+{
+    fprintf(out, "\n--- Verdicts (frame order) ---\n");
+    if (!t->num_verdicts) {
+        fprintf(out, "none: no fallback, intolerance, downgrade or bad server choice seen\n");
+    }
+    for (size_t i = 0; i < t->num_verdicts; i++) {
+        fprintf(out, "%s\n", t->verdicts[i]);
+    }
+    if (t->verdicts_dropped) {
+        fprintf(out, "... %u more\n", t->verdicts_dropped);
+    }
+}
+
+/* print_server writes what one server saw; a is scratch. */
+static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out)
+{
+    fprintf(out, "%s %s\n", s->label, *s->sni ? s->sni : "(no SNI)");
+    tlsneg_buf_clear(a);
+    tlsneg_version_list(&s->offered, a, false, s->dtls);
+    fprintf(out, "  offered (highest): %s\n", a->len ? tlsneg_buf_str(a) : "-");
+    tlsneg_buf_clear(a);
+    tlsneg_version_list(&s->in_force, a, false, s->dtls);
+    fprintf(out, "  in force:          %s\n", a->len ? tlsneg_buf_str(a) : "-");
+    fprintf(out,
+            "  %u ClientHello, %u ServerHello, %u HelloRetryRequest; failures: %u alerts, %u "
+            "resets, %u closes before any ServerHello; %u fallback retries\n",
+            s->client_hellos, s->server_hellos, s->hrrs, s->alerts, s->resets, s->closes,
+            s->fallbacks);
+    if (s->intolerant_of) {
+        fprintf(out, "  VERSION-INTOLERANT: does not tolerate %s (verdict in frame %u)\n",
+                s->intolerant_of, s->intolerant_frame);
+    }
+    tlsneg_buf_clear(a);
+    for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+        if (s->findings[r]) {
+            char label[128];
+            if (a->len) {
+                tlsneg_buf_add(a, ", ");
+            }
+            tlsneg_buf_add(a, tlsneg_rule_label((tlsneg_rule_id)r, label, sizeof label));
+            tlsneg_buf_add(a, " x");
+            tlsneg_buf_uint(a, s->findings[r]);
+        }
+    }
+    if (a->len) {
+        fprintf(out, "  findings: %s\n", tlsneg_buf_str(a));
+    }
+}
+
+static void print_rules(const tlsneg_totals *t, FILE *out)
+{
+    fprintf(out, "\n--- Findings per rule (tlsneg.finding; a variant by its expert info) ---\n");
+    for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+        if (t->findings[r]) {
+            const tlsneg_rule *rule = &tlsneg_rules[r];
+            if (tlsneg_rule_is_variant((tlsneg_rule_id)r)) {
+                fprintf(out, "%8u  %-28s %-14s %-5s  tlsneg.expert.%s\n", t->findings[r],
+                        rule->finding, tlsneg_group_name(rule->group),
+                        tlsneg_severity_name(rule->severity), rule->name);
+            } else {
+                fprintf(out, "%8u  %-28s %-14s %s\n", t->findings[r], rule->finding,
+                        tlsneg_group_name(rule->group), tlsneg_severity_name(rule->severity));
+            }
+        }
+    }
+    if (t->findings_dropped) {
+        fprintf(out, "... and %u more findings not shown (a message keeps %d)\n",
+                t->findings_dropped, TLSNEG_MAX_FINDINGS);
+    }
+}
+
+void tlsneg_report_write(const tlsneg_totals *t, FILE *out)
+{
+    tlsneg_server_totals **list = tlsneg_totals_servers(t);
+    size_t num = list ? t->servers.used : 0;
+    unsigned intolerant = 0, fallbacks = 0;
+    for (size_t i = 0; i < num; i++) {
+        intolerant += list[i]->intolerant_of ? 1u : 0u;
+        fallbacks += list[i]->fallbacks;
+    }
+    fprintf(out, "\n=== tlsneg report ===\n");
+    fprintf(out,
+            "%u ClientHello, %u ServerHello/HelloRetryRequest, %u HelloVerifyRequest, %u "
+            "plaintext alerts; %zu servers; %u fallback retries; %u version-intolerant servers\n",
+            t->messages[1], t->messages[2], t->messages[3], t->messages[0], num, fallbacks,
+            intolerant);
+    print_probes(t, out);
+    print_verdicts(t, out);
+    fprintf(out, "\n--- Servers (address:port SNI) ---\n");
+    tlsneg_buf a = {0};
+    for (size_t i = 0; i < num; i++) {
+        print_server(list[i], &a, out);
+    }
+    tlsneg_buf_free(&a);
+    fprintf(out, "\n--- Client offers (supported_versions, GREASE folded) ---\n");
+    print_offers(t, out);
+    print_rules(t, out);
+    fprintf(out, "===\n");
+    free(list);
+}
