@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* offer.c: a ClientHello reduced to what the tracker compares. */
+/* offer.c: a ClientHello reduced to what attempts across connections
+ * compare (its versions and fingerprints), and the comparisons. */
 #include "analysis/offer.h"
 
 #include "core/util.h"
 #include "core/versions.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* A list's fingerprint: FNV-1a over its 16-bit code points, in order,
@@ -304,4 +306,125 @@ void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const t
     out->version = f->has_negotiated ? f->negotiated_version : 0;
     out->session_id = session_hash(h);
     out->sentinel = f->has_sentinel;
+}
+
+static unsigned rank(const tlsneg_offer *o, uint16_t v)
+{
+    return tlsneg_version_rank(v, o->dtls);
+}
+
+unsigned tlsneg_offer_rank(const tlsneg_offer *o)
+{
+    return o->has_offered_max ? rank(o, o->offered_max) : 0;
+}
+
+bool tlsneg_offer_offers(const tlsneg_offer *o, uint16_t v)
+{
+    if (o->drafts && tlsneg_draft_bit(v)) {
+        return (o->drafts & tlsneg_draft_bit(v)) != 0;
+    }
+    return !o->versions || (o->versions & tlsneg_version_bit(v, o->dtls));
+}
+
+bool tlsneg_offer_still_offers(const tlsneg_offer *o, uint16_t v)
+{
+    if (v == (o->dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13)) {
+        return o->offers_tls13;
+    }
+    return tlsneg_offer_rank(o) >= rank(o, v);
+}
+
+bool tlsneg_offer_same(const tlsneg_offer *a, const tlsneg_offer *b)
+{
+    return a->has_offered_max == b->has_offered_max && a->offered_max == b->offered_max &&
+           a->has_supported_versions == b->has_supported_versions && a->versions == b->versions &&
+           (!a->has_fingerprint || !b->has_fingerprint || a->fp_all == b->fp_all);
+}
+
+const char *tlsneg_offer_less(const tlsneg_offer *a, const tlsneg_offer *b)
+{
+    if (tlsneg_offer_rank(b) < tlsneg_offer_rank(a)) {
+        return "a lower highest version";
+    }
+    if (a->has_supported_versions && !b->has_supported_versions) {
+        return "no supported_versions";
+    }
+    if (tlsneg_offer_rank(b) == tlsneg_offer_rank(a) &&
+        (a->tls13_extensions & ~b->tls13_extensions)) {
+        return "fewer TLS 1.3 extensions";
+    }
+    return NULL;
+}
+
+/* join writes the n words what into buf, separated by commas. */
+static void join(const char *const *what, size_t n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", what[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* Below TLS 1.2 a client drops the suites and the extension that need TLS
+ * 1.2; SSL 3.0 hellos often carry no extensions at all. */
+const char *tlsneg_offer_changed(const tlsneg_offer *f, const tlsneg_offer *r, char *buf,
+                                 size_t len)
+{
+    if (!f->has_fingerprint || !r->has_fingerprint) {
+        return NULL;
+    }
+    unsigned low =
+        tlsneg_offer_rank(f) < tlsneg_offer_rank(r) ? tlsneg_offer_rank(f) : tlsneg_offer_rank(r);
+    bool pre12 = !f->dtls && low < rank(f, TLSNEG_V_TLS12);
+    bool ssl3 = !f->dtls && low <= rank(f, TLSNEG_V_SSL3);
+    const char *what[4];
+    size_t n = 0;
+    if (pre12 ? f->fp_suites_pre12 != r->fp_suites_pre12 : f->fp_suites != r->fp_suites) {
+        what[n++] = "cipher suites";
+    }
+    if (!ssl3 && f->fp_groups != r->fp_groups) {
+        what[n++] = "supported_groups";
+    }
+    if (!pre12 && f->fp_sigalgs != r->fp_sigalgs) {
+        what[n++] = "signature_algorithms";
+    }
+    if (!ssl3 && (pre12 ? f->fp_exts_pre12 != r->fp_exts_pre12 : f->fp_exts != r->fp_exts)) {
+        what[n++] = "other extensions";
+    }
+    if (!n) {
+        return NULL;
+    }
+    join(what, n, buf, len);
+    return buf;
+}
+
+void tlsneg_offer_refused(const tlsneg_offer *f, const tlsneg_offer *ok, char *buf, size_t len)
+{
+    char name[TLSNEG_VERSION_NAME_MAX];
+    if (f->offers_tls13 && !ok->offers_tls13) {
+        snprintf(buf, len, "%s in supported_versions", f->dtls ? "DTLS 1.3" : "TLS 1.3");
+    } else if (f->has_offered_max && tlsneg_version_is_draft(f->offered_max) &&
+               tlsneg_offer_rank(f) > tlsneg_offer_rank(ok)) {
+        snprintf(buf, len, "%s in supported_versions",
+                 tlsneg_version_name(f->offered_max, name, sizeof name));
+    } else if (f->has_supported_versions && !ok->has_supported_versions) {
+        snprintf(buf, len, "the supported_versions extension");
+    } else if (tlsneg_offer_rank(f) > tlsneg_offer_rank(ok)) {
+        snprintf(buf, len, "a ClientHello offering %s or more",
+                 tlsneg_version_name_in(f->offered_max, f->dtls, name, sizeof name));
+    } else {
+        static const char *const names[] = {"key_share", "psk_key_exchange_modes", "early_data",
+                                            "pre_shared_key"};
+        const char *what[4];
+        size_t n = 0;
+        unsigned dropped = f->tls13_extensions & ~ok->tls13_extensions;
+        for (unsigned i = 0; i < 4; i++) {
+            if (dropped & (1u << i)) {
+                what[n++] = names[i];
+            }
+        }
+        join(what, n, buf, len);
+    }
 }
