@@ -87,8 +87,15 @@ void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const t
 
 /* tlsneg_suite_needs_tls12: an AEAD or SHA-256/384 cipher suite, defined
  * for TLS 1.2 and not usable below it (RFC 5246, 5288, 5289, 7905 and the
- * IANA registry); TLS 1.3 suites (0x13xx) are not counted here. */
-bool tlsneg_suite_needs_tls12(uint16_t suite);
+ * IANA registry); TLS 1.3 suites (0x13xx) are not counted here. Inline, as
+ * tlsneg_is_grease: every suite of every hello is tested. */
+static inline bool tlsneg_suite_needs_tls12(uint16_t s)
+{
+    return (s >= 0x003b && s <= 0x0040) || (s >= 0x0067 && s <= 0x006d) ||
+           (s >= 0x009c && s <= 0x00c5) || (s >= 0xc023 && s <= 0xc032) ||
+           (s >= 0xc037 && s <= 0xc0ff) || (s >= 0xcca8 && s <= 0xccae) ||
+           (s >= 0xd001 && s <= 0xd005);
+}
 
 /* tlsneg_extension_signals_version: an extension that only a client
  * offering TLS 1.3 sends (supported_versions, key_share, its draft number,
