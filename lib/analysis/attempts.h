@@ -3,7 +3,7 @@
  * (the oldest overwritten first once the cap is reached), grown by chunks
  * as attempts arrive, found by connection, by peer key, by client-server
  * pair and by session through four hash tables (core/table.h). Inside the
- * analysis only: the tracker (tracker.c) and probe detection (probe.c). */
+ * analysis only: the judging (judge.h) and probe detection (probe.c). */
 #ifndef TLSNEG_ATTEMPTS_H
 #define TLSNEG_ATTEMPTS_H
 

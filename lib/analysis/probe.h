@@ -3,7 +3,7 @@
  * different offers in a burst (a scanner, a test) is recognised, so that
  * its attempts are not judged as fallbacks or intolerance. A burst's state
  * lives in a record held by the pair's latest attempt (attempts.h) once it
- * has two hellos or more. Inside the analysis only (tracker.c). */
+ * has two hellos or more. Inside the analysis only (retry.c, outcome.c). */
 #ifndef TLSNEG_PROBE_H
 #define TLSNEG_PROBE_H
 

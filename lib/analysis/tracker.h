@@ -7,8 +7,9 @@
  *
  * Feed events in frame order (the first pass); each call says what the
  * tracker now knows about the frame in hand, as verdicts (verdict.h; a new
- * verdict is a row of verdicts.def, a row of rules.def and the code in
- * tracker.c that decides it), in the words of words.h. */
+ * verdict is a row of verdicts.def, a row of rules.def and the code that
+ * decides it: retry.c for a ClientHello, outcome.c for a ServerHello or an
+ * alert), in the words of words.h. */
 #ifndef TLSNEG_TRACKER_H
 #define TLSNEG_TRACKER_H
 
