@@ -1,50 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* offer.c: a ClientHello reduced to what the tracker compares. */
+/* offer.c: a ClientHello reduced to what attempts across connections
+ * compare (its versions and fingerprints), and the comparisons. */
 #include "analysis/offer.h"
 
 #include "core/util.h"
 #include "core/versions.h"
 
+#include <stdio.h>
 #include <string.h>
 
-/* A list's fingerprint: FNV-1a over its 16-bit code points, in order,
- * with a 64-bit state: one multiplication a code point (fp_step; every
- * hello's suites and lists go through it), folded to the 32 bits an offer
- * keeps (fp_fold). Only compared within a run. */
-static inline uint64_t fp_step(uint64_t h, uint16_t v)
+/* A list's fingerprint: tlsneg_hash_mix over its 16-bit code points, in
+ * order, from FP_SEED, its 64 bits folded to the 32 an offer keeps
+ * (fp_fold: the mix already folds the high half into the low one). Only
+ * compared within a run, never shown. */
+#define FP_SEED 0x9e3779b97f4a7c15u
+
+static uint32_t fp_fold(uint64_t h)
 {
-    return (h ^ v) * 1099511628211u;
+    return (uint32_t)h;
 }
 
-static inline uint32_t fp_fold(uint64_t h)
+/* set_member spreads one value over 32 bits; summed, the members hash a
+ * set whatever its order (Chrome shuffles its extensions). */
+static uint32_t set_member(uint16_t v)
 {
-    return (uint32_t)(h ^ (h >> 32));
-}
-
-/* mix32 spreads one value over 32 bits; summed, it hashes a set whatever
- * its order (Chrome shuffles its extensions). */
-static uint32_t mix32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    return x ^ (x >> 16);
-}
-
-/* needs_tls12 is tlsneg_suite_needs_tls12, inline for the walk over every
- * hello's suites. */
-static inline bool needs_tls12(uint16_t s)
-{
-    return (s >= 0x003b && s <= 0x0040) || (s >= 0x0067 && s <= 0x006d) ||
-           (s >= 0x009c && s <= 0x00c5) || (s >= 0xc023 && s <= 0xc032) ||
-           (s >= 0xc037 && s <= 0xc0ff) || (s >= 0xcca8 && s <= 0xccae) ||
-           (s >= 0xd001 && s <= 0xd005);
-}
-
-bool tlsneg_suite_needs_tls12(uint16_t s)
-{
-    return needs_tls12(s);
+    return fp_fold(tlsneg_hash_mix(FP_SEED, v));
 }
 
 bool tlsneg_extension_signals_version(uint16_t t)
@@ -102,15 +82,15 @@ static void list_of(const tlsneg_ext_view *e, bool groups, uint32_t *kept, uint3
     if (!e->present || !tlsneg_cur_u16_prefixed(&body, &list)) {
         return;
     }
-    uint64_t k = TLSNEG_FNV64_BASIS, g = TLSNEG_FNV64_BASIS;
+    uint64_t k = FP_SEED, g = FP_SEED;
     uint16_t v;
     while (tlsneg_cur_u16(&list, &v)) {
         if (tlsneg_is_grease(v)) {
             continue;
         }
-        g = fp_step(g, v);
+        g = tlsneg_hash_mix(g, v);
         if (!(groups ? skip_group(v) : skip_sigalg(v))) {
-            k = fp_step(k, v);
+            k = tlsneg_hash_mix(k, v);
         }
     }
     *kept = fp_fold(k);
@@ -129,13 +109,13 @@ static inline void add_suite(suite_hashes *s, uint16_t v)
     if (tlsneg_is_grease(v) || v == TLSNEG_CS_FALLBACK_SCSV) {
         return;
     }
-    s->all = fp_step(s->all, v);
+    s->all = tlsneg_hash_mix(s->all, v);
     if (v == 0x00ff || (v >> 8) == 0x13) {
         return; /* the renegotiation SCSV, a TLS 1.3 suite */
     }
-    s->suites = fp_step(s->suites, v);
-    if (!needs_tls12(v)) {
-        s->pre12 = fp_step(s->pre12, v);
+    s->suites = tlsneg_hash_mix(s->suites, v);
+    if (!tlsneg_suite_needs_tls12(v)) {
+        s->pre12 = tlsneg_hash_mix(s->pre12, v);
     }
 }
 
@@ -143,7 +123,7 @@ static inline void add_suite(suite_hashes *s, uint16_t v)
  * bytes when the high byte is zero (the TLS suites among them). */
 static suite_hashes suites(const tlsneg_hello *h)
 {
-    suite_hashes s = {TLSNEG_FNV64_BASIS, TLSNEG_FNV64_BASIS, TLSNEG_FNV64_BASIS};
+    suite_hashes s = {FP_SEED, FP_SEED, FP_SEED};
     tlsneg_cur list = h->cipher_suites;
     if (h->wire != TLSNEG_WIRE_SSL2) {
         uint16_t v;
@@ -244,7 +224,7 @@ static void extension_sets(const tlsneg_hello *h, uint32_t *exts, uint32_t *pre1
         if (tlsneg_is_grease(type) || type == 21) {
             continue;
         }
-        uint32_t m = mix32(type + 1u);
+        uint32_t m = set_member(type);
         /* Resumption and a cookie come and go between two connections of
          * one client that change nothing else. */
         if (type != TLSNEG_EXT_PRE_SHARED_KEY && type != TLSNEG_EXT_EARLY_DATA && type != 44) {
@@ -290,10 +270,10 @@ void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tls
     list_of(&h->signature_algorithms, false, &out->fp_sigalgs, &all_sigalgs);
     uint32_t all_exts;
     extension_sets(h, &out->fp_exts, &out->fp_exts_pre12, &all_exts);
-    uint64_t all = fp_step(sh.all, out->versions);
-    all = fp_step(all ^ all_groups, 0);
-    all = fp_step(all ^ all_sigalgs, 1);
-    all = fp_step(all ^ all_exts, 2);
+    uint64_t all = tlsneg_hash_mix(sh.all, out->versions);
+    all = tlsneg_hash_mix(all ^ all_groups, 0);
+    all = tlsneg_hash_mix(all ^ all_sigalgs, 1);
+    all = tlsneg_hash_mix(all ^ all_exts, 2);
     out->fp_all = fp_fold(all);
 }
 
@@ -304,4 +284,125 @@ void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const t
     out->version = f->has_negotiated ? f->negotiated_version : 0;
     out->session_id = session_hash(h);
     out->sentinel = f->has_sentinel;
+}
+
+static unsigned rank(const tlsneg_offer *o, uint16_t v)
+{
+    return tlsneg_version_rank(v, o->dtls);
+}
+
+unsigned tlsneg_offer_rank(const tlsneg_offer *o)
+{
+    return o->has_offered_max ? rank(o, o->offered_max) : 0;
+}
+
+bool tlsneg_offer_offers(const tlsneg_offer *o, uint16_t v)
+{
+    if (o->drafts && tlsneg_draft_bit(v)) {
+        return (o->drafts & tlsneg_draft_bit(v)) != 0;
+    }
+    return !o->versions || (o->versions & tlsneg_version_bit(v, o->dtls));
+}
+
+bool tlsneg_offer_still_offers(const tlsneg_offer *o, uint16_t v)
+{
+    if (v == (o->dtls ? TLSNEG_V_DTLS13 : TLSNEG_V_TLS13)) {
+        return o->offers_tls13;
+    }
+    return tlsneg_offer_rank(o) >= rank(o, v);
+}
+
+bool tlsneg_offer_same(const tlsneg_offer *a, const tlsneg_offer *b)
+{
+    return a->has_offered_max == b->has_offered_max && a->offered_max == b->offered_max &&
+           a->has_supported_versions == b->has_supported_versions && a->versions == b->versions &&
+           (!a->has_fingerprint || !b->has_fingerprint || a->fp_all == b->fp_all);
+}
+
+const char *tlsneg_offer_less(const tlsneg_offer *a, const tlsneg_offer *b)
+{
+    if (tlsneg_offer_rank(b) < tlsneg_offer_rank(a)) {
+        return "a lower highest version";
+    }
+    if (a->has_supported_versions && !b->has_supported_versions) {
+        return "no supported_versions";
+    }
+    if (tlsneg_offer_rank(b) == tlsneg_offer_rank(a) &&
+        (a->tls13_extensions & ~b->tls13_extensions)) {
+        return "fewer TLS 1.3 extensions";
+    }
+    return NULL;
+}
+
+/* join writes the n words what into buf, separated by commas. */
+static void join(const char *const *what, size_t n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", what[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* Below TLS 1.2 a client drops the suites and the extension that need TLS
+ * 1.2; SSL 3.0 hellos often carry no extensions at all. */
+const char *tlsneg_offer_changed(const tlsneg_offer *f, const tlsneg_offer *r, char *buf,
+                                 size_t len)
+{
+    if (!f->has_fingerprint || !r->has_fingerprint) {
+        return NULL;
+    }
+    unsigned low =
+        tlsneg_offer_rank(f) < tlsneg_offer_rank(r) ? tlsneg_offer_rank(f) : tlsneg_offer_rank(r);
+    bool pre12 = !f->dtls && low < rank(f, TLSNEG_V_TLS12);
+    bool ssl3 = !f->dtls && low <= rank(f, TLSNEG_V_SSL3);
+    const char *what[4];
+    size_t n = 0;
+    if (pre12 ? f->fp_suites_pre12 != r->fp_suites_pre12 : f->fp_suites != r->fp_suites) {
+        what[n++] = "cipher suites";
+    }
+    if (!ssl3 && f->fp_groups != r->fp_groups) {
+        what[n++] = "supported_groups";
+    }
+    if (!pre12 && f->fp_sigalgs != r->fp_sigalgs) {
+        what[n++] = "signature_algorithms";
+    }
+    if (!ssl3 && (pre12 ? f->fp_exts_pre12 != r->fp_exts_pre12 : f->fp_exts != r->fp_exts)) {
+        what[n++] = "other extensions";
+    }
+    if (!n) {
+        return NULL;
+    }
+    join(what, n, buf, len);
+    return buf;
+}
+
+void tlsneg_offer_refused(const tlsneg_offer *f, const tlsneg_offer *ok, char *buf, size_t len)
+{
+    char name[TLSNEG_VERSION_NAME_MAX];
+    if (f->offers_tls13 && !ok->offers_tls13) {
+        snprintf(buf, len, "%s in supported_versions", f->dtls ? "DTLS 1.3" : "TLS 1.3");
+    } else if (f->has_offered_max && tlsneg_version_is_draft(f->offered_max) &&
+               tlsneg_offer_rank(f) > tlsneg_offer_rank(ok)) {
+        snprintf(buf, len, "%s in supported_versions",
+                 tlsneg_version_name(f->offered_max, name, sizeof name));
+    } else if (f->has_supported_versions && !ok->has_supported_versions) {
+        snprintf(buf, len, "the supported_versions extension");
+    } else if (tlsneg_offer_rank(f) > tlsneg_offer_rank(ok)) {
+        snprintf(buf, len, "a ClientHello offering %s or more",
+                 tlsneg_version_name_in(f->offered_max, f->dtls, name, sizeof name));
+    } else {
+        static const char *const names[] = {"key_share", "psk_key_exchange_modes", "early_data",
+                                            "pre_shared_key"};
+        const char *what[4];
+        size_t n = 0;
+        unsigned dropped = f->tls13_extensions & ~ok->tls13_extensions;
+        for (unsigned i = 0; i < 4; i++) {
+            if (dropped & (1u << i)) {
+                what[n++] = names[i];
+            }
+        }
+        join(what, n, buf, len);
+    }
 }

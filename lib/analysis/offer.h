@@ -1,13 +1,83 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* offer.h: what the tracker needs from a hello, taken from its parse and its
- * facts: the versions offered, and a fingerprint of everything else, so that
- * a retry that changed only how it signals versions can be told from one
- * that changed more. Pure C. */
+/* offer.h: what a ClientHello offers and a ServerHello answers, as far as
+ * attempts across connections are concerned, and how two offers compare:
+ * the versions offered, and fingerprints of everything else, so that a
+ * retry that changed only how it signals versions can be told from one
+ * that changed more. Also who talks to whom (the peer key). Pure C. */
 #ifndef TLSNEG_OFFER_H
 #define TLSNEG_OFFER_H
 
-#include "analysis/tracker.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "core/facts.h"
+#include "core/hello.h"
+
+/* Who talks to whom: a retry is a new attempt with the same key. */
+typedef struct {
+    const uint8_t *client;
+    size_t client_len;
+    const uint8_t *server;
+    size_t server_len;
+    uint16_t server_port;
+    const char *sni; /* NULL: none */
+} tlsneg_peer_key;
+
+/* Extensions whose absence takes TLS 1.3 features off the table. */
+enum {
+    TLSNEG_OFFER_KEY_SHARE = 1,
+    TLSNEG_OFFER_PSK_MODES = 2,
+    TLSNEG_OFFER_EARLY_DATA = 4,
+    TLSNEG_OFFER_PRE_SHARED_KEY = 8,
+};
+
+/* What a ClientHello offers, as far as fallback is concerned. */
+typedef struct {
+    bool dtls;
+    bool datagram; /* DTLS or QUIC: no close to see, silence is the failure */
+    bool has_offered_max;
+    uint16_t offered_max;
+    bool has_supported_versions;
+    bool offers_tls13;        /* the final TLS 1.3 (DTLS 1.3) in supported_versions */
+    uint8_t tls13_extensions; /* TLSNEG_OFFER_* bits: what signals TLS 1.3 */
+    bool fallback_scsv;
+    uint64_t session_id; /* a hash of the session ID; 0 if empty */
+    /* Every version offered, one bit each (tlsneg_version_bit): the
+     * supported_versions list, else every version up to legacy_version. */
+    uint8_t versions;
+    uint32_t drafts; /* the TLS 1.3 drafts and experiments offered (tlsneg_draft_bit) */
+    /* The rest of the hello, to tell a retry that changed only how it
+     * signals versions from one that changed more (tlsneg_offer_from_hello).
+     * Without has_fingerprint nothing is compared. */
+    bool has_fingerprint;
+    uint32_t fp_suites;       /* cipher suites in order, without GREASE, SCSVs, TLS 1.3 suites */
+    uint32_t fp_suites_pre12; /* the same without the suites that need TLS 1.2 */
+    uint32_t fp_groups;       /* supported_groups without GREASE and FFDHE */
+    uint32_t fp_sigalgs;      /* signature_algorithms without GREASE */
+    uint32_t fp_exts;         /* extension types as a set, without GREASE, padding, TLS 1.3 ones */
+    uint32_t fp_exts_pre12;   /* the same without signature_algorithms */
+    uint32_t fp_all;          /* the whole offer: versions, every suite, groups, extensions */
+} tlsneg_offer;
+
+/* What a ServerHello answers. */
+typedef struct {
+    bool is_hrr;
+    uint16_t version;    /* in force (not for a HelloRetryRequest) */
+    uint64_t session_id; /* a hash of the session ID; 0 if empty */
+    bool sentinel;       /* ServerHello.random ends with a downgrade sentinel (the checks
+                            judge an ignored SCSV by it; the tracker, without one) */
+} tlsneg_answer;
+
+/* The longest words tlsneg_offer_changed and tlsneg_offer_refused write. */
+#define TLSNEG_INTOLERANT_MAX 96
+
+/* tlsneg_version_bit returns v's bit in tlsneg_offer.versions (0 for
+ * GREASE and unknown values; all TLS 1.3 drafts share one bit). */
+uint8_t tlsneg_version_bit(uint16_t v, bool dtls);
+/* tlsneg_draft_bit returns draft or experiment v's bit in
+ * tlsneg_offer.drafts (0 for other values). */
+uint32_t tlsneg_draft_bit(uint16_t v);
 
 /* tlsneg_offer_from_hello fills out from a ClientHello. */
 void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tlsneg_facts *f);
@@ -17,8 +87,15 @@ void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const t
 
 /* tlsneg_suite_needs_tls12: an AEAD or SHA-256/384 cipher suite, defined
  * for TLS 1.2 and not usable below it (RFC 5246, 5288, 5289, 7905 and the
- * IANA registry); TLS 1.3 suites (0x13xx) are not counted here. */
-bool tlsneg_suite_needs_tls12(uint16_t suite);
+ * IANA registry); TLS 1.3 suites (0x13xx) are not counted here. Inline, as
+ * tlsneg_is_grease: every suite of every hello is tested. */
+static inline bool tlsneg_suite_needs_tls12(uint16_t s)
+{
+    return (s >= 0x003b && s <= 0x0040) || (s >= 0x0067 && s <= 0x006d) ||
+           (s >= 0x009c && s <= 0x00c5) || (s >= 0xc023 && s <= 0xc032) ||
+           (s >= 0xc037 && s <= 0xc0ff) || (s >= 0xcca8 && s <= 0xccae) ||
+           (s >= 0xd001 && s <= 0xd005);
+}
 
 /* tlsneg_extension_signals_version: an extension that only a client
  * offering TLS 1.3 sends (supported_versions, key_share, its draft number,
@@ -27,5 +104,36 @@ bool tlsneg_suite_needs_tls12(uint16_t suite);
  * encrypted_client_hello), or padding: what a
  * fallback retry drops without changing anything else. */
 bool tlsneg_extension_signals_version(uint16_t type);
+
+/* tlsneg_offer_rank: the rank of o's highest offered version in its family
+ * (tlsneg_version_rank), 0 when it has none. */
+unsigned tlsneg_offer_rank(const tlsneg_offer *o);
+
+/* tlsneg_offer_offers: o offered v (an offer built without versions offers
+ * all). */
+bool tlsneg_offer_offers(const tlsneg_offer *o, uint16_t v);
+
+/* tlsneg_offer_still_offers: o offers v the way that counts for v: TLS 1.3
+ * only in supported_versions (RFC 8446 4.2.1), older versions by the
+ * highest offer. */
+bool tlsneg_offer_still_offers(const tlsneg_offer *o, uint16_t v);
+
+/* tlsneg_offer_same: the same versions and, as far as known, the same
+ * hello. */
+bool tlsneg_offer_same(const tlsneg_offer *a, const tlsneg_offer *b);
+
+/* tlsneg_offer_less says how b offers less than a ("a lower highest
+ * version"), or returns NULL. */
+const char *tlsneg_offer_less(const tlsneg_offer *a, const tlsneg_offer *b);
+
+/* tlsneg_offer_changed names what else than the version signals differs
+ * between the failed offer f and the retry r ("cipher suites, other
+ * extensions") in buf, or returns NULL. */
+const char *tlsneg_offer_changed(const tlsneg_offer *f, const tlsneg_offer *r, char *buf,
+                                 size_t len);
+
+/* tlsneg_offer_refused names what a server that failed offer f and
+ * accepted offer ok could not take ("TLS 1.3 in supported_versions"). */
+void tlsneg_offer_refused(const tlsneg_offer *f, const tlsneg_offer *ok, char *buf, size_t len);
 
 #endif

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "analysis/rules.h"
 
+#include "analysis/verdict.h"
+
 const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT] = {
 #define TLSNEG_RULE(id, name, finding, group, severity, drafts, check, rfc, text)                  \
     [TLSNEG_RULE_##id] = {name, finding, TLSNEG_GROUP_##group, TLSNEG_SEVERITY_##severity, drafts, \
@@ -31,24 +33,18 @@ const char *tlsneg_severity_name(tlsneg_severity s)
 
 bool tlsneg_rule_is_verdict(tlsneg_rule_id r)
 {
+    tlsneg_verdict_kind k;
+    if (tlsneg_verdict_of_rule(r, &k)) {
+        return tlsneg_verdict_rows[k].headline;
+    }
+    /* The checks whose findings are verdicts by themselves. */
     switch (r) {
-    case TLSNEG_RULE_VERSION_INTOLERANCE:
-    case TLSNEG_RULE_FALLBACK_RETRY:
-    case TLSNEG_RULE_FALLBACK_RETRY_SCSV:
-    case TLSNEG_RULE_FALLBACK_REJECTED:
     case TLSNEG_RULE_INAPPROPRIATE_FALLBACK:
     case TLSNEG_RULE_IGNORED_FALLBACK_SCSV:
-    case TLSNEG_RULE_IGNORED_FALLBACK_SCSV_EARLIER:
-    case TLSNEG_RULE_INCONSISTENT_SERVER:
-    case TLSNEG_RULE_RESUMPTION_VERSION_CHANGE:
     case TLSNEG_RULE_DOWNGRADE_SENTINEL:
     case TLSNEG_RULE_DOWNGRADE_SENTINEL_TLS13:
     case TLSNEG_RULE_GREASE_SELECTED:
     case TLSNEG_RULE_VERSION_NOT_OFFERED:
-    case TLSNEG_RULE_RETRY_SAME_VERSION:
-    case TLSNEG_RULE_FAILURE_OTHER_CAUSE:
-    case TLSNEG_RULE_NO_COMMON_VERSION:
-    case TLSNEG_RULE_CLIENT_ABORTED:
         return true;
     default:
         return false;

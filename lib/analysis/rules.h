@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The check column of a row that a verdict across connections reports
+ * (verdicts.def): no check function. verdict.c reads it as the kind. */
+#define TLSNEG_BY_VERDICT(kind) NULL
+
 typedef enum {
 #define TLSNEG_RULE(id, ...) TLSNEG_RULE_##id,
 #include "rules.def"
@@ -44,7 +48,8 @@ extern const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT];
 /* tlsneg_rule_is_verdict: the findings that answer the questions people
  * bring (who is intolerant, where clients fell back, where downgrades show,
  * where a fallback was refused or its SCSV ignored): the report's verdicts
- * and the ladder's notes. */
+ * and the ladder's notes. Those of the verdicts across connections are the
+ * headline rows of verdicts.def; a few checks' findings are too. */
 bool tlsneg_rule_is_verdict(tlsneg_rule_id r);
 
 /* Public names of groups and severities ("protocol", "warn"). */

@@ -96,15 +96,6 @@ static void result_init(tlsneg_result *out)
     memset(&out->facts, 0, sizeof out->facts);
 }
 
-const char *tlsneg_note_kind_name(tlsneg_note_kind k)
-{
-    return k == TLSNEG_NOTE_RETRIED_IN   ? "retried_in"
-           : k == TLSNEG_NOTE_INTOLERANT ? "intolerant"
-           : k == TLSNEG_NOTE_FAILED     ? "failed"
-           : k == TLSNEG_NOTE_TITLE      ? "title"
-                                         : "unknown";
-}
-
 static tlsneg_back_note *add_note(tlsneg_result *out, uint32_t frame, tlsneg_note_kind kind)
 {
     if (out->num_back_notes == TLSNEG_MAX_BACK_NOTES) {
@@ -138,7 +129,7 @@ static void own_title(tlsneg_result *out)
     for (size_t k = 0; k < out->verdicts.count; k++) {
         const tlsneg_verdict *v = &out->verdicts.item[k];
         tlsneg_retry r;
-        if ((v->kind == TLSNEG_VERDICT_FALLBACK || v->kind == TLSNEG_VERDICT_SAME_RETRY) &&
+        if (tlsneg_verdict_rows[v->kind].chain == TLSNEG_CHAIN_RETRY &&
             tlsneg_verdict_retry(v, (size_t)v->chain_len - 1, 0, &r)) {
             tlsneg_retry_text(&r, out->title, sizeof out->title);
             return;
@@ -154,9 +145,10 @@ static void back_notes(tlsneg_result *out, uint32_t frame)
 {
     for (size_t k = 0; k < out->verdicts.count; k++) {
         const tlsneg_verdict *v = &out->verdicts.item[k];
-        bool fallback = v->kind == TLSNEG_VERDICT_FALLBACK;
-        bool intolerant = v->kind == TLSNEG_VERDICT_INTOLERANT;
-        bool ended = intolerant || v->kind == TLSNEG_VERDICT_OTHER_CAUSE;
+        const tlsneg_verdict_row *row = &tlsneg_verdict_rows[v->kind];
+        bool fallback = row->note == TLSNEG_NOTE_RETRIED_IN;
+        bool intolerant = row->note == TLSNEG_NOTE_INTOLERANT;
+        bool ended = row->chain == TLSNEG_CHAIN_END;
         for (size_t i = 1; ended && i < v->chain_len; i++) {
             tlsneg_retry r;
             tlsneg_back_note *n;

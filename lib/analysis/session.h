@@ -72,22 +72,8 @@ typedef struct {
     uint32_t last_frame[2];
 } tlsneg_conn;
 
-/* What a later frame revealed about an earlier frame's ClientHello: to be
- * shown there once the capture has been read (the GUI, tshark -2). */
-typedef enum {
-    TLSNEG_NOTE_RETRIED_IN, /* link TLSNEG_LINK_RETRY: the fallback retry of this attempt */
-    TLSNEG_NOTE_INTOLERANT, /* text TLSNEG_TEXT_INTOLERANT_OF, link TLSNEG_LINK_COMPLETED_BY,
-                               and a version_intolerance finding */
-    TLSNEG_NOTE_FAILED,     /* link TLSNEG_LINK_FAILED_IN, text TLSNEG_TEXT_FAILURE: how and
-                               where this attempt failed */
-    TLSNEG_NOTE_TITLE,      /* link TLSNEG_LINK_COMPLETED_BY, text TLSNEG_TEXT_TITLE: the
-                               retry's title once its chain ended ("fallback retry 1/3 ...") */
-    TLSNEG_NOTE_KINDS
-} tlsneg_note_kind;
-
-/* tlsneg_note_kind_name: "retried_in", "intolerant", "failed", "title". */
-const char *tlsneg_note_kind_name(tlsneg_note_kind k);
-
+/* A back note: what a later frame revealed about an earlier frame's
+ * ClientHello (its kinds: verdicts.def, tlsneg_note_kind). */
 typedef struct {
     uint32_t frame; /* the earlier frame the note is for */
     tlsneg_note_kind kind;

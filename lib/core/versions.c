@@ -66,6 +66,15 @@ const char *tlsneg_version_name_in(uint16_t v, bool dtls, char *buf, size_t buf_
     return tlsneg_version_name(v, buf, buf_len);
 }
 
+const char *tlsneg_version_name_or_none(bool has, uint16_t v, bool dtls, char *buf, size_t buf_len)
+{
+    if (!has) {
+        tlsneg_strlcpy(buf, buf_len, "no known version");
+        return buf;
+    }
+    return tlsneg_version_name_in(v, dtls, buf, buf_len);
+}
+
 unsigned tlsneg_version_rank(uint16_t v, bool dtls)
 {
     if (dtls) {

@@ -47,6 +47,11 @@ const char *tlsneg_version_name(uint16_t v, char *buf, size_t buf_len);
  * the same name in both families. */
 const char *tlsneg_version_name_in(uint16_t v, bool dtls, char *buf, size_t buf_len);
 
+/* tlsneg_version_name_or_none is tlsneg_version_name_in when has, else it
+ * writes "no known version": the one way of naming a version that the
+ * capture did not show (a hello without one, a chain step not known). */
+const char *tlsneg_version_name_or_none(bool has, uint16_t v, bool dtls, char *buf, size_t buf_len);
+
 /* tlsneg_version_rank orders versions of one family: higher is newer, 0 means
  * GREASE or unknown. dtls selects the DTLS family, where numbers run
  * backwards; the TLS family ranks SSL 2.0 < SSL 3.0 < TLS 1.0 < 1.1 < 1.2 <

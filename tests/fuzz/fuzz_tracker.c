@@ -19,7 +19,8 @@
  *
  * The target checks the tracker's promises: attempts and bytes never pass
  * the cap's bound, every frame it reports is one it was given, chains run
- * oldest first and fit their array, texts are terminated. */
+ * oldest first and fit their array, texts are terminated, every verdict has
+ * the shape of its row of verdicts.def. */
 #include "analysis/tracker.h"
 #include "core/versions.h"
 
@@ -64,6 +65,8 @@ static void check_verdicts(const tlsneg_verdicts *vs, uint32_t frame)
     for (size_t k = 0; k < vs->count; k++) {
         const tlsneg_verdict *c = &vs->item[k];
         require(c->kind < TLSNEG_VERDICT_KINDS && c->rule < TLSNEG_RULE_COUNT);
+        /* evidence only in the roles its row of verdicts.def gives it */
+        require(tlsneg_verdict_well_formed(c));
         require(memchr(c->detail, '\0', sizeof c->detail) != NULL);
         require(c->chain_len <= TLSNEG_CHAIN_MAX);
         require(c->num_links <= TLSNEG_VERDICT_LINKS &&

@@ -520,6 +520,10 @@ typedef struct {
     tlsneg_verdicts vs;
 } tlsneg_cross;
 
+/* Every verdict view() reads, and those not of their row's shape
+ * (tlsneg_verdict_well_formed). */
+static size_t verdicts_seen, verdicts_malformed;
+
 static void view(tlsneg_cross *c)
 {
     tlsneg_verdicts vs = c->vs;
@@ -528,6 +532,8 @@ static void view(tlsneg_cross *c)
     c->intolerant_of = c->changed = "";
     for (size_t i = 0; i < c->vs.count; i++) {
         const tlsneg_verdict *v = &c->vs.item[i];
+        verdicts_seen++;
+        verdicts_malformed += !tlsneg_verdict_well_formed(v);
         if (v->chain_len && !c->chain_len) {
             c->chain_len = v->chain_len;
             memcpy(c->chain_frames, v->chain_frames, sizeof c->chain_frames);
@@ -1040,6 +1046,123 @@ static void story_words(void)
     tlsneg_tracker_free(t);
 }
 
+/* verdicts.def as data: the names, the wiring to rules.def (which the
+ * build checks too), the headline findings, the rows' shapes. */
+static void verdict_table(void)
+{
+    bool unique = true, wired = true;
+    for (int a = 0; a < TLSNEG_VERDICT_KINDS; a++) {
+        for (int b = a + 1; b < TLSNEG_VERDICT_KINDS; b++) {
+            unique = unique && strcmp(tlsneg_verdict_kind_name((tlsneg_verdict_kind)a),
+                                      tlsneg_verdict_kind_name((tlsneg_verdict_kind)b)) != 0;
+        }
+        const tlsneg_verdict_row *row = &tlsneg_verdict_rows[a];
+        tlsneg_verdict_kind k;
+        wired = wired && tlsneg_verdict_of_rule(row->rule, &k) && k == (tlsneg_verdict_kind)a;
+        if (row->variant != (tlsneg_rule_id)TLSNEG_RULE_NO_VARIANT) {
+            wired =
+                wired && tlsneg_verdict_of_rule(row->variant, &k) && k == (tlsneg_verdict_kind)a;
+        }
+    }
+    ok(unique, "%d verdict kinds, each with its own name", TLSNEG_VERDICT_KINDS);
+    size_t by_verdict = 0, listed_rules = 0;
+    for (int a = 0; a < TLSNEG_VERDICT_KINDS; a++) {
+        bool variant = tlsneg_verdict_rows[a].variant != (tlsneg_rule_id)TLSNEG_RULE_NO_VARIANT;
+        listed_rules += variant ? 2u : 1u;
+    }
+    for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+        tlsneg_verdict_kind k;
+        if (tlsneg_verdict_of_rule((tlsneg_rule_id)r, &k)) {
+            by_verdict++;
+            wired = wired && (tlsneg_verdict_rows[k].rule == (tlsneg_rule_id)r ||
+                              tlsneg_verdict_rows[k].variant == (tlsneg_rule_id)r);
+        }
+    }
+    ok(wired && by_verdict == listed_rules,
+       "each verdict's rule and variant name it in rules.def, and only they: %zu rules",
+       by_verdict);
+    ok(strcmp(tlsneg_verdict_kind_name(TLSNEG_VERDICT_FALLBACK), "fallback") == 0 &&
+           strcmp(tlsneg_verdict_kind_name(TLSNEG_VERDICT_PROBE), "probe") == 0 &&
+           strcmp(tlsneg_verdict_kind_name(TLSNEG_VERDICT_KINDS), "unknown") == 0 &&
+           strcmp(tlsneg_verdict_tag(TLSNEG_VERDICT_INTOLERANT), "intolerant server") == 0 &&
+           strcmp(tlsneg_verdict_tag(TLSNEG_VERDICT_KINDS), "unknown") == 0,
+       "kind names and tags; \"unknown\" out of range");
+    ok(strcmp(tlsneg_link_role_name(TLSNEG_LINK_PREVIOUS_ATTEMPT), "previous_attempt") == 0 &&
+           strcmp(tlsneg_link_role_name(TLSNEG_LINK_FAILED_IN), "failed_in") == 0 &&
+           strcmp(tlsneg_version_role_name(TLSNEG_VERSION_HIGHEST), "highest") == 0 &&
+           strcmp(tlsneg_text_role_name(TLSNEG_TEXT_TITLE), "title") == 0 &&
+           strcmp(tlsneg_note_kind_name(TLSNEG_NOTE_RETRIED_IN), "retried_in") == 0 &&
+           strcmp(tlsneg_note_kind_name(TLSNEG_NOTE_TITLE), "title") == 0 &&
+           strcmp(tlsneg_text_role_name(TLSNEG_TEXT_ROLES), "unknown") == 0 &&
+           strcmp(tlsneg_note_kind_name(TLSNEG_NOTE_KINDS), "unknown") == 0,
+       "role and back note names, first and last rows");
+    /* The report's verdicts and the ladder's notes, as before the table. */
+    static const tlsneg_rule_id headline[] = {TLSNEG_RULE_VERSION_INTOLERANCE,
+                                              TLSNEG_RULE_FALLBACK_RETRY,
+                                              TLSNEG_RULE_FALLBACK_RETRY_SCSV,
+                                              TLSNEG_RULE_FALLBACK_REJECTED,
+                                              TLSNEG_RULE_INAPPROPRIATE_FALLBACK,
+                                              TLSNEG_RULE_IGNORED_FALLBACK_SCSV,
+                                              TLSNEG_RULE_IGNORED_FALLBACK_SCSV_EARLIER,
+                                              TLSNEG_RULE_INCONSISTENT_SERVER,
+                                              TLSNEG_RULE_RESUMPTION_VERSION_CHANGE,
+                                              TLSNEG_RULE_DOWNGRADE_SENTINEL,
+                                              TLSNEG_RULE_DOWNGRADE_SENTINEL_TLS13,
+                                              TLSNEG_RULE_GREASE_SELECTED,
+                                              TLSNEG_RULE_VERSION_NOT_OFFERED,
+                                              TLSNEG_RULE_RETRY_SAME_VERSION,
+                                              TLSNEG_RULE_FAILURE_OTHER_CAUSE,
+                                              TLSNEG_RULE_NO_COMMON_VERSION,
+                                              TLSNEG_RULE_CLIENT_ABORTED};
+    size_t n = 0, want = sizeof headline / sizeof headline[0];
+    bool listed = true;
+    for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+        n += tlsneg_rule_is_verdict((tlsneg_rule_id)r);
+    }
+    for (size_t i = 0; i < want; i++) {
+        listed = listed && tlsneg_rule_is_verdict(headline[i]);
+    }
+    ok(n == want && listed && !tlsneg_rule_is_verdict(TLSNEG_RULE_PROBE),
+       "tlsneg_rule_is_verdict: the same %zu findings as before the table, not probe", n);
+
+    /* A verdict of a row's shape, and two that are not. */
+    tlsneg_verdicts vs = {0};
+    tlsneg_verdict *v = tlsneg_verdict_add(&vs, TLSNEG_VERDICT_FALLBACK, true);
+    tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, 4);
+    tlsneg_verdict_add_text(v, TLSNEG_TEXT_LESS, "a lower highest version");
+    ok(v->rule == TLSNEG_RULE_FALLBACK_RETRY_SCSV && tlsneg_verdict_well_formed(v),
+       "a fallback with SCSV makes the row's variant, fallback_retry_scsv");
+    tlsneg_verdict_add_link(v, TLSNEG_LINK_SESSION_MADE_IN, 2);
+    tlsneg_verdict *w = tlsneg_verdict_add(&vs, TLSNEG_VERDICT_INCONSISTENT, true);
+    w->chain_len = 2;
+    ok(!tlsneg_verdict_well_formed(v) && w->rule == TLSNEG_RULE_INCONSISTENT_SERVER &&
+           !tlsneg_verdict_well_formed(w),
+       "a role its row does not give it, or a chain without a chain row, is malformed");
+    /* no_common_version carries its chain, but its steps are no retries. */
+    tlsneg_verdict *x = tlsneg_verdict_add(&vs, TLSNEG_VERDICT_NO_COMMON_VERSION, false);
+    x->chain_len = 2;
+    x->chain_versions[0] = TLSNEG_V_TLS13;
+    x->chain_versions[1] = TLSNEG_V_TLS12;
+    tlsneg_retry r;
+    ok(tlsneg_verdict_well_formed(x) && !tlsneg_verdict_retry(x, 1, 1, &r),
+       "no_common_version's chain is the attempts it is about, not retries");
+
+    char buf[TLSNEG_VERSION_NAME_MAX];
+    ok(strcmp(tlsneg_version_name_or_none(false, TLSNEG_V_TLS13, false, buf, sizeof buf),
+              "no known version") == 0 &&
+           strcmp(tlsneg_version_name_or_none(true, 0x7f2b, true, buf, sizeof buf),
+                  "DTLS 1.3 draft-43") == 0,
+       "tlsneg_version_name_or_none: \"no known version\", else the family's name");
+}
+
+/* Run last: every verdict the scenarios above read had its row's shape. */
+static void verdicts_well_formed(void)
+{
+    ok(verdicts_seen >= 20 && verdicts_malformed == 0,
+       "%zu verdicts made in the scenarios, each of its row's shape (%zu not)", verdicts_seen,
+       verdicts_malformed);
+}
+
 int main(void)
 {
     story_words();
@@ -1056,5 +1179,7 @@ int main(void)
     resumption_forgotten();
     bounded();
     compact();
+    verdict_table();
+    verdicts_well_formed();
     return tap_done();
 }

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* retry.c: a ClientHello judged against the attempts before it: a new
+ * attempt in the store, counted into its client's burst (a probe?), and
+ * weighed against its key's last attempt: a fallback retry, a retry of the
+ * same offer, or another offer. */
+#include "analysis/judge.h"
+
+#include "core/util.h"
+#include "core/versions.h"
+
+#include <string.h>
+
+static uint64_t key_hash(const tlsneg_tracker *t, const tlsneg_peer_key *k)
+{
+    uint64_t h = TLSNEG_FNV64_BASIS;
+    uint8_t lens[2] = {(uint8_t)k->client_len, (uint8_t)k->server_len};
+    h = tlsneg_fnv64(h, lens, 2);
+    h = tlsneg_fnv64(h, k->client, k->client_len);
+    h = tlsneg_fnv64(h, k->server, k->server_len);
+    h = tlsneg_fnv64(h, &k->server_port, sizeof k->server_port);
+    if (t->cfg.key_includes_sni && k->sni) {
+        h = tlsneg_fnv64(h, k->sni, strlen(k->sni) + 1);
+    }
+    return h;
+}
+
+/* pair_hash: the client and the server's address and port, whatever the
+ * SNI: a scanner may send it in some hellos and not in others. */
+static uint64_t pair_hash(const tlsneg_peer_key *k)
+{
+    uint64_t h = TLSNEG_FNV64_BASIS;
+    uint8_t lens[2] = {(uint8_t)k->client_len, (uint8_t)k->server_len};
+    h = tlsneg_fnv64(h, lens, 2);
+    h = tlsneg_fnv64(h, k->client, k->client_len);
+    h = tlsneg_fnv64(h, k->server, k->server_len);
+    return tlsneg_fnv64(h, &k->server_port, sizeof k->server_port);
+}
+
+static tlsneg_attempt *at(const tlsneg_tracker *t, uint32_t s)
+{
+    return tlsneg_attempts_at(&t->st, s);
+}
+
+static unsigned rank_of(bool dtls, uint16_t v)
+{
+    return tlsneg_version_rank(v, dtls);
+}
+
+static bool failed(const tlsneg_attempt *a)
+{
+    return a->outcome != TLSNEG_SUCCESS && a->outcome != TLSNEG_COMPLETED &&
+           (a->outcome != TLSNEG_CAUSE_NONE || a->datagram);
+}
+
+/* A retry as decided: the attempt in slot s retries the failed attempt
+ * before (whose offer is bo) with offer o. */
+typedef struct {
+    uint32_t s;
+    const tlsneg_attempt *before;
+    const tlsneg_offer *bo, *o;
+    const char *less; /* how it offers less, in words (a fallback) */
+} retry;
+
+/* say_retry adds the verdict of a fallback retry, or of a retry with the
+ * same offer (no fallback). */
+static void say_retry(const tlsneg_tracker *t, const retry *r, bool fallback, tlsneg_verdicts *out)
+{
+    tlsneg_verdict *v =
+        tlsneg_verdict_add(out, fallback ? TLSNEG_VERDICT_FALLBACK : TLSNEG_VERDICT_SAME_RETRY,
+                           fallback && r->o->fallback_scsv);
+    if (!v) {
+        return;
+    }
+    char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX], cause[96];
+    char chain[TLSNEG_VERDICT_TEXT_MAX];
+    const tlsneg_attempt *bf = r->before;
+    tlsneg_cause_text(bf->outcome == TLSNEG_CAUSE_NONE ? TLSNEG_CAUSE_NO_ANSWER : bf->outcome,
+                      bf->alert, cause, sizeof cause);
+    tlsneg_judge_chain(t, r->s, v);
+    tlsneg_chain_text(v, chain, sizeof chain);
+    uint16_t from = r->bo->has_offered_max ? r->bo->offered_max : 0;
+    uint16_t to = r->o->has_offered_max ? r->o->offered_max : 0;
+    if (!fallback) {
+        tlsneg_verdict_add_link(v, TLSNEG_LINK_SAME_OFFER_AS, bf->frame);
+        tlsneg_verdict_add_text(v, TLSNEG_TEXT_ATTEMPTS, chain);
+        tlsneg_verdict_detail(v,
+                              "A retry of the attempt in frame %u (failed: %s) with the same "
+                              "offer, up to %s: no fallback happened",
+                              bf->frame, cause, tlsneg_judge_vname(to, b));
+        return;
+    }
+    tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, bf->frame);
+    if (r->bo->has_offered_max) {
+        tlsneg_verdict_add_version(v, TLSNEG_VERSION_OFFERED_BEFORE, r->bo->offered_max);
+    }
+    if (r->o->has_offered_max) {
+        tlsneg_verdict_add_version(v, TLSNEG_VERSION_OFFERED_NOW, r->o->offered_max);
+    }
+    tlsneg_verdict_add_text(v, TLSNEG_TEXT_CAUSE, cause);
+    tlsneg_verdict_add_text(v, TLSNEG_TEXT_CHAIN, chain);
+    tlsneg_verdict_add_text(v, TLSNEG_TEXT_LESS, r->less);
+    tlsneg_verdict_detail(
+        v,
+        "A retry of the attempt in frame %u (up to %s, failed: %s) offering %s, "
+        "up to %s, %s",
+        bf->frame, tlsneg_judge_vname(from, a), cause, r->less, tlsneg_judge_vname(to, b),
+        r->o->fallback_scsv ? "with TLS_FALLBACK_SCSV"
+                            : "without TLS_FALLBACK_SCSV: open to a downgrade attack");
+}
+
+/* new_attempt makes the attempt of a ClientHello on conn, found by conn,
+ * key and pair, with the history of its key (before, if any). */
+static uint32_t new_attempt(tlsneg_tracker *t, uint64_t conn, uint64_t k, uint64_t pk,
+                            uint32_t frame, uint64_t time_us, const tlsneg_offer *offer)
+{
+    uint32_t released;
+    uint32_t s = tlsneg_attempts_take(&t->st, &released);
+    tlsneg_probes_release(&t->probes, released);
+    tlsneg_attempt *a = at(t, s);
+    a->conn = conn;
+    a->key = k;
+    a->pair = pk;
+    a->time_us = a->hello_us = time_us;
+    a->frame = frame;
+    tlsneg_attempt_set_offer(a, offer);
+    a->outcome = TLSNEG_CAUSE_NONE;
+    return s;
+}
+
+static void copy_history(tlsneg_attempt *a, const tlsneg_attempt *before)
+{
+    a->has_best = before->has_best;
+    a->best_version = before->best_version;
+    a->best_frame = before->best_frame;
+    a->best_fp = before->best_fp;
+    a->accepted = before->accepted;
+    a->best_offer = before->best_offer;
+}
+
+/* A retry: the last attempt with this key failed, not long ago. It is a
+ * fallback if it offers less and its highest version was offered before
+ * (what else changed decides, once it succeeds, whether the server is
+ * intolerant); a retry of the same offer if it offers the same hello.
+ * Anything else is another offer. A dance starts with the client's best
+ * offer: a failed attempt that is no retry itself, but offered less than
+ * an earlier hello of the same burst to this server, is a probe's step,
+ * not the start of a dance (nmap tries TLS 1.2, then 1.1, then 1.0, each
+ * once). */
+static void weigh_retry(const tlsneg_tracker *t, retry *r, uint64_t time_us, bool *fallback,
+                        bool *same, bool *changed)
+{
+    const tlsneg_attempt *b = r->before;
+    *fallback = *same = *changed = false;
+    r->less = NULL;
+    bool starts = (b->prev_back && !b->changed_retry) || !b->probed ||
+                  tlsneg_offer_rank(r->bo) >= rank_of(b->dtls, b->probe_highest);
+    if (!starts || !failed(b) || time_us - b->time_us > t->cfg.window_us) {
+        return;
+    }
+    char what[TLSNEG_INTOLERANT_MAX];
+    r->less = tlsneg_offer_less(r->bo, r->o);
+    bool lower = r->less && r->o->has_offered_max && tlsneg_offer_offers(r->bo, r->o->offered_max);
+    *changed = lower && tlsneg_offer_changed(r->bo, r->o, what, sizeof what);
+    *fallback = lower && !*changed;
+    /* A datagram attempt that got no answer may have been answered out of
+     * sight: only a seen failure makes a same-offer retry. */
+    *same = !r->less && b->outcome != TLSNEG_CAUSE_NONE && tlsneg_offer_same(r->bo, r->o);
+}
+
+void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
+                                 uint32_t frame, uint64_t time_us, const tlsneg_offer *offer,
+                                 tlsneg_verdicts *out)
+{
+    out->count = out->dropped = 0;
+    if (tlsneg_attempts_get(&t->st, TLSNEG_BY_CONN, conn)) {
+        return; /* after a HelloRetryRequest, or sent again: the same attempt */
+    }
+    uint64_t k = key_hash(t, key), pk = pair_hash(key);
+    uint32_t s = new_attempt(t, conn, k, pk, frame, time_us, offer);
+    tlsneg_attempt *a = at(t, s);
+    uint32_t ks = tlsneg_attempts_find(&t->st, TLSNEG_BY_KEY, k);
+    tlsneg_attempt *before = ks == TLSNEG_NO_SLOT ? NULL : at(t, ks);
+    tlsneg_attempt *pbefore = tlsneg_attempts_get(&t->st, TLSNEG_BY_PAIR, pk);
+    if (before) {
+        copy_history(a, before);
+    }
+    tlsneg_attempts_index(&t->st, TLSNEG_BY_CONN, conn, s);
+    tlsneg_attempts_index(&t->st, TLSNEG_BY_KEY, k, s);
+    tlsneg_attempts_index(&t->st, TLSNEG_BY_PAIR, pk, s);
+
+    tlsneg_offer bo;
+    retry r = {s, before, &bo, offer, NULL};
+    bool fallback = false, same = false, changed = false;
+    if (before) {
+        tlsneg_attempt_offer(before, &bo);
+        weigh_retry(t, &r, time_us, &fallback, &same, &changed);
+    }
+    if (!t->cfg.no_probes) {
+        tlsneg_probe p;
+        tlsneg_probe_state ps =
+            tlsneg_probes_count(&t->probes, a, pbefore, fallback || same, t->cfg.window_us, &p);
+        if (ps != TLSNEG_PROBE_NONE) {
+            tlsneg_judge_probe(out, &p, ps == TLSNEG_PROBE_NEW);
+            return; /* a probe: no fallback, no chain */
+        }
+    }
+    if (!fallback && !same && !changed) {
+        return;
+    }
+    a->prev_back = (uint32_t)(tlsneg_attempts_id(&t->st, s) - tlsneg_attempts_id(&t->st, ks));
+    a->same_retry = same;
+    a->changed_retry = changed;
+    if (!changed) { /* else linked for its outcome only: another offer, not a fallback */
+        say_retry(t, &r, fallback, out);
+    }
+}
