@@ -9,6 +9,7 @@
 
 #include "core/facts.h"
 #include "core/hello.h"
+#include "conntab.h"
 #include "report/output.h"
 #include "trace.h"
 
@@ -17,19 +18,19 @@
  * when the packet path drops the flow (TLSNEG_PCAP_END), so that memory
  * stays flat in the number of connections. */
 typedef struct {
-    uint64_t id; /* 0: free slot */
+    tlsneg_conntab_node node; /* first: its place in the table */
+    uint64_t id;
     tlsneg_conn conn;
     tlsneg_facts kept;
     tlsneg_facts_buf kept_buf;
-} trace_conn;
+} kept_conn;
 
 struct tlsneg_analysis {
     tlsneg_analysis_config cfg;
     FILE *out;
     tlsneg_session *session;
-    trace_conn **slots;
-    size_t cap, used;
-    size_t peak;          /* the most entries held at once, for --stats */
+    tlsneg_conntab conns; /* kept_conn by id */
+    size_t peak;          /* the most connections kept at once, for --stats */
     tlsneg_result result; /* large: one, reused */
     tlsneg_out_msg_buf view_buf;
     /* The outputs asked for (--jsonl, --csv, --report), in that order. */
@@ -37,105 +38,72 @@ struct tlsneg_analysis {
     size_t num_outs;
 };
 
-static size_t trace_home(uint64_t id, size_t cap)
+/* conn_hash: the packet path numbers connections one after the other; a
+ * multiplicative hash spreads them over the buckets. */
+static uint32_t conn_hash(uint64_t id)
 {
-    return (size_t)(id * 0x9e3779b97f4a7c15ull) & (cap - 1);
+    return (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32);
 }
 
-/* trace_slot returns where the entry of id is, or where it would go (an
- * empty slot); the table has slots (cap > 0). */
-static size_t trace_slot(const tlsneg_analysis *t, uint64_t id)
+/* conn_lookup returns the connection of id, or NULL. */
+static kept_conn *conn_lookup(const tlsneg_analysis *t, uint64_t id)
 {
-    size_t j = trace_home(id, t->cap);
-    while (t->slots[j] && t->slots[j]->id != id) {
-        j = (j + 1) & (t->cap - 1);
-    }
-    return j;
-}
-
-/* trace_lookup returns the entry of id, or NULL. */
-static trace_conn *trace_lookup(const tlsneg_analysis *t, uint64_t id)
-{
-    return t->cap ? t->slots[trace_slot(t, id)] : NULL;
-}
-
-/* trace_forget drops the entry of id (the packet path dropped its flow):
- * the session layer forgets it, and the entries after it in its probe run
- * move back into the hole (linear probing without tombstones). */
-static void trace_forget(tlsneg_analysis *t, uint64_t id)
-{
-    if (!t->cap) {
-        return;
-    }
-    size_t mask = t->cap - 1, j = trace_slot(t, id);
-    if (!t->slots[j]) {
-        return;
-    }
-    tlsneg_session_forget(t->session, &t->slots[j]->conn);
-    free(t->slots[j]);
-    t->slots[j] = NULL;
-    t->used--;
-    for (size_t k = (j + 1) & mask; t->slots[k]; k = (k + 1) & mask) {
-        size_t h = trace_home(t->slots[k]->id, t->cap);
-        /* The entry at k may fill the hole at j unless its home lies
-         * cyclically in (j, k]. */
-        bool home_between = j <= k ? (j < h && h <= k) : (j < h || h <= k);
-        if (!home_between) {
-            t->slots[j] = t->slots[k];
-            t->slots[k] = NULL;
-            j = k;
+    uint32_t h = conn_hash(id);
+    for (tlsneg_conntab_node *n = tlsneg_conntab_chain(&t->conns, h); n; n = n->next) {
+        if (n->hash == h && ((kept_conn *)n)->id == id) {
+            return (kept_conn *)n;
         }
+    }
+    return NULL;
+}
+
+/* conn_forget drops the connection of id (the packet path dropped its
+ * flow): the session layer forgets it. */
+static void conn_forget(tlsneg_analysis *t, uint64_t id)
+{
+    kept_conn *c = conn_lookup(t, id);
+    if (c) {
+        tlsneg_session_forget(t->session, &c->conn);
+        tlsneg_conntab_remove(&t->conns, &c->node);
+        free(c);
     }
 }
 
-static trace_conn *trace_find(tlsneg_analysis *t, uint64_t id)
+/* conn_find returns the connection of id, a fresh one if it is not kept
+ * yet; NULL when out of memory. */
+static kept_conn *conn_find(tlsneg_analysis *t, uint64_t id)
 {
-    if (t->used * 2 >= t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 1024;
-        trace_conn **slots = calloc(cap, sizeof *slots);
-        if (!slots) {
-            return NULL;
-        }
-        for (size_t i = 0; i < t->cap; i++) {
-            if (t->slots[i]) {
-                size_t j = trace_home(t->slots[i]->id, cap);
-                while (slots[j]) {
-                    j = (j + 1) & (cap - 1);
-                }
-                slots[j] = t->slots[i];
-            }
-        }
-        free(t->slots);
-        t->slots = slots;
-        t->cap = cap;
+    kept_conn *c = conn_lookup(t, id);
+    if (c) {
+        return c;
     }
-    size_t j = trace_slot(t, id);
-    if (!t->slots[j]) {
-        /* kept_buf is written before it is read (tlsneg_facts_copy): only
-         * what comes before it starts zeroed. */
-        trace_conn *c = malloc(sizeof *c);
-        if (!c) {
-            return NULL;
-        }
-        memset(c, 0, offsetof(trace_conn, kept_buf));
-        c->id = id;
-        c->conn.id = id;
-        t->slots[j] = c;
-        if (++t->used > t->peak) {
-            t->peak = t->used;
-        }
+    /* kept_buf is written before it is read (tlsneg_facts_copy): only what
+     * comes before it starts zeroed. */
+    c = malloc(sizeof *c);
+    if (!c) {
+        return NULL;
     }
-    return t->slots[j];
+    memset(c, 0, offsetof(kept_conn, kept_buf));
+    c->id = id;
+    c->conn.id = id;
+    tlsneg_conntab_add(&t->conns, &c->node, conn_hash(id));
+    if (t->conns.count > t->peak) {
+        t->peak = t->conns.count;
+    }
+    return c;
 }
 
-static void trace_free(tlsneg_analysis *t)
+static void conn_free(tlsneg_conntab_node *n)
 {
-    for (size_t i = 0; i < t->cap; i++) {
-        free(t->slots[i]);
+    free(n);
+}
+
+static void conns_free(tlsneg_analysis *t)
+{
+    if (t->conns.buckets) {
+        tlsneg_conntab_clear(&t->conns, conn_free);
     }
-    free(t->slots);
-    t->slots = NULL;
-    t->cap = t->used = 0;
+    tlsneg_conntab_free(&t->conns);
     tlsneg_session_free(t->session);
     t->session = NULL;
 }
@@ -185,7 +153,8 @@ tlsneg_analysis *tlsneg_analysis_new(const tlsneg_analysis_config *cfg, FILE *ou
     tlsneg_tracker_config tc = TLSNEG_TRACKER_DEFAULTS;
     tc.max_attempts = cfg->max_attempts;
     t->session = tlsneg_session_new(&tc);
-    if (!t->session) {
+    /* As many buckets as connections kept, up to 4 million. */
+    if (!t->session || !tlsneg_conntab_init(&t->conns, 1u << 22)) {
         tlsneg_analysis_end(t);
         return NULL;
     }
@@ -197,7 +166,7 @@ void tlsneg_analysis_end(tlsneg_analysis *t)
     if (!t) {
         return;
     }
-    trace_free(t);
+    conns_free(t);
     for (size_t i = 0; i < t->num_outs; i++) {
         tlsneg_out_end(t->outs[i]);
         tlsneg_out_free(t->outs[i]);
@@ -219,7 +188,7 @@ void tlsneg_analysis_prepare(const tlsneg_pcap_event *ev, tlsneg_prepared *p)
 }
 
 /* close_event: a TCP FIN or RST on tc. */
-static void close_event(tlsneg_analysis *t, trace_conn *tc, const tlsneg_pcap_event *ev,
+static void close_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_pcap_event *ev,
                         const tlsneg_event *e)
 {
     tlsneg_close_result cx;
@@ -237,7 +206,7 @@ static void close_event(tlsneg_analysis *t, trace_conn *tc, const tlsneg_pcap_ev
 }
 
 /* hello_event: a hello on tc, framed and parsed in prep. */
-static void hello_event(tlsneg_analysis *t, trace_conn *tc, const tlsneg_pcap_event *ev,
+static void hello_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_pcap_event *ev,
                         const tlsneg_event *e, const tlsneg_prepared *prep)
 {
     tlsneg_result *x = &t->result;
@@ -262,7 +231,7 @@ void tlsneg_analysis_event(tlsneg_analysis *t, uint32_t file_no, const tlsneg_pc
      * sees all files as one capture. */
     uint64_t id = (uint64_t)file_no << 40 | ev->conn;
     if (ev->kind == TLSNEG_PCAP_END) {
-        trace_forget(t, id);
+        conn_forget(t, id);
         return;
     }
     tlsneg_event e = {ev->frame,
@@ -274,7 +243,7 @@ void tlsneg_analysis_event(tlsneg_analysis *t, uint32_t file_no, const tlsneg_pc
                                          : TLSNEG_SENDER_SERVER};
     if (ev->kind == TLSNEG_PCAP_PROGRESS) {
         /* As the plugin: only a connection that has shown something. */
-        trace_conn *pc = trace_lookup(t, id);
+        kept_conn *pc = conn_lookup(t, id);
         if (pc) {
             tlsneg_session_progress(t->session, &pc->conn, &e);
         }
@@ -283,7 +252,7 @@ void tlsneg_analysis_event(tlsneg_analysis *t, uint32_t file_no, const tlsneg_pc
         }
         return;
     }
-    trace_conn *tc = trace_find(t, id);
+    kept_conn *tc = conn_find(t, id);
     if (!tc) {
         return;
     }
@@ -309,6 +278,6 @@ void tlsneg_analysis_print_stats(const tlsneg_analysis *t, const char *name)
     fprintf(stderr,
             "tlsneg-pcap: %s: session: %zu connections kept now, %zu at most; tracker: %zu "
             "attempts, %zu bytes\n",
-            name, t->used, t->peak, tk ? tlsneg_tracker_attempts(tk) : 0,
+            name, t->conns.count, t->peak, tk ? tlsneg_tracker_attempts(tk) : 0,
             tk ? tlsneg_tracker_bytes(tk) : 0);
 }

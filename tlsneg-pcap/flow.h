@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "conntab.h"
 #include "net.h"
 #include "packets.h"
 #include "quic.h"
@@ -37,10 +38,10 @@ typedef struct dtls_dir dtls_dir;
 typedef struct quic_state quic_state;
 
 typedef struct flow {
-    struct flow *hnext, *prev, *next;
+    tlsneg_conntab_node node; /* first: its place in the flow table */
+    struct flow *prev, *next; /* by last packet */
     uint64_t conn;
     uint64_t last_us;
-    uint32_t hash;
     uint8_t l4;
     uint8_t addr_len;
     uint8_t kind;
@@ -61,10 +62,7 @@ struct tlsneg_pcap {
     tlsneg_pcap_event_fn fn;
     void *user;
     tlsneg_pcap_stats st;
-    flow **buckets;
-    uint32_t nbuckets;    /* a power of two */
-    uint32_t max_buckets; /* grown up to this as flows arrive */
-    uint32_t nflows;
+    tlsneg_conntab flows;
     flow *oldest, *newest; /* by last packet */
     uint64_t next_conn;
     tlsneg_quic_crypto *crypto;

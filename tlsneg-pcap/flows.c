@@ -155,17 +155,10 @@ void tlsneg_flow_remove(tlsneg_pcap *p, flow *f, bool tell)
         ev.time_us = p->time_us;
         p->fn(p->user, &ev);
     }
-    flow **pp = &p->buckets[f->hash & (p->nbuckets - 1)];
-    while (*pp && *pp != f) {
-        pp = &(*pp)->hnext;
-    }
-    if (*pp) {
-        *pp = f->hnext;
-    }
+    tlsneg_conntab_remove(&p->flows, &f->node);
     lru_unlink(p, f);
     flow_release(f);
     free(f);
-    p->nflows--;
 }
 
 void tlsneg_flows_expire(tlsneg_pcap *p)
@@ -179,8 +172,9 @@ void tlsneg_flows_expire(tlsneg_pcap *p)
 
 flow *tlsneg_flow_find(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h, int *out_dir)
 {
-    for (flow *f = p->buckets[h & (p->nbuckets - 1)]; f; f = f->hnext) {
-        if (f->hash == h) {
+    for (tlsneg_conntab_node *c = tlsneg_conntab_chain(&p->flows, h); c; c = c->next) {
+        if (c->hash == h) {
+            flow *f = (flow *)c;
             int d = flow_dir(f, n);
             if (d >= 0) {
                 *out_dir = d;
@@ -191,49 +185,17 @@ flow *tlsneg_flow_find(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h, i
     return NULL;
 }
 
-/* buckets_grow doubles the bucket array (as many buckets as flows): a table
- * sized for max_flows up front would touch megabytes of pages at random. The
- * flows keep their order within a chain. */
-static void buckets_grow(tlsneg_pcap *p)
-{
-    uint32_t nb = p->nbuckets * 2;
-    flow **b = calloc(nb, sizeof *b);
-    if (!b) {
-        return; /* longer chains, still right */
-    }
-    flow **tail[2];
-    for (uint32_t i = 0; i < p->nbuckets; i++) {
-        /* bucket i splits into i and i + nbuckets */
-        tail[0] = &b[i];
-        tail[1] = &b[i + p->nbuckets];
-        for (flow *f = p->buckets[i], *next; f; f = next) {
-            next = f->hnext;
-            flow ***t = &tail[(f->hash & p->nbuckets) ? 1 : 0];
-            f->hnext = NULL;
-            **t = f;
-            *t = &f->hnext;
-        }
-    }
-    free(p->buckets);
-    p->buckets = b;
-    p->nbuckets = nb;
-}
-
 flow *tlsneg_flow_new(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h)
 {
-    if (p->nflows >= p->cfg.max_flows && p->oldest) {
+    if (p->flows.count >= p->cfg.max_flows && p->oldest) {
         p->st.flows_evicted_cap++;
         tlsneg_flow_remove(p, p->oldest, true);
-    }
-    if (p->nflows >= p->nbuckets && p->nbuckets < p->max_buckets) {
-        buckets_grow(p);
     }
     flow *f = calloc(1, sizeof *f);
     if (!f) {
         return NULL;
     }
     f->conn = ++p->next_conn;
-    f->hash = h;
     f->l4 = n->l4;
     f->addr_len = n->addr_len;
     f->client = -1;
@@ -241,11 +203,8 @@ flow *tlsneg_flow_new(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h)
     memcpy(f->addr[1], n->dst, 16);
     f->port[0] = n->sport;
     f->port[1] = n->dport;
-    flow **b = &p->buckets[h & (p->nbuckets - 1)];
-    f->hnext = *b;
-    *b = f;
+    tlsneg_conntab_add(&p->flows, &f->node, h);
     lru_append(p, f);
-    p->nflows++;
     p->st.flows++;
     return f;
 }
@@ -263,10 +222,7 @@ bool tlsneg_flows_init(tlsneg_pcap *p)
     while (nb < p->cfg.max_flows / 2 && nb < (1u << 22)) {
         nb *= 2;
     }
-    p->max_buckets = nb;
-    p->nbuckets = nb < 1024 ? nb : 1024;
-    p->buckets = calloc(p->nbuckets, sizeof *p->buckets);
-    return p->buckets != NULL;
+    return tlsneg_conntab_init(&p->flows, nb);
 }
 
 void tlsneg_flows_finish(tlsneg_pcap *p)
@@ -281,6 +237,5 @@ void tlsneg_flows_free(tlsneg_pcap *p)
     while (p->oldest) {
         tlsneg_flow_remove(p, p->oldest, false);
     }
-    free(p->buckets);
-    p->buckets = NULL;
+    tlsneg_conntab_free(&p->flows);
 }
