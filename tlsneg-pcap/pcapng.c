@@ -102,12 +102,95 @@ static uint64_t to_us(const tlsneg_pcapng_iface *i, uint64_t ts)
     return us + (uint64_t)(i->offset_s * 1000000);
 }
 
+/* section reads the rest of a Section Header Block (head: its type and
+ * length as read): TLSNEG_PCAPNG_END to go on, or what stops the reading. */
+static tlsneg_pcapng_status section(tlsneg_pcapng *r, const uint8_t head[8])
+{
+    /* A new section: its byte order from the magic after the length. */
+    uint8_t magic[4];
+    if (!read_exact(r, magic, 4)) {
+        return TLSNEG_PCAPNG_TRUNCATED;
+    }
+    if (memcmp(magic, "\x4d\x3c\x2b\x1a", 4) == 0) {
+        r->swap = false;
+    } else if (memcmp(magic, "\x1a\x2b\x3c\x4d", 4) == 0) {
+        r->swap = true;
+    } else {
+        return bad(r, "a Section Header Block without the byte-order magic");
+    }
+    uint32_t total = u32(r, head + 4);
+    if (total < 28 || total % 4 || total > MAX_BLOCK) {
+        return bad(r, "a Section Header Block of impossible length");
+    }
+    r->num_ifaces = 0;
+    /* skip the rest: version, section length, options, length */
+    size_t rest = total - 12;
+    uint8_t skip[256];
+    while (rest > 0) {
+        size_t n = rest < sizeof skip ? rest : sizeof skip;
+        if (!read_exact(r, skip, n)) {
+            return TLSNEG_PCAPNG_TRUNCATED;
+        }
+        rest -= n;
+    }
+    return TLSNEG_PCAPNG_END;
+}
+
+/* packet reads a packet block of type (its body b, n bytes without the
+ * trailing length) into r: TLSNEG_PCAPNG_PACKET, TLSNEG_PCAPNG_END for a
+ * block of another type (to go on), or TLSNEG_PCAPNG_BAD. */
+static tlsneg_pcapng_status packet(tlsneg_pcapng *r, uint32_t type, const uint8_t *b, size_t n)
+{
+    uint32_t iface, caplen, len;
+    uint64_t ts;
+    size_t data_at;
+    if (type == BLOCK_EPB || type == BLOCK_OPB) {
+        if (n < 20) {
+            return bad(r, "a packet block is too short");
+        }
+        iface = type == BLOCK_EPB ? u32(r, b) : u16(r, b);
+        ts = (uint64_t)u32(r, b + 4) << 32 | u32(r, b + 8);
+        caplen = u32(r, b + 12);
+        len = u32(r, b + 16);
+        data_at = 20;
+    } else if (type == BLOCK_SPB) {
+        if (n < 4 || r->num_ifaces == 0) {
+            return bad(r, "a Simple Packet Block without an interface");
+        }
+        iface = 0;
+        ts = 0;
+        len = u32(r, b);
+        caplen = (uint32_t)(n - 4);
+        if (len < caplen) {
+            caplen = len;
+        }
+        if (r->ifaces[0].snaplen && caplen > r->ifaces[0].snaplen) {
+            caplen = r->ifaces[0].snaplen;
+        }
+        data_at = 4;
+    } else {
+        return TLSNEG_PCAPNG_END;
+    }
+    if (iface >= r->num_ifaces) {
+        return bad(r, "a packet of an interface not described");
+    }
+    if (caplen > n - data_at) {
+        return bad(r, "a packet longer than its block");
+    }
+    r->linktype = r->ifaces[iface].linktype;
+    r->time_us = to_us(&r->ifaces[iface], ts);
+    r->data = b + data_at;
+    r->caplen = caplen;
+    r->len = len < caplen ? caplen : len;
+    return TLSNEG_PCAPNG_PACKET;
+}
+
 tlsneg_pcapng_status tlsneg_pcapng_next(tlsneg_pcapng *r)
 {
     for (;;) {
         uint8_t head[8];
         size_t got;
-        uint32_t type, total;
+        uint32_t type;
         if (!r->started) {
             /* The caller read the first block type already. */
             r->started = true;
@@ -125,37 +208,15 @@ tlsneg_pcapng_status tlsneg_pcapng_next(tlsneg_pcapng *r)
             }
             type = u32(r, head);
         }
+        tlsneg_pcapng_status s;
         if (type == BLOCK_SHB) {
-            /* A new section: its byte order from the magic after the length. */
-            uint8_t magic[4];
-            if (!read_exact(r, magic, 4)) {
-                return TLSNEG_PCAPNG_TRUNCATED;
-            }
-            if (memcmp(magic, "\x4d\x3c\x2b\x1a", 4) == 0) {
-                r->swap = false;
-            } else if (memcmp(magic, "\x1a\x2b\x3c\x4d", 4) == 0) {
-                r->swap = true;
-            } else {
-                return bad(r, "a Section Header Block without the byte-order magic");
-            }
-            total = u32(r, head + 4);
-            if (total < 28 || total % 4 || total > MAX_BLOCK) {
-                return bad(r, "a Section Header Block of impossible length");
-            }
-            r->num_ifaces = 0;
-            /* skip the rest: version, section length, options, length */
-            size_t rest = total - 12;
-            uint8_t skip[256];
-            while (rest > 0) {
-                size_t n = rest < sizeof skip ? rest : sizeof skip;
-                if (!read_exact(r, skip, n)) {
-                    return TLSNEG_PCAPNG_TRUNCATED;
-                }
-                rest -= n;
+            s = section(r, head);
+            if (s != TLSNEG_PCAPNG_END) {
+                return s;
             }
             continue;
         }
-        total = u32(r, head + 4);
+        uint32_t total = u32(r, head + 4);
         if (total < 12 || total % 4 || total > MAX_BLOCK) {
             return bad(r, "a block of impossible length");
         }
@@ -171,56 +232,10 @@ tlsneg_pcapng_status tlsneg_pcapng_next(tlsneg_pcapng *r)
         if (!read_exact(r, r->buf, body)) {
             return TLSNEG_PCAPNG_TRUNCATED;
         }
-        const uint8_t *b = r->buf;
-        size_t n = body - 4; /* without the trailing length */
-        if (type == BLOCK_IDB) {
-            tlsneg_pcapng_status s = interface(r, b, n);
-            if (s != TLSNEG_PCAPNG_END) {
-                return s;
-            }
-            continue;
+        /* without the trailing length */
+        s = type == BLOCK_IDB ? interface(r, r->buf, body - 4) : packet(r, type, r->buf, body - 4);
+        if (s != TLSNEG_PCAPNG_END) {
+            return s;
         }
-        uint32_t iface, caplen, len;
-        uint64_t ts;
-        size_t data_at;
-        if (type == BLOCK_EPB || type == BLOCK_OPB) {
-            if (n < 20) {
-                return bad(r, "a packet block is too short");
-            }
-            iface = type == BLOCK_EPB ? u32(r, b) : u16(r, b);
-            ts = (uint64_t)u32(r, b + 4) << 32 | u32(r, b + 8);
-            caplen = u32(r, b + 12);
-            len = u32(r, b + 16);
-            data_at = 20;
-        } else if (type == BLOCK_SPB) {
-            if (n < 4 || r->num_ifaces == 0) {
-                return bad(r, "a Simple Packet Block without an interface");
-            }
-            iface = 0;
-            ts = 0;
-            len = u32(r, b);
-            caplen = (uint32_t)(n - 4);
-            if (len < caplen) {
-                caplen = len;
-            }
-            if (r->ifaces[0].snaplen && caplen > r->ifaces[0].snaplen) {
-                caplen = r->ifaces[0].snaplen;
-            }
-            data_at = 4;
-        } else {
-            continue;
-        }
-        if (iface >= r->num_ifaces) {
-            return bad(r, "a packet of an interface not described");
-        }
-        if (caplen > n - data_at) {
-            return bad(r, "a packet longer than its block");
-        }
-        r->linktype = r->ifaces[iface].linktype;
-        r->time_us = to_us(&r->ifaces[iface], ts);
-        r->data = b + data_at;
-        r->caplen = caplen;
-        r->len = len < caplen ? caplen : len;
-        return TLSNEG_PCAPNG_PACKET;
     }
 }

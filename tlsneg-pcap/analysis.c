@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* analysis.c: the packet path's events through the session layer to the
+ * outputs (analysis.h). */
+#include "analysis.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/facts.h"
+#include "core/hello.h"
+#include "conntab.h"
+#include "report/output.h"
+#include "trace.h"
+
+/* What the session layer keeps per connection (--trace and the outputs),
+ * found by the packet path's connection id: about 1 KB per connection, freed
+ * when the packet path drops the flow (TLSNEG_PCAP_END), so that memory
+ * stays flat in the number of connections. */
+typedef struct {
+    tlsneg_conntab_node node; /* first: its place in the table */
+    uint64_t id;
+    tlsneg_conn conn;
+    tlsneg_facts kept;
+    tlsneg_facts_buf kept_buf;
+} kept_conn;
+
+struct tlsneg_analysis {
+    tlsneg_analysis_config cfg;
+    FILE *out;
+    tlsneg_session *session;
+    tlsneg_conntab conns; /* kept_conn by id */
+    size_t peak;          /* the most connections kept at once, for --stats */
+    tlsneg_result result; /* large: one, reused */
+    tlsneg_out_msg_buf view_buf;
+    /* The outputs asked for (--jsonl, --csv, --report), in that order. */
+    tlsneg_out *outs[3];
+    size_t num_outs;
+};
+
+/* conn_hash: the packet path numbers connections one after the other; a
+ * multiplicative hash spreads them over the buckets. */
+static uint32_t conn_hash(uint64_t id)
+{
+    return (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+/* conn_lookup returns the connection of id, or NULL. */
+static kept_conn *conn_lookup(const tlsneg_analysis *t, uint64_t id)
+{
+    uint32_t h = conn_hash(id);
+    for (tlsneg_conntab_node *n = tlsneg_conntab_chain(&t->conns, h); n; n = n->next) {
+        if (n->hash == h && ((kept_conn *)n)->id == id) {
+            return (kept_conn *)n;
+        }
+    }
+    return NULL;
+}
+
+/* conn_forget drops the connection of id (the packet path dropped its
+ * flow): the session layer forgets it. */
+static void conn_forget(tlsneg_analysis *t, uint64_t id)
+{
+    kept_conn *c = conn_lookup(t, id);
+    if (c) {
+        tlsneg_session_forget(t->session, &c->conn);
+        tlsneg_conntab_remove(&t->conns, &c->node);
+        free(c);
+    }
+}
+
+/* conn_find returns the connection of id, a fresh one if it is not kept
+ * yet; NULL when out of memory. */
+static kept_conn *conn_find(tlsneg_analysis *t, uint64_t id)
+{
+    kept_conn *c = conn_lookup(t, id);
+    if (c) {
+        return c;
+    }
+    /* kept_buf is written before it is read (tlsneg_facts_copy): only what
+     * comes before it starts zeroed. */
+    c = malloc(sizeof *c);
+    if (!c) {
+        return NULL;
+    }
+    memset(c, 0, offsetof(kept_conn, kept_buf));
+    c->id = id;
+    c->conn.id = id;
+    tlsneg_conntab_add(&t->conns, &c->node, conn_hash(id));
+    if (t->conns.count > t->peak) {
+        t->peak = t->conns.count;
+    }
+    return c;
+}
+
+static void conn_free(tlsneg_conntab_node *n)
+{
+    free(n);
+}
+
+static void conns_free(tlsneg_analysis *t)
+{
+    if (t->conns.buckets) {
+        tlsneg_conntab_clear(&t->conns, conn_free);
+    }
+    tlsneg_conntab_free(&t->conns);
+    tlsneg_session_free(t->session);
+    t->session = NULL;
+}
+
+/* out_frame_of describes ev's frame for the writer. */
+static tlsneg_out_frame out_frame_of(const tlsneg_pcap_event *ev)
+{
+    tlsneg_out_frame fr = {ev->frame,
+                           (int64_t)(ev->time_us / 1000000u),
+                           (uint32_t)(ev->time_us % 1000000u),
+                           {ev->src_addr, ev->addr_len, NULL, ev->src_port},
+                           {ev->dst_addr, ev->addr_len, NULL, ev->dst_port}};
+    return fr;
+}
+
+static void outs_message(const tlsneg_pcap_event *ev, tlsneg_analysis *t, const tlsneg_result *x)
+{
+    if (!t->num_outs) {
+        return;
+    }
+    tlsneg_out_msg m;
+    tlsneg_out_msg_view(&m, &t->view_buf, x);
+    tlsneg_out_frame fr = out_frame_of(ev);
+    for (size_t i = 0; i < t->num_outs; i++) {
+        tlsneg_out_message(t->outs[i], &fr, &m);
+    }
+}
+
+tlsneg_analysis *tlsneg_analysis_new(const tlsneg_analysis_config *cfg, FILE *out)
+{
+    tlsneg_analysis *t = calloc(1, sizeof *t);
+    if (!t) {
+        return NULL;
+    }
+    t->cfg = *cfg;
+    t->out = out;
+    for (int f = TLSNEG_OUT_JSONL; f <= TLSNEG_OUT_REPORT; f++) {
+        if (cfg->want[f]) {
+            t->outs[t->num_outs] = tlsneg_out_new((tlsneg_out_format)f, out);
+            if (!t->outs[t->num_outs]) {
+                tlsneg_analysis_end(t);
+                return NULL;
+            }
+            tlsneg_out_header(t->outs[t->num_outs++]);
+        }
+    }
+    tlsneg_tracker_config tc = TLSNEG_TRACKER_DEFAULTS;
+    tc.max_attempts = cfg->max_attempts;
+    t->session = tlsneg_session_new(&tc);
+    /* As many buckets as connections kept, up to 4 million. */
+    if (!t->session || !tlsneg_conntab_init(&t->conns, 1u << 22)) {
+        tlsneg_analysis_end(t);
+        return NULL;
+    }
+    return t;
+}
+
+void tlsneg_analysis_end(tlsneg_analysis *t)
+{
+    if (!t) {
+        return;
+    }
+    conns_free(t);
+    for (size_t i = 0; i < t->num_outs; i++) {
+        tlsneg_out_end(t->outs[i]);
+        tlsneg_out_free(t->outs[i]);
+    }
+    free(t);
+}
+
+void tlsneg_analysis_prepare(const tlsneg_pcap_event *ev, tlsneg_prepared *p)
+{
+    tlsneg_wire wire = ev->transport == TLSNEG_PCAP_DTLS   ? TLSNEG_WIRE_DTLS
+                       : ev->transport == TLSNEG_PCAP_QUIC ? TLSNEG_WIRE_QUIC
+                                                           : TLSNEG_WIRE_TLS;
+    tlsneg_message m;
+    p->framed = tlsneg_frame_message(&m, wire, ev->has_record_version, ev->record_version,
+                                     ev->bytes, ev->len, 0, NULL, 0);
+    if (p->framed) {
+        tlsneg_session_parse(&p->parsed, &m, ev->has_record_version, ev->record_version);
+    }
+}
+
+/* close_event: a TCP FIN or RST on tc. */
+static void close_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_pcap_event *ev,
+                        const tlsneg_event *e)
+{
+    tlsneg_close_result cx;
+    tlsneg_session_close(t->session, &tc->conn, e, ev->reset, &cx);
+    if (cx.ended_attempt_frame) {
+        tlsneg_out_frame fr = out_frame_of(ev);
+        for (size_t i = 0; i < t->num_outs; i++) {
+            tlsneg_out_close(t->outs[i], &fr, cx.cause, cx.from_client, cx.ended_attempt_frame,
+                             cx.has_sni ? cx.sni : NULL);
+        }
+    }
+    if (t->cfg.trace) {
+        tlsneg_trace_close(t->out, ev, &cx);
+    }
+}
+
+/* hello_event: a hello on tc, framed and parsed in prep. */
+static void hello_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_pcap_event *ev,
+                        const tlsneg_event *e, const tlsneg_prepared *prep)
+{
+    tlsneg_result *x = &t->result;
+    tlsneg_session_judge(t->session, &tc->conn, e, &prep->parsed, x);
+    if (!x->analysed) {
+        return;
+    }
+    if (x->keep_facts) {
+        tlsneg_facts_copy(&tc->kept, &tc->kept_buf, &x->facts);
+        tlsneg_conn_keep_client_hello(&tc->conn, &tc->kept);
+    }
+    outs_message(ev, t, x);
+    if (t->cfg.trace) {
+        tlsneg_trace_message(t->out, ev, x);
+    }
+}
+
+void tlsneg_analysis_event(tlsneg_analysis *t, uint32_t file_no, const tlsneg_pcap_event *ev,
+                           const tlsneg_prepared *prep)
+{
+    /* The packet path numbers connections per file; the session layer
+     * sees all files as one capture. */
+    uint64_t id = (uint64_t)file_no << 40 | ev->conn;
+    if (ev->kind == TLSNEG_PCAP_END) {
+        conn_forget(t, id);
+        return;
+    }
+    tlsneg_event e = {ev->frame,
+                      ev->time_us,
+                      {ev->src_addr, ev->addr_len, ev->src_port},
+                      {ev->dst_addr, ev->addr_len, ev->dst_port},
+                      ev->client_guessed ? TLSNEG_SENDER_UNKNOWN
+                      : ev->from_client  ? TLSNEG_SENDER_CLIENT
+                                         : TLSNEG_SENDER_SERVER};
+    if (ev->kind == TLSNEG_PCAP_PROGRESS) {
+        /* As the plugin: only a connection that has shown something. */
+        kept_conn *pc = conn_lookup(t, id);
+        if (pc) {
+            tlsneg_session_progress(t->session, &pc->conn, &e);
+        }
+        if (t->cfg.trace) {
+            tlsneg_trace_progress(t->out, ev);
+        }
+        return;
+    }
+    kept_conn *tc = conn_find(t, id);
+    if (!tc) {
+        return;
+    }
+    if (ev->kind == TLSNEG_PCAP_CLOSE) {
+        close_event(t, tc, ev, &e);
+    } else if (ev->kind == TLSNEG_PCAP_ALERT) {
+        tlsneg_session_alert(t->session, &tc->conn, &e, ev->bytes[1], &t->result);
+        outs_message(ev, t, &t->result);
+        if (t->cfg.trace) {
+            tlsneg_trace_alert(t->out, ev, &t->result);
+        }
+    } else if (prep->framed) {
+        hello_event(t, tc, ev, &e, prep);
+    }
+}
+
+void tlsneg_analysis_print_stats(const tlsneg_analysis *t, const char *name)
+{
+    if (!t) {
+        return;
+    }
+    const tlsneg_tracker *tk = tlsneg_session_tracker(t->session);
+    fprintf(stderr,
+            "tlsneg-pcap: %s: session: %zu connections kept now, %zu at most; tracker: %zu "
+            "attempts, %zu bytes\n",
+            name, t->conns.count, t->peak, tk ? tlsneg_tracker_attempts(tk) : 0,
+            tk ? tlsneg_tracker_bytes(tk) : 0);
+}

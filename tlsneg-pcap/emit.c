@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* emit.c: the packet path's events (flow.h): an event names its flow, its
+ * sender and the packet that completed it; whole handshake messages are put
+ * together from a byte stream (TLS record payloads, QUIC CRYPTO data). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hello.h"
+#include "flow.h"
+
+/* RFC 8446 4.1.3: a HelloRetryRequest is a ServerHello with this random. */
+static const uint8_t hrr_random[32] = {
+    0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8, 0x91,
+    0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
+};
+
+static void deliver(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_event *ev)
+{
+    if (f->client < 0) {
+        /* No SYN and no hello: the sender of the flow's first packet. */
+        f->client = 0;
+        f->client_guessed = true;
+    }
+    ev->conn = f->conn;
+    ev->from_client = f->client == d;
+    ev->client_guessed = f->client_guessed;
+    ev->addr_len = f->addr_len;
+    memcpy(ev->src_addr, f->addr[d], 16);
+    memcpy(ev->dst_addr, f->addr[1 - d], 16);
+    ev->src_port = f->port[d];
+    ev->dst_port = f->port[1 - d];
+    ev->frame = p->frame;
+    ev->time_us = p->time_us;
+    p->st.events++;
+    p->fn(p->user, ev);
+}
+
+void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t, tlsneg_pcap_kind kind,
+                 const uint8_t *bytes, size_t len, bool reset)
+{
+    tlsneg_pcap_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.transport = t;
+    ev.kind = kind;
+    ev.bytes = bytes;
+    ev.len = len;
+    ev.reset = reset;
+    deliver(p, f, d, &ev);
+}
+
+void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t,
+                         const uint8_t *msg, size_t len, bool has_rv, uint16_t rv, bool sslv2)
+{
+    /* SSL 2.0: CLIENT-HELLO 1, SERVER-HELLO 4 (TLSNEG_SSL2_*). */
+    uint8_t type = msg[0];
+    /* The client is who sends a ClientHello, unless a SYN said otherwise. */
+    if (f->client < 0 || f->client_guessed) {
+        if (type == 1) {
+            f->client = (int8_t)d;
+            f->client_guessed = false;
+        } else if (type == 2 || (sslv2 && type == TLSNEG_SSL2_SERVER_HELLO)) {
+            f->client = (int8_t)(1 - d);
+            f->client_guessed = false;
+        }
+    }
+    size_t random_at = t == TLSNEG_PCAP_DTLS ? 14 : 6;
+    if (!sslv2 && type == 2 && len >= random_at + 32 &&
+        memcmp(msg + random_at, hrr_random, 32) == 0) {
+        f->hrr = true;
+    } else if ((type == 1 || type == 2) && f->hrr) {
+        f->hello_after_hrr[d] = true;
+    }
+    tlsneg_pcap_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.transport = t;
+    ev.kind = TLSNEG_PCAP_HANDSHAKE;
+    ev.has_record_version = has_rv;
+    ev.record_version = rv;
+    ev.sslv2 = sslv2;
+    ev.msg_type = type;
+    ev.bytes = msg;
+    ev.len = len;
+    deliver(p, f, d, &ev);
+}
+
+bool tlsneg_hs_keep_type(uint8_t type)
+{
+    return type == 1 || type == 2 || type == 3;
+}
+
+bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_pcap_transport t,
+                    const uint8_t *b, size_t n, bool has_rv, uint16_t rv)
+{
+    while (n > 0) {
+        if (h->hdr_got < 4) {
+            if (h->hdr_got == 0) {
+                h->has_record_version = has_rv;
+                h->record_version = rv;
+            }
+            h->hdr[h->hdr_got++] = *b++;
+            n--;
+            if (h->hdr_got < 4) {
+                continue;
+            }
+            h->len = (uint32_t)h->hdr[1] << 16 | (uint32_t)h->hdr[2] << 8 | h->hdr[3];
+            h->got = 0;
+            h->keep = tlsneg_hs_keep_type(h->hdr[0]);
+            if (h->keep) {
+                if (h->len + 4 > p->cfg.max_buffer) {
+                    return false;
+                }
+                h->msg = malloc((size_t)h->len + 4);
+                if (!h->msg) {
+                    return false;
+                }
+                memcpy(h->msg, h->hdr, 4);
+            }
+        }
+        size_t take = h->len - h->got;
+        if (take > n) {
+            take = n;
+        }
+        if (h->keep) {
+            memcpy(h->msg + 4 + h->got, b, take);
+        }
+        h->got += (uint32_t)take;
+        b += take;
+        n -= take;
+        if (h->got == h->len) {
+            if (h->keep) {
+                tlsneg_emit_message(p, f, d, t, h->msg, (size_t)h->len + 4, h->has_record_version,
+                                    h->record_version, false);
+            }
+            free(h->msg);
+            memset(h, 0, sizeof *h);
+        }
+    }
+    return true;
+}
+
+void tlsneg_hs_free(hs_msg *h)
+{
+    free(h->msg);
+    memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* flow.h: the packet path's own (packets.h): a flow and what it holds, the
+ * packet path's state, and what its files call of each other: the flow
+ * table (flows.c), the events (emit.c), TCP (tcp.c), DTLS (dtls.c) and
+ * QUIC (quicflow.c). Internal to the packet path. */
+#ifndef TLSNEG_PCAP_FLOW_H
+#define TLSNEG_PCAP_FLOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "conntab.h"
+#include "net.h"
+#include "packets.h"
+#include "quic.h"
+
+/* RFC 8446 5.2: a record carries at most 2^14 + 2048 bytes (ciphertext). */
+#define TLSNEG_MAX_RECORD (16384 + 2048)
+
+typedef enum { KIND_NONE, KIND_TCP, KIND_DTLS, KIND_QUIC } flow_kind;
+
+/* A handshake message being put together from the payloads of several
+ * records (TLS) or from a CRYPTO stream (QUIC). */
+typedef struct {
+    uint8_t hdr[4];
+    uint8_t hdr_got;
+    bool keep;               /* a type the front end emits: its bytes are collected */
+    uint16_t record_version; /* of the record holding the first byte */
+    bool has_record_version;
+    uint32_t len, got; /* body length, body bytes seen */
+    uint8_t *msg;      /* header + body while keep */
+} hs_msg;
+
+/* Each transport's state of a flow, in its own file. */
+typedef struct tcp_dir tcp_dir;
+typedef struct dtls_dir dtls_dir;
+typedef struct quic_state quic_state;
+
+typedef struct flow {
+    tlsneg_conntab_node node; /* first: its place in the flow table */
+    struct flow *prev, *next; /* by last packet */
+    uint64_t conn;
+    uint64_t last_us;
+    uint8_t l4;
+    uint8_t addr_len;
+    uint8_t kind;
+    int8_t client; /* endpoint index of the client, -1 unknown */
+    bool client_guessed;
+    bool hrr; /* a HelloRetryRequest was seen */
+    bool hello_after_hrr[2];
+    bool rst;
+    uint8_t addr[2][16];
+    uint16_t port[2];
+    tcp_dir *tcp[2];
+    dtls_dir *dtls[2];
+    quic_state *quic;
+} flow;
+
+struct tlsneg_pcap {
+    tlsneg_pcap_config cfg;
+    tlsneg_pcap_event_fn fn;
+    void *user;
+    tlsneg_pcap_stats st;
+    tlsneg_conntab flows;
+    flow *oldest, *newest; /* by last packet */
+    uint64_t next_conn;
+    tlsneg_quic_crypto *crypto;
+    uint8_t *scratch; /* a decrypted QUIC packet */
+    size_t scratch_len;
+    /* the packet being read */
+    uint32_t frame;
+    uint64_t time_us;
+};
+
+/* ---- the flow table (flows.c) ---- */
+
+/* tlsneg_flows_init sizes the table for p->cfg.max_flows; false when out
+ * of memory. */
+bool tlsneg_flows_init(tlsneg_pcap *p);
+/* tlsneg_flows_finish forgets every flow, each with its TLSNEG_PCAP_END,
+ * the least recently seen first. */
+void tlsneg_flows_finish(tlsneg_pcap *p);
+/* tlsneg_flows_free forgets every flow, untold, and frees the table. */
+void tlsneg_flows_free(tlsneg_pcap *p);
+/* tlsneg_flows_expire forgets the flows idle for the timeout. */
+void tlsneg_flows_expire(tlsneg_pcap *p);
+/* tlsneg_flow_hash: the same for both directions of n's flow. */
+uint32_t tlsneg_flow_hash(const tlsneg_net_packet *n);
+/* tlsneg_flow_find returns n's flow (of hash h) and which endpoint sent n
+ * (*out_dir), or NULL. */
+flow *tlsneg_flow_find(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h, int *out_dir);
+/* tlsneg_flow_new starts n's flow (its sender is endpoint 0), forgetting
+ * the least recently seen one at the cap; NULL when out of memory. */
+flow *tlsneg_flow_new(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h);
+/* tlsneg_flow_seen: f had a packet now (the most recently seen). */
+void tlsneg_flow_seen(tlsneg_pcap *p, flow *f);
+/* tlsneg_flow_remove forgets f; tell: send its TLSNEG_PCAP_END first. */
+void tlsneg_flow_remove(tlsneg_pcap *p, flow *f, bool tell);
+
+/* ---- events (emit.c) ---- */
+
+/* tlsneg_emit reports an alert (bytes, 2), a TCP close (reset or FIN) or
+ * progress, sent by endpoint d of f. */
+void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t, tlsneg_pcap_kind kind,
+                 const uint8_t *bytes, size_t len, bool reset);
+/* tlsneg_emit_message reports a whole handshake message sent by endpoint d
+ * of f, carried in a record of version rv if has_rv. */
+void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t,
+                         const uint8_t *msg, size_t len, bool has_rv, uint16_t rv, bool sslv2);
+/* tlsneg_hs_keep_type: a handshake message type the packet path reports. */
+bool tlsneg_hs_keep_type(uint8_t type);
+/* tlsneg_hs_feed adds n bytes of handshake data and emits every message
+ * they complete. Returns false when a message does not fit the buffer
+ * limit (the rest of this direction is then not read). */
+bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_pcap_transport t,
+                    const uint8_t *b, size_t n, bool has_rv, uint16_t rv);
+void tlsneg_hs_free(hs_msg *h);
+
+/* ---- the transports (tcp.c, dtls.c, quicflow.c) ---- */
+
+/* tlsneg_tcp_segment reads a TCP segment n (its flow's hash h) of flow f
+ * (sent by its endpoint d), or of a new flow (f NULL); the flow is
+ * forgotten once over. */
+void tlsneg_tcp_segment(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h, flow *f, int d);
+void tlsneg_tcp_dir_free(tcp_dir *t);
+
+/* tlsneg_dtls_looks: a UDP payload that starts with a DTLS record. */
+bool tlsneg_dtls_looks(const uint8_t *b, size_t n);
+/* tlsneg_dtls_datagram reads the DTLS records of a datagram. */
+void tlsneg_dtls_datagram(tlsneg_pcap *p, flow *f, int d, const uint8_t *b, size_t n);
+void tlsneg_dtls_dir_free(dtls_dir *t);
+
+/* tlsneg_quicflow_datagram reads the QUIC packets of a datagram. */
+void tlsneg_quicflow_datagram(tlsneg_pcap *p, flow *f, int d, const uint8_t *b, size_t n);
+void tlsneg_quicflow_free(quic_state *q);
+
+#endif

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* quicflow.c: QUIC in the packet path (flow.h): each side's Initial
+ * packets decrypted (quic.h) with the keys of the client's first
+ * Destination Connection ID, their CRYPTO frames put back in order into
+ * handshake messages, a CONNECTION_CLOSE's TLS alert. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "flow.h"
+#include "stream.h"
+
+typedef struct {
+    tlsneg_stream s;
+    hs_msg hs;
+    uint64_t next_pn;
+} quic_side;
+
+struct quic_state {
+    uint32_t version; /* of the keys */
+    bool have_dcid;
+    uint8_t dcid_len;
+    uint8_t dcid[20];
+    tlsneg_quic_keys keys[2]; /* client, server */
+    quic_side side[2];        /* client, server */
+};
+
+void tlsneg_quicflow_free(quic_state *q)
+{
+    if (q) {
+        for (int i = 0; i < 2; i++) {
+            tlsneg_stream_free(&q->side[i].s);
+            tlsneg_hs_free(&q->side[i].hs);
+        }
+        free(q);
+    }
+}
+
+typedef struct {
+    tlsneg_pcap *p;
+    flow *f;
+    int d;    /* sender's endpoint index */
+    int role; /* 0 client, 1 server */
+} quic_ctx;
+
+static void quic_crypto(void *user, uint64_t offset, const uint8_t *data, size_t len)
+{
+    quic_ctx *c = user;
+    quic_side *s = &c->f->quic->side[c->role];
+    if (tlsneg_stream_add(&s->s, offset, data, len, c->p->cfg.max_buffer, &c->p->st.tcp_dropped) !=
+        TLSNEG_STREAM_IN_ORDER) {
+        return;
+    }
+    uint32_t n = s->s.have;
+    if (tlsneg_hs_feed(c->p, c->f, c->d, &s->hs, TLSNEG_PCAP_QUIC, s->s.buf, n, false, 0)) {
+        tlsneg_stream_consume(&s->s, n);
+    } else {
+        tlsneg_stream_free(&s->s);
+        tlsneg_hs_free(&s->hs);
+    }
+}
+
+static void quic_close(void *user, uint64_t code)
+{
+    quic_ctx *c = user;
+    /* RFC 9001 4.8: a TLS alert travels as the crypto error 0x100 + its
+     * description. */
+    if (code >= 0x100 && code <= 0x1ff) {
+        uint8_t alert[2] = {2, (uint8_t)(code - 0x100)};
+        tlsneg_emit(c->p, c->f, c->d, TLSNEG_PCAP_QUIC, TLSNEG_PCAP_ALERT, alert, 2, false);
+    }
+}
+
+static bool quic_keys_for(tlsneg_pcap *p, quic_state *q, uint32_t version, const uint8_t *dcid,
+                          uint8_t dcid_len)
+{
+    if (!tlsneg_quic_initial_keys(p->crypto, version, dcid, dcid_len, q->keys)) {
+        return false;
+    }
+    q->version = version;
+    q->have_dcid = true;
+    q->dcid_len = dcid_len;
+    memcpy(q->dcid, dcid, dcid_len);
+    return true;
+}
+
+static bool scratch(tlsneg_pcap *p, size_t n)
+{
+    if (p->scratch_len >= n) {
+        return true;
+    }
+    uint8_t *b = realloc(p->scratch, n);
+    if (!b) {
+        return false;
+    }
+    p->scratch = b;
+    p->scratch_len = n;
+    return true;
+}
+
+static void quic_initial(tlsneg_pcap *p, flow *f, int d, const tlsneg_quic_long *h,
+                         const uint8_t *pkt)
+{
+    p->st.quic_initials++;
+    if (!f->quic) {
+        f->quic = calloc(1, sizeof(quic_state));
+        if (!f->quic) {
+            return;
+        }
+    }
+    quic_state *q = f->quic;
+    if (f->client < 0 || f->client_guessed) {
+        /* The first Initial comes from the client. */
+        f->client = (int8_t)d;
+        f->client_guessed = false;
+    }
+    int role = f->client == d ? 0 : 1;
+    if (!scratch(p, h->packet_len)) {
+        return;
+    }
+    size_t out_len;
+    uint64_t pn;
+    bool ok = false;
+    if (q->have_dcid && q->version != h->version) {
+        /* Compatible version negotiation: same connection ID, other keys. */
+        uint8_t dcid[20];
+        memcpy(dcid, q->dcid, q->dcid_len);
+        ok = quic_keys_for(p, q, h->version, dcid, q->dcid_len);
+    }
+    if (q->have_dcid) {
+        ok = tlsneg_quic_decrypt(p->crypto, &q->keys[role], h, pkt, q->side[role].next_pn,
+                                 p->scratch, &out_len, &pn);
+    }
+    if (!ok && role == 0) {
+        /* A new connection on the flow, or the client's Initial after a
+         * Retry: keys from this packet's Destination Connection ID. */
+        quic_state saved = *q;
+        if (quic_keys_for(p, q, h->version, h->dcid, h->dcid_len) &&
+            tlsneg_quic_decrypt(p->crypto, &q->keys[0], h, pkt, 0, p->scratch, &out_len, &pn)) {
+            ok = true;
+            if (saved.have_dcid) {
+                for (int i = 0; i < 2; i++) {
+                    tlsneg_stream_free(&q->side[i].s);
+                    tlsneg_hs_free(&q->side[i].hs);
+                    memset(&q->side[i], 0, sizeof q->side[i]);
+                }
+            }
+        } else {
+            *q = saved;
+        }
+    }
+    if (!ok) {
+        p->st.quic_failed++;
+        return;
+    }
+    p->st.quic_decrypted++;
+    if (pn + 1 > q->side[role].next_pn) {
+        q->side[role].next_pn = pn + 1;
+    }
+    quic_ctx c = {p, f, d, role};
+    tlsneg_quic_frames(p->scratch, out_len, quic_crypto, quic_close, &c);
+}
+
+void tlsneg_quicflow_datagram(tlsneg_pcap *p, flow *f, int d, const uint8_t *b, size_t n)
+{
+    while (n > 0) {
+        tlsneg_quic_long h;
+        if (tlsneg_quic_parse_long(b, n, &h) != TLSNEG_QUIC_OK) {
+            return;
+        }
+        if (h.is_initial) {
+            quic_initial(p, f, d, &h, b);
+        }
+        b += h.packet_len;
+        n -= h.packet_len;
+    }
+}

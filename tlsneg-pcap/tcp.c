@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tcp.c: TLS over TCP in the packet path (flow.h): each direction's first
+ * flight put back in order, its records read (SSLv2-compatible hellos
+ * too), until the handshake is encrypted; past a lost segment, the records
+ * beyond the gap read for their content type alone. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hello.h"
+#include "flow.h"
+#include "stream.h"
+
+struct tcp_dir {
+    tlsneg_stream s;
+    uint32_t isn; /* stream offset 0 is this sequence number */
+    bool isn_known;
+    bool started;    /* the first record (or SSLv2 hello) has been read */
+    bool done;       /* encrypted from here, or not TLS: nothing more to find */
+    bool ccs;        /* a ChangeCipherSpec was sent */
+    bool progressed; /* its TLSNEG_PCAP_PROGRESS was sent */
+    bool fin;
+    /* Past a gap not (yet) filled, a lost segment: the records stored
+     * beyond it are read for their content type alone (tcp_resync), up to
+     * resync_at. */
+    bool resync;      /* resync_at is the start of a record beyond the gap */
+    bool resync_over; /* an application-data record was read there */
+    uint64_t resync_at;
+    hs_msg hs;
+};
+
+void tlsneg_tcp_dir_free(tcp_dir *t)
+{
+    if (t) {
+        tlsneg_stream_free(&t->s);
+        tlsneg_hs_free(&t->hs);
+        free(t);
+    }
+}
+
+static bool plausible_record(uint8_t type, uint16_t version, uint16_t len)
+{
+    /* tshark 4.0 reads handshakes in records of 0x0300 to 0x0303 and 0x0101
+     * (GM/T); tlsneg also takes the rest of 0x03xx. */
+    return type >= 20 && type <= 24 && ((version >> 8) == 3 || version == 0x0101) &&
+           len <= TLSNEG_MAX_RECORD;
+}
+
+static void tcp_done(tcp_dir *t)
+{
+    t->done = true;
+    tlsneg_stream_free(&t->s);
+    tlsneg_hs_free(&t->hs);
+}
+
+/* sslv2_hello tells how long the SSLv2-compatible ClientHello record at the
+ * front of b is (RFC 5246 E.2: 2-byte header with the top bit set,
+ * msg_type 1, a version of SSL 2.0 or 3.x), 0 if it is not one, or
+ * SIZE_MAX if more bytes are needed to tell. */
+static size_t sslv2_hello(const uint8_t *b, size_t n)
+{
+    if (n < 5) {
+        return SIZE_MAX;
+    }
+    if (!(b[0] & 0x80) || b[2] != 1 || !((b[3] == 0 && b[4] == 2) || b[3] == 3)) {
+        return 0;
+    }
+    size_t len = (size_t)(b[0] & 0x7f) << 8 | b[1];
+    if (len < 9) {
+        return 0;
+    }
+    if (n < 11) {
+        return SIZE_MAX;
+    }
+    /* msg_type, version, then three lengths that must fill the record. */
+    size_t specs = (size_t)(b[5] << 8 | b[6]), sid = (size_t)(b[7] << 8 | b[8]),
+           challenge = (size_t)(b[9] << 8 | b[10]);
+    if (specs % 3 != 0 || 9 + specs + sid + challenge != len) {
+        return 0;
+    }
+    return 2 + len;
+}
+
+/* sslv2_server_hello tells how long the SSL 2.0 SERVER-HELLO record at the
+ * front of b is (a 2-byte header with the top bit set, msg_type 4), 0 if it
+ * is not one, or SIZE_MAX if more bytes are needed. Whether the record is a
+ * SERVER-HELLO is the core's to say: its framing and its parser, as for the
+ * plugin (tlsneg_frame_message, tlsneg_message_parse). */
+static size_t sslv2_server_hello(const uint8_t *b, size_t n)
+{
+    if (n < 3) {
+        return SIZE_MAX;
+    }
+    if (!(b[0] & 0x80) || b[2] != TLSNEG_SSL2_SERVER_HELLO) {
+        return 0;
+    }
+    size_t len = (size_t)(b[0] & 0x7f) << 8 | b[1];
+    if (n < 2 + len) {
+        return SIZE_MAX;
+    }
+    tlsneg_message m;
+    tlsneg_hello h;
+    if (!tlsneg_frame_message(&m, TLSNEG_WIRE_TLS, true, 0x0002, b, 2 + len, 2, NULL, 0) ||
+        tlsneg_message_parse(&h, &m) != TLSNEG_OK || h.msg_type != TLSNEG_HS_SERVER_HELLO) {
+        return 0;
+    }
+    return 2 + len;
+}
+
+/* progress tells the consumer that the sender's handshake went on (its
+ * first ChangeCipherSpec or application-data record, read in order or
+ * beyond a gap): once per direction, all the session layer asks
+ * (tlsneg_session_progress sets a flag per side). */
+static void progress(tlsneg_pcap *p, flow *f, int d, tcp_dir *t)
+{
+    if (!t->progressed) {
+        t->progressed = true;
+        tlsneg_emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
+    }
+}
+
+/* tcp_sslv2 reads an SSLv2-compatible ClientHello or an SSL 2.0
+ * SERVER-HELLO at the start of a direction's stream (r, left bytes).
+ * Returns the bytes it took (*took), 0 when there is none (TLS records
+ * follow), or -1 when reading stops here (more bytes are needed, or the
+ * direction is done). */
+static int tcp_sslv2(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *r, uint32_t left,
+                     uint32_t *took)
+{
+    size_t v2 = sslv2_hello(r, left);
+    if (v2 == SIZE_MAX) {
+        return -1;
+    }
+    if (v2 > 0) {
+        if (v2 > left) {
+            if (v2 > p->cfg.max_buffer) {
+                p->st.tcp_gave_up++;
+                tcp_done(t);
+            }
+            return -1;
+        }
+        t->started = true;
+        tlsneg_emit_message(p, f, d, TLSNEG_PCAP_TCP, r + 2, v2 - 2, true, 0x0002, true);
+        *took = (uint32_t)v2;
+        return 1;
+    }
+    size_t sh = sslv2_server_hello(r, left);
+    if (sh == SIZE_MAX) {
+        if (left >= 2 && (r[0] & 0x80) && left >= p->cfg.max_buffer) {
+            p->st.tcp_gave_up++;
+            tcp_done(t);
+        }
+        return -1;
+    }
+    if (sh == 0) {
+        return 0;
+    }
+    /* What follows in SSL 2.0 is no TLS record, and nothing more to find:
+     * the direction is done. */
+    t->started = true;
+    tlsneg_emit_message(p, f, d, TLSNEG_PCAP_TCP, r + 2, sh - 2, true, 0x0002, true);
+    tcp_done(t);
+    *took = (uint32_t)sh;
+    return 1;
+}
+
+/* tcp_record reads one whole record (its type, version and payload). */
+static void tcp_record(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint8_t type, uint16_t version,
+                       const uint8_t *payload, uint16_t len)
+{
+    switch (type) {
+    case 22:
+        if (t->ccs && !(f->hrr && !f->hello_after_hrr[d])) {
+            /* After ChangeCipherSpec the handshake is encrypted, except
+             * for TLS 1.3's compatibility ChangeCipherSpec around a
+             * HelloRetryRequest. */
+            tcp_done(t);
+            break;
+        }
+        if (!tlsneg_hs_feed(p, f, d, &t->hs, TLSNEG_PCAP_TCP, payload, len, true, version)) {
+            p->st.tcp_gave_up++;
+            tcp_done(t);
+        }
+        break;
+    case 21:
+        if (t->ccs && !(f->hrr && !f->hello_after_hrr[d])) {
+            tcp_done(t);
+            break;
+        }
+        for (uint16_t i = 0; i + 1 < len; i += 2) {
+            tlsneg_emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_ALERT, payload + i, 2, false);
+        }
+        break;
+    case 20:
+        t->ccs = true;
+        progress(p, f, d, t);
+        break;
+    case 23:
+        progress(p, f, d, t);
+        tcp_done(t);
+        break;
+    default:
+        break;
+    }
+}
+
+/* tcp_records reads every complete record in the contiguous bytes; returns
+ * the bytes consumed. */
+static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *b,
+                            uint32_t n)
+{
+    uint32_t pos = 0;
+    while (!t->done) {
+        const uint8_t *r = b + pos;
+        uint32_t left = n - pos;
+        if (!t->started) {
+            uint32_t took = 0;
+            int v2 = tcp_sslv2(p, f, d, t, r, left, &took);
+            if (v2 < 0) {
+                break;
+            }
+            if (v2 > 0) {
+                pos += took;
+                continue;
+            }
+        }
+        if (left < 5) {
+            break;
+        }
+        uint8_t type = r[0];
+        uint16_t version = (uint16_t)(r[1] << 8 | r[2]);
+        uint16_t len = (uint16_t)(r[3] << 8 | r[4]);
+        if (!plausible_record(type, version, len)) {
+            p->st.tcp_gave_up++;
+            tcp_done(t);
+            break;
+        }
+        if (left < 5u + len) {
+            if (5u + len > p->cfg.max_buffer) {
+                p->st.tcp_gave_up++;
+                tcp_done(t);
+            }
+            break;
+        }
+        t->started = true;
+        pos += 5u + len;
+        tcp_record(p, f, d, t, type, version, r + 5, len);
+    }
+    return t->done ? 0 : pos;
+}
+
+/* tcp_resync reads, for progress alone, the records stored beyond a gap
+ * once a segment at stream offset off has been stored there: as Wireshark
+ * does when a segment is not captured, a later segment that starts with a
+ * record header (outside the record being waited for) starts a record, and
+ * a ChangeCipherSpec or application-data record completed beyond the gap
+ * is the direction's progress (if it had none yet), in the frame that
+ * completes it; reading stops at the first application-data record.
+ * Nothing beyond a gap builds a handshake message or reports an alert:
+ * that waits for the gap to be filled. */
+static void tcp_resync(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint64_t off)
+{
+    const tlsneg_stream *s = &t->s;
+    if (t->resync_over) {
+        return;
+    }
+    /* The stored range that now holds off. */
+    const tlsneg_range *r = NULL;
+    for (unsigned i = 0; i < s->num_ahead; i++) {
+        if (s->ahead[i].start <= off && off < s->ahead[i].end) {
+            r = &s->ahead[i];
+        }
+    }
+    if (!r) {
+        return;
+    }
+    if (!t->resync || t->resync_at < r->start || t->resync_at > r->end) {
+        /* No record start known in this range: this segment may be one, if
+         * it lies past the end of the record the stream waits for. */
+        uint64_t waited = s->base + s->have;
+        if (s->have >= 5 && plausible_record(s->buf[0], (uint16_t)(s->buf[1] << 8 | s->buf[2]),
+                                             (uint16_t)(s->buf[3] << 8 | s->buf[4]))) {
+            waited = s->base + 5u + (uint16_t)(s->buf[3] << 8 | s->buf[4]);
+        }
+        if (off < waited || r->end - off < 5) {
+            return;
+        }
+        const uint8_t *h = s->buf + (off - s->base);
+        if (!plausible_record(h[0], (uint16_t)(h[1] << 8 | h[2]), (uint16_t)(h[3] << 8 | h[4]))) {
+            return;
+        }
+        t->resync = true;
+        t->resync_at = off;
+    }
+    while (r->end - t->resync_at >= 5) {
+        const uint8_t *h = s->buf + (t->resync_at - s->base);
+        uint16_t len = (uint16_t)(h[3] << 8 | h[4]);
+        if (!plausible_record(h[0], (uint16_t)(h[1] << 8 | h[2]), len)) {
+            t->resync = false; /* not records after all: wait for another start */
+            return;
+        }
+        if (r->end - t->resync_at < 5u + len) {
+            return; /* the rest of the record is to come */
+        }
+        t->resync_at += 5u + len;
+        if (h[0] == 20 || h[0] == 23) {
+            progress(p, f, d, t);
+        }
+        if (h[0] == 23) {
+            t->resync_over = true;
+            return;
+        }
+    }
+}
+
+static tcp_dir *tcp_get(flow *f, int d)
+{
+    if (!f->tcp[d]) {
+        f->tcp[d] = calloc(1, sizeof(tcp_dir));
+    }
+    return f->tcp[d];
+}
+
+static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *n)
+{
+    tcp_dir *t = tcp_get(f, d);
+    if (!t) {
+        return;
+    }
+    uint8_t fl = n->tcp_flags;
+    if (fl & TLSNEG_TCP_SYN) {
+        if (!t->isn_known) {
+            t->isn = n->seq + 1;
+            t->isn_known = true;
+        }
+        if (f->client < 0 || f->client_guessed) {
+            f->client = (int8_t)((fl & TLSNEG_TCP_ACK) ? 1 - d : d);
+            f->client_guessed = false;
+        }
+    }
+    if (n->payload_len > 0 && !t->done && !f->rst) {
+        if (!t->isn_known) {
+            /* Caught mid-stream: the stream starts here. */
+            t->isn = n->seq;
+            t->isn_known = true;
+        }
+        /* Data on a SYN (TCP Fast Open) starts after the SYN's number. */
+        uint32_t seq = n->seq + ((fl & TLSNEG_TCP_SYN) ? 1u : 0u);
+        uint64_t off = (uint32_t)(seq - t->isn);
+        if (!t->s.buf && t->s.num_ahead == 0 && off == t->s.base &&
+            n->payload_len <= p->cfg.max_buffer) {
+            /* Nothing pending and this segment is next (nearly always): read
+             * its records where they lie, keep only an incomplete tail. */
+            uint32_t used = tcp_records(p, f, d, t, n->payload, (uint32_t)n->payload_len);
+            if (!t->done) {
+                t->s.base += used;
+                (void)tlsneg_stream_add(&t->s, t->s.base, n->payload + used, n->payload_len - used,
+                                        p->cfg.max_buffer, &p->st.tcp_dropped);
+            }
+        } else {
+            tlsneg_stream_result r = tlsneg_stream_add(&t->s, off, n->payload, n->payload_len,
+                                                       p->cfg.max_buffer, &p->st.tcp_dropped);
+            if (r == TLSNEG_STREAM_AHEAD) {
+                p->st.tcp_out_of_order++;
+                tcp_resync(p, f, d, t, off < t->s.base ? t->s.base : off);
+            } else if (r == TLSNEG_STREAM_OLD) {
+                p->st.tcp_retransmitted++;
+            }
+            if (r == TLSNEG_STREAM_IN_ORDER) {
+                uint32_t used = tcp_records(p, f, d, t, t->s.buf, t->s.have);
+                if (!t->done) {
+                    tlsneg_stream_consume(&t->s, used);
+                }
+            }
+        }
+    }
+    if ((fl & TLSNEG_TCP_RST) && !f->rst) {
+        f->rst = true;
+        tlsneg_emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_CLOSE, NULL, 0, true);
+    } else if ((fl & TLSNEG_TCP_FIN) && !t->fin) {
+        t->fin = true;
+        tlsneg_emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_CLOSE, NULL, 0, false);
+    }
+}
+
+void tlsneg_tcp_segment(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h, flow *f, int d)
+{
+    p->st.tcp++;
+    bool syn_only = (n->tcp_flags & (TLSNEG_TCP_SYN | TLSNEG_TCP_ACK)) == TLSNEG_TCP_SYN;
+    if (f && syn_only && f->tcp[d] && f->tcp[d]->isn_known &&
+        (f->tcp[d]->isn != n->seq + 1 || f->rst || f->tcp[d]->fin)) {
+        /* A new connection on the same ports. */
+        tlsneg_flow_remove(p, f, true);
+        f = NULL;
+    }
+    if (!f) {
+        /* A flow starts with any TCP packet but a lone RST or ACK. */
+        if (n->payload_len == 0 && !(n->tcp_flags & (TLSNEG_TCP_SYN | TLSNEG_TCP_FIN))) {
+            return;
+        }
+        f = tlsneg_flow_new(p, n, h);
+        if (!f) {
+            return;
+        }
+        f->kind = KIND_TCP;
+        d = 0;
+    }
+    tlsneg_flow_seen(p, f);
+    tcp_packet(p, f, d, n);
+    if (f->rst || (f->tcp[0] && f->tcp[1] && f->tcp[0]->fin && f->tcp[1]->fin)) {
+        /* Over: nothing more to find, and memory stays flat in the number
+         * of connections. */
+        p->st.flows_closed++;
+        tlsneg_flow_remove(p, f, true);
+    }
+}
