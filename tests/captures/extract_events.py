@@ -12,10 +12,9 @@ record that completes it, with the header of one whole fragment."""
 import datetime
 import json
 import os
-import subprocess
 import sys
 
-from tests.captures.extract_hellos import pairs, first, collect, messages, sslv2_records
+from tests.captures.extract_hellos import first, collect, dissection, messages, sslv2_records
 
 
 def time_us(epoch):
@@ -89,12 +88,9 @@ def records(layer, proto, wire, frame, flow=None, pending=None):
 
 
 def extract(path, tshark="tshark"):
-    js = subprocess.run([tshark, "-r", path, "-T", "json", "-x",
-                         "-o", "tcp.reassemble_out_of_order:TRUE"],
-                        capture_output=True, text=True, check=True).stdout
     lines = []
     pending = {}
-    for pkt in json.loads(js, object_pairs_hook=pairs):
+    for pkt in dissection(path, tshark):
         layers = pkt["_source"][0]["layers"][0]
         fr = first(layers, "frame")
         frame = int(first(fr, "frame.number"))

@@ -13,8 +13,9 @@ import collections
 import glob
 import json
 import os
-import subprocess
 import sys
+
+from tests.captures import tsharkbox
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -106,11 +107,19 @@ def sslv2_records(node, frame, found):
                       "supported_versions": [], "extension_types": []})
 
 
+def dissection(path, tshark="tshark"):
+    """tshark's own dissection of a capture, every packet with its bytes
+    (-T json -x, TCP segments reassembled out of order too), parsed with
+    pairs(): made once per ctest run and shared by the runners that read it
+    (tsharkbox.plain_run)."""
+    out = tsharkbox.plain_run(["-r", path, "-T", "json", "-x", "-o",
+                               "tcp.reassemble_out_of_order:TRUE"], tshark, share=True).stdout
+    return json.loads(out, object_pairs_hook=pairs)
+
+
 def extract(path, tshark="tshark"):
-    out = subprocess.run([tshark, "-r", path, "-T", "json", "-x", "-o", "tcp.reassemble_out_of_order:TRUE"],
-                         capture_output=True, text=True, check=True).stdout
     found = []
-    for pkt in json.loads(out, object_pairs_hook=pairs):
+    for pkt in dissection(path, tshark):
         layers = pkt["_source"][0]["layers"][0]
         frame = int(first(first(layers, "frame"), "frame.number"))
         for proto, wire in (("tls", "tls"), ("dtls", "dtls")):

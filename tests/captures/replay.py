@@ -39,8 +39,9 @@ def replayed(dump, path):
 
 def plugin(box, path):
     name = box.add_capture(path)
-    out = box.run(["-r", name, "-q", "-o", "tcp.reassemble_out_of_order:TRUE",
-                   "-z", "tlsneg,jsonl"]).stdout
+    # The same run as tests/pcap/differential.py's plugin_jsonl, made once (share).
+    out = box.run(["-r", name, "-o", "tcp.reassemble_out_of_order:TRUE", "-q", "-z",
+                   "tlsneg,jsonl"], share=True).stdout
     hellos, closes = [], []
     for line in out.splitlines():
         if not line.startswith("{"):
@@ -64,23 +65,26 @@ def main():
     box = TsharkBox.from_args(args)
     res = Results()
     caps = args.captures or default_captures()
+
+    def check_capture(path, batch):
+        mine, theirs = replayed(args.dump, path), plugin(box, path)
+        rel = os.path.relpath(path, ROOT)
+        if mine == theirs:
+            batch.check(True, f"{rel}: {len(mine[0])} hellos, {len(mine[1])} attempts ended "
+                        "by RST/FIN, as in the plugin")
+            return
+        detail = []
+        for kind, a, b in (("hello", mine[0], theirs[0]), ("close", mine[1], theirs[1])):
+            for x, y in zip(a, b):
+                if x != y:
+                    detail += [f"{kind}: replay {x}", f"{kind}: plugin {y}"]
+                    break
+            if len(a) != len(b):
+                detail.append(f"{kind}: {len(a)} in the replay, {len(b)} in the plugin")
+        batch.check(False, f"{rel}: the replay differs from the plugin", detail)
+
     try:
-        for path in caps:
-            mine, theirs = replayed(args.dump, path), plugin(box, path)
-            rel = os.path.relpath(path, ROOT)
-            if mine == theirs:
-                res.check(True, f"{rel}: {len(mine[0])} hellos, {len(mine[1])} attempts ended "
-                          "by RST/FIN, as in the plugin")
-                continue
-            detail = []
-            for kind, a, b in (("hello", mine[0], theirs[0]), ("close", mine[1], theirs[1])):
-                for x, y in zip(a, b):
-                    if x != y:
-                        detail += [f"{kind}: replay {x}", f"{kind}: plugin {y}"]
-                        break
-                if len(a) != len(b):
-                    detail.append(f"{kind}: {len(a)} in the replay, {len(b)} in the plugin")
-            res.check(False, f"{rel}: the replay differs from the plugin", detail)
+        res.each(caps, check_capture)
     finally:
         box.close()
     return res.summary()

@@ -37,7 +37,7 @@ UNORDERED = {"finding", "expert"}
 
 def load_rules():
     """expert name -> (finding, group, severity), straight from rules.def."""
-    text = open(os.path.join(ROOT, "plugin", "analysis", "rules.def"), encoding="utf-8").read()
+    text = open(os.path.join(ROOT, "lib", "analysis", "rules.def"), encoding="utf-8").read()
     rows = re.findall(r'^TLSNEG_RULE\(\s*\w+,\s*"(\w+)",\s*"(\w+)",\s*(\w+),\s*(\w+),',
                       text, re.M)
     return {name: (finding, group, sev) for name, finding, group, sev in rows}

@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 
+from tests.captures import tsharkbox
 from tests.captures.extract_hellos import extract
 from tests.results import Results
 
@@ -77,7 +78,7 @@ BY_VERSION = {
 
 
 def tshark_version():
-    out = subprocess.run(["tshark", "--version"], capture_output=True, text=True).stdout
+    out = tsharkbox.plain_run(["--version"]).stdout
     m = re.search(r"TShark \(Wireshark\) (\d+)\.(\d+)", out)
     if not m:
         raise RuntimeError("cannot read tshark's version from: " + out[:200])
@@ -90,11 +91,12 @@ def main():
     args = ap.parse_args()
     ws_version = tshark_version()
     res = Results(max_detail=20)
-    for cap in captures():
+
+    def check_capture(cap, batch):
         msgs = extract(cap)
         pairs = list(inputs_for(msgs))
         if not pairs:
-            continue
+            return
         out = subprocess.run([args.dump], input="\n".join(l for _, l in pairs) + "\n",
                              capture_output=True, text=True, check=True).stdout.splitlines()
         name = os.path.relpath(cap, ROOT)
@@ -119,7 +121,9 @@ def main():
                     want = since[3]
                 if want != got:
                     problems.append(f"frame {m['frame']} type {m['type']}: {what}: tshark {want}, core {got}")
-        res.check(not problems, f"{name}: {len(pairs)} hellos agree with tshark", problems)
+        batch.check(not problems, f"{name}: {len(pairs)} hellos agree with tshark", problems)
+
+    res.each(captures(), check_capture)
     return res.summary()
 
 

@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 from tests.captures import tsharkbox
-from tests.captures.extract_hellos import extract
+from tests.captures.extract_hellos import collect, dissection, extract
 from tests.captures.tsharkbox import TsharkBox
 from tests.results import Results
 
@@ -188,17 +188,19 @@ def tshark_messages(path):
     return out
 
 
+# What tshark_alerts_closes reads of each packet, every occurrence joined
+# with "," (as -T fields -E occurrence=a -E aggregator=, prints it).
+ROW_FIELDS = ("frame.number", "tcp.stream", "tcp.srcport", "tcp.flags.fin", "tcp.flags.reset",
+              "tls.alert_message.desc", "dtls.alert_message.desc")
+
+
 def tshark_alerts_closes(path, hello_frames):
     """tshark's plaintext alerts (frame, description) and, on the TCP streams
     that carried a hello, the first FIN of each direction and the first RST
-    of each stream unless both FINs came before it (frame, "fin"/"rst")."""
-    out = subprocess.run(
-        ["tshark", "-r", path, "-o", "tcp.reassemble_out_of_order:TRUE", "-T", "fields",
-         "-E", "occurrence=a", "-E", "aggregator=,", "-e", "frame.number", "-e", "tcp.stream",
-         "-e", "tcp.srcport", "-e", "tcp.flags.fin", "-e", "tcp.flags.reset",
-         "-e", "tls.alert_message.desc", "-e", "dtls.alert_message.desc"],
-        capture_output=True, text=True, check=True).stdout
-    rows = [line.split("\t") for line in out.splitlines()]
+    of each stream unless both FINs came before it (frame, "fin"/"rst"); read
+    off the shared dissection (extract_hellos.dissection)."""
+    rows = [[",".join(str(v) for v in collect(pkt["_source"][0]["layers"][0], f, []))
+             for f in ROW_FIELDS] for pkt in dissection(path)]
     hello_streams = {r[1] for r in rows if r[1] and int(r[0]) in hello_frames}
     alerts, closes, seen = [], [], set()
     for frame, stream, port, fin, rst, tls_alert, dtls_alert in rows:
@@ -286,11 +288,11 @@ def jsonl_problems(rel, plugin_lines, pcap_lines, seen_known):
 
 
 def plugin_jsonl(box, path):
+    """The plugin's JSON lines, TCP reassembled out of order too: the same
+    run as tests/captures/replay.py's, made once (share)."""
     name = box.add_capture(path)
-    p = box.run(["-r", name, "-o", "tcp.reassemble_out_of_order:TRUE", "-q", "-z",
-                 "tlsneg,jsonl"])
-    os.unlink(os.path.join(box.dir, name))
-    return p.stdout.splitlines()
+    return box.run(["-r", name, "-o", "tcp.reassemble_out_of_order:TRUE", "-q", "-z",
+                    "tlsneg,jsonl"], share=True).stdout.splitlines()
 
 
 def kept_after_each_file(tool, files):
@@ -318,7 +320,8 @@ def main():
     res = Results(max_detail=1000)
     seen_known = set()
     box = TsharkBox.from_args(args) if args.plugin else None
-    for path in caps:
+
+    def check_capture(path, batch):
         rel = os.path.relpath(path, ROOT)
         theirs = tshark_messages(path)
         rc, err, ours, our_alerts, our_closes = pcap_messages(args.tool, path)
@@ -352,11 +355,13 @@ def main():
             problems += jp
             records = f", {nrec} JSON lines"
         if problems:
-            res.check(False, f"{rel}: {len(theirs)} messages from tshark, {len(ours)} from "
-                      "tlsneg-pcap", problems)
+            batch.check(False, f"{rel}: {len(theirs)} messages from tshark, {len(ours)} from "
+                        "tlsneg-pcap", problems)
         else:
-            res.check(True, f"{rel}: {len(ours)} messages, {len(our_alerts)} alerts, "
-                      f"{len(our_closes)} closes{records} agree")
+            batch.check(True, f"{rel}: {len(ours)} messages, {len(our_alerts)} alerts, "
+                        f"{len(our_closes)} closes{records} agree")
+
+    res.each(caps, check_capture)
     # Flows still open at the end of a file are ended there (TLSNEG_PCAP_END):
     # scan-nmap-tls13.pcap ends with 5 TCP streams that saw neither an RST nor
     # both FINs (tshark's tcp.flags), 3 of them with a ClientHello;
