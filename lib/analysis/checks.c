@@ -22,7 +22,7 @@ typedef struct {
 typedef void (*check_fn)(const judge *j);
 
 static void add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, va_list ap)
-    __attribute__((format(printf, 3, 0)));
+    TLSNEG_PRINTF(3, 0);
 
 static void add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, va_list ap)
 {
@@ -43,8 +43,7 @@ void tlsneg_finding_add(tlsneg_findings *out, tlsneg_rule_id rule, const char *f
     va_end(ap);
 }
 
-static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...) TLSNEG_PRINTF(3, 4);
 
 static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
 {

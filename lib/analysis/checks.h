@@ -7,6 +7,7 @@
 
 #include "analysis/rules.h"
 #include "core/facts.h"
+#include "core/util.h"
 
 /* Findings kept per message; more are counted in dropped. */
 #define TLSNEG_MAX_FINDINGS 12
@@ -41,7 +42,7 @@ typedef struct {
 /* tlsneg_finding_add appends a finding to out (counted in dropped when
  * full). */
 void tlsneg_finding_add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    TLSNEG_PRINTF(3, 4);
 
 /* tlsneg_check fills out with every rule in breach, in rules.def order. */
 void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in);

@@ -457,7 +457,7 @@ typedef struct {
     size_t len, used;
 } text;
 
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text *t, const char *fmt, ...) TLSNEG_PRINTF(2, 3);
 
 static void put(text *t, const char *fmt, ...)
 {

@@ -152,7 +152,7 @@ void tlsneg_ladder_add(tlsneg_ladder *l, const char *server, const char *sni, co
 
 static const char *vname(bool has, uint16_t v, char *buf)
 {
-    return has ? tlsneg_version_name(v, buf, TLSNEG_VERSION_NAME_MAX) : "no known version";
+    return tlsneg_version_name_or_none(has, v, false, buf, TLSNEG_VERSION_NAME_MAX);
 }
 
 static void outcome_text(const tlsneg_step *s, char *out, size_t len)
