@@ -50,24 +50,30 @@ static uint8_t *read_frame(const char *rel, uint32_t n, int *out_link, size_t *o
     return copy;
 }
 
+/* from_client: the packet path says (or guesses) the client sent ev. */
+static bool from_client(const tlsneg_ev *ev)
+{
+    return ev->sender == TLSNEG_SENDER_CLIENT;
+}
+
 #define MAX_EVENTS 64
 
 typedef struct {
-    tlsneg_pcap_event ev;
+    tlsneg_ev ev;
     uint8_t bytes[4096];
 } saved_event;
 
 typedef struct {
     size_t n;
     saved_event e[MAX_EVENTS];
-    bool all; /* keep TLSNEG_PCAP_PROGRESS and TLSNEG_PCAP_END too */
+    bool all; /* keep TLSNEG_EV_PROGRESS and TLSNEG_EV_END too */
 } events;
 
-static void collect(void *user, const tlsneg_pcap_event *ev)
+static void collect(void *user, const tlsneg_ev *ev)
 {
     events *es = user;
     if (es->n == MAX_EVENTS ||
-        (!es->all && (ev->kind == TLSNEG_PCAP_PROGRESS || ev->kind == TLSNEG_PCAP_END))) {
+        (!es->all && (ev->kind == TLSNEG_EV_PROGRESS || ev->kind == TLSNEG_EV_END))) {
         return;
     }
     saved_event *s = &es->e[es->n++];
@@ -364,14 +370,14 @@ static void test_tcp(void)
     /* tshark: frame 4 ClientHello (record 0x0301, 310 bytes with header),
      * frame 6 ServerHello (record 0x0303), FIN in frames 10 (client) and 14. */
     ok(es.n == 4, "tls13-openssl.pcap: 4 events (%zu)", es.n);
-    ok(es.n >= 2 && es.e[0].ev.kind == TLSNEG_PCAP_HANDSHAKE && es.e[0].ev.msg_type == 1 &&
-           es.e[0].ev.frame == 4 && es.e[0].ev.from_client && es.e[0].ev.record_version == 0x0301 &&
-           es.e[0].ev.len == 310 && es.e[1].ev.msg_type == 2 && es.e[1].ev.frame == 6 &&
-           !es.e[1].ev.from_client && es.e[1].ev.record_version == 0x0303,
+    ok(es.n >= 2 && es.e[0].ev.kind == TLSNEG_EV_HELLO && es.e[0].bytes[0] == 1 &&
+           es.e[0].ev.frame == 4 && from_client(&es.e[0].ev) &&
+           es.e[0].ev.record_version == 0x0301 && es.e[0].ev.len == 310 && es.e[1].bytes[0] == 2 &&
+           es.e[1].ev.frame == 6 && !from_client(&es.e[1].ev) &&
+           es.e[1].ev.record_version == 0x0303,
        "ClientHello in frame 4 from the client, ServerHello in frame 6 from the server");
-    ok(es.n == 4 && es.e[2].ev.kind == TLSNEG_PCAP_CLOSE && !es.e[2].ev.reset &&
-           es.e[2].ev.frame == 10 && es.e[2].ev.from_client && es.e[3].ev.frame == 14 &&
-           !es.e[3].ev.from_client,
+    ok(es.n == 4 && es.e[2].ev.kind == TLSNEG_EV_FIN && es.e[2].ev.frame == 10 &&
+           from_client(&es.e[2].ev) && es.e[3].ev.frame == 14 && !from_client(&es.e[3].ev),
        "FINs in frames 10 (client) and 14 (server)");
     if (es.n < 1) {
         return;
@@ -406,8 +412,8 @@ static void test_tcp(void)
     ok(es.n == 0, "nothing before the gap is filled");
     feed_raw(p, 5, s2, l2);
     ok(es.n == 1 && es.e[0].ev.frame == 5 && es.e[0].ev.len == hello_len &&
-           memcmp(es.e[0].bytes, hello, hello_len) == 0 && es.e[0].ev.from_client &&
-           !es.e[0].ev.client_guessed,
+           memcmp(es.e[0].bytes, hello, hello_len) == 0 && from_client(&es.e[0].ev) &&
+           !es.e[0].ev.sender_guessed,
        "out of order and retransmitted: the same ClientHello, in the frame that filled the gap");
     ok(tlsneg_pcap_get_stats(p)->tcp_out_of_order == 1 &&
            tlsneg_pcap_get_stats(p)->tcp_retransmitted == 1,
@@ -438,7 +444,7 @@ static void test_tcp(void)
     ok(es.n == 1 && es.e[0].ev.frame == 2 && es.e[0].ev.record_version == 0x0301 &&
            es.e[0].ev.len == hello_len && memcmp(es.e[0].bytes, hello, hello_len) == 0,
        "a message over two records: whole, with the first record's version");
-    ok(es.n == 1 && es.e[0].ev.client_guessed == false && es.e[0].ev.from_client,
+    ok(es.n == 1 && es.e[0].ev.sender_guessed == false && from_client(&es.e[0].ev),
        "without a SYN, the ClientHello's sender is the client");
     /* an RST from the server after it */
     uint8_t rev[40];
@@ -450,8 +456,8 @@ static void test_tcp(void)
     size_t lr;
     uint8_t *rst = tcp_segment(rev, 777, TLSNEG_TCP_RST | TLSNEG_TCP_ACK, NULL, 0, &lr);
     feed_raw(p, 3, rst, lr);
-    ok(es.n == 2 && es.e[1].ev.kind == TLSNEG_PCAP_CLOSE && es.e[1].ev.reset &&
-           !es.e[1].ev.from_client && es.e[1].ev.frame == 3,
+    ok(es.n == 2 && es.e[1].ev.kind == TLSNEG_EV_RST && !from_client(&es.e[1].ev) &&
+           es.e[1].ev.frame == 3,
        "an RST from the server is reported as the server's");
     tlsneg_pcap_free(p);
     free(a);
@@ -465,35 +471,35 @@ static void test_tcp(void)
 
     /* Captures read off with tshark (tls.alert_message.desc, tcp.flags) */
     run_capture("pcaps/intolerant-alert.pcap", &es, NULL);
-    ok(es.n >= 2 && es.e[1].ev.kind == TLSNEG_PCAP_ALERT && es.e[1].ev.frame == 6 &&
-           es.e[1].bytes[0] == 2 && es.e[1].bytes[1] == 40 && !es.e[1].ev.from_client,
+    ok(es.n >= 2 && es.e[1].ev.kind == TLSNEG_EV_ALERT && es.e[1].ev.frame == 6 &&
+           es.e[1].ev.alert == 40 && !from_client(&es.e[1].ev),
        "intolerant-alert.pcap: the server's fatal handshake_failure (40) alert in frame 6");
     run_capture("pcaps/intolerant-rst.pcap", &es, NULL);
-    ok(es.n >= 2 && es.e[1].ev.kind == TLSNEG_PCAP_CLOSE && es.e[1].ev.reset &&
-           es.e[1].ev.frame == 6 && !es.e[1].ev.from_client,
+    ok(es.n >= 2 && es.e[1].ev.kind == TLSNEG_EV_RST && es.e[1].ev.frame == 6 &&
+           !from_client(&es.e[1].ev),
        "intolerant-rst.pcap: the server's RST in frame 6");
     run_capture("pcaps/tls13-hrr.pcap", &es, NULL);
-    ok(es.n >= 4 && es.e[2].ev.msg_type == 1 && es.e[2].ev.frame == 8 && es.e[3].ev.msg_type == 2 &&
+    ok(es.n >= 4 && es.e[2].bytes[0] == 1 && es.e[2].ev.frame == 8 && es.e[3].bytes[0] == 2 &&
            es.e[3].ev.frame == 9,
        "tls13-hrr.pcap: the second ClientHello (frame 8) and ServerHello (frame 9) after the "
        "HelloRetryRequest and its ChangeCipherSpec");
     run_capture("pcaps/sslv2-client-hello.pcap", &es, NULL);
-    ok(es.n >= 2 && es.e[0].ev.sslv2 && es.e[0].ev.record_version == 0x0002 &&
-           es.e[0].ev.msg_type == 1 && es.e[0].ev.frame == 4 && es.e[0].bytes[0] == 1,
+    ok(es.n >= 2 && es.e[0].ev.wire == TLSNEG_WIRE_SSL2 && es.e[0].ev.record_version == 0x0002 &&
+           es.e[0].bytes[0] == 1 && es.e[0].ev.frame == 4 && es.e[0].bytes[0] == 1,
        "sslv2-client-hello.pcap: the SSLv2-compatible ClientHello, record version 0x0002, "
        "from msg_type on");
     run_capture("pcaps/client-hello-many-segments.pcap", &es, NULL);
-    ok(es.n >= 1 && es.e[0].ev.msg_type == 1, "client-hello-many-segments.pcap: the ClientHello");
+    ok(es.n >= 1 && es.e[0].bytes[0] == 1, "client-hello-many-segments.pcap: the ClientHello");
 }
 
 /* ---- DTLS: a ClientHello cut into fragments ---- */
 
 /* first_progress: the frame of the first progress event from the client
- * (from_client) or the server, or 0. */
-static uint32_t first_progress(const events *es, bool from_client)
+ * (client) or the server, or 0. */
+static uint32_t first_progress(const events *es, bool client)
 {
     for (size_t i = 0; i < es->n; i++) {
-        if (es->e[i].ev.kind == TLSNEG_PCAP_PROGRESS && es->e[i].ev.from_client == from_client) {
+        if (es->e[i].ev.kind == TLSNEG_EV_PROGRESS && from_client(&es->e[i].ev) == client) {
             return es->e[i].ev.frame;
         }
     }
@@ -515,30 +521,29 @@ static uint32_t session_replay(const events *es, bool progress)
     c.id = 1;
     uint32_t ended = 0;
     for (size_t i = 0; i < es->n; i++) {
-        const tlsneg_pcap_event *ev = &es->e[i].ev;
+        const tlsneg_ev *ev = &es->e[i].ev;
         tlsneg_event e = {ev->frame,
                           ev->time_us,
-                          {ev->src_addr, ev->addr_len, ev->src_port},
-                          {ev->dst_addr, ev->addr_len, ev->dst_port},
-                          ev->from_client ? TLSNEG_SENDER_CLIENT : TLSNEG_SENDER_SERVER};
-        if (ev->kind == TLSNEG_PCAP_PROGRESS && progress) {
+                          {ev->src, ev->addr_len, ev->sport},
+                          {ev->dst, ev->addr_len, ev->dport},
+                          ev->sender};
+        if (ev->kind == TLSNEG_EV_PROGRESS && progress) {
             tlsneg_session_progress(s, &c, &e);
-        } else if (ev->kind == TLSNEG_PCAP_CLOSE) {
+        } else if (ev->kind == TLSNEG_EV_FIN || ev->kind == TLSNEG_EV_RST) {
             tlsneg_close_result cx;
-            tlsneg_session_close(s, &c, &e, ev->reset, &cx);
+            tlsneg_session_close(s, &c, &e, ev->kind == TLSNEG_EV_RST, &cx);
             ended = cx.ended_attempt_frame ? cx.ended_attempt_frame : ended;
-        } else if (ev->kind == TLSNEG_PCAP_HANDSHAKE) {
+        } else if (ev->kind == TLSNEG_EV_HELLO) {
             tlsneg_message m;
-            if (tlsneg_frame_message(&m, TLSNEG_WIRE_TLS, ev->has_record_version,
-                                     ev->record_version, ev->bytes, ev->len, 0, NULL, 0)) {
-                tlsneg_session_message(s, &c, &e, &m, ev->has_record_version, ev->record_version,
-                                       &x);
+            if (tlsneg_frame_message(&m, TLSNEG_WIRE_TLS, ev->has_record, ev->record_version,
+                                     ev->bytes, ev->len, 0, NULL, 0)) {
+                tlsneg_session_message(s, &c, &e, &m, ev->has_record, ev->record_version, &x);
                 if (x.keep_facts) {
                     tlsneg_facts_copy(&kept, &kept_buf, &x.facts);
                     tlsneg_conn_keep_client_hello(&c, &kept);
                 }
             }
-        } else if (ev->kind == TLSNEG_PCAP_END) {
+        } else if (ev->kind == TLSNEG_EV_END) {
             tlsneg_session_forget(s, &c);
         }
     }
@@ -560,15 +565,15 @@ static void test_progress(void)
     run_capture_skip("pcaps/tls13-openssl.pcap", &es, NULL, true, none);
     size_t np = 0;
     for (size_t i = 0; i < es.n; i++) {
-        np += es.e[i].ev.kind == TLSNEG_PCAP_PROGRESS;
+        np += es.e[i].ev.kind == TLSNEG_EV_PROGRESS;
     }
     ok(np == 2 && first_progress(&es, false) == 6 && first_progress(&es, true) == 8,
        "tls13-openssl.pcap: progress from the server in frame 6 (its ChangeCipherSpec; the "
        "application data after it tells nothing more), from the client in frame 8: one event "
        "per direction (%zu events)",
        np);
-    ok(es.n > 0 && es.e[es.n - 1].ev.kind == TLSNEG_PCAP_END && es.e[es.n - 1].ev.frame == 14 &&
-           es.e[es.n - 1].ev.conn == 1 && es.e[es.n - 1].ev.src_port == 37890,
+    ok(es.n > 0 && es.e[es.n - 1].ev.kind == TLSNEG_EV_END && es.e[es.n - 1].ev.frame == 14 &&
+           es.e[es.n - 1].ev.conn == 1 && es.e[es.n - 1].ev.sport == 37890,
        "tls13-openssl.pcap: the flow ends (is forgotten) at the second FIN, frame 14, named "
        "by its client (port 37890)");
     /* go-client-tls12.pcap without frame 2 (SYN-ACK) and frame 6 (the
@@ -594,19 +599,19 @@ static void test_progress(void)
      * the sender from the packet path (the SYN's), not from a ClientHello. */
     run_capture("pcaps/scan-testssl-tls12.pcap", &es, NULL);
     bool from_server = false, from_client = true;
-    if (es.n >= 2 && es.e[1].ev.kind == TLSNEG_PCAP_ALERT && es.e[1].ev.frame == 4) {
-        const tlsneg_pcap_event *ev = &es.e[1].ev;
+    if (es.n >= 2 && es.e[1].ev.kind == TLSNEG_EV_ALERT && es.e[1].ev.frame == 4) {
+        const tlsneg_ev *ev = &es.e[1].ev;
         static tlsneg_result x;
         tlsneg_conn c;
         memset(&c, 0, sizeof c);
         c.id = 1;
         tlsneg_event e = {ev->frame,
                           ev->time_us,
-                          {ev->src_addr, ev->addr_len, ev->src_port},
-                          {ev->dst_addr, ev->addr_len, ev->dst_port},
-                          ev->from_client ? TLSNEG_SENDER_CLIENT : TLSNEG_SENDER_SERVER};
-        tlsneg_session_alert(NULL, &c, &e, es.e[1].bytes[1], &x);
-        from_server = x.alert_from_server && ev->src_port == 44366;
+                          {ev->src, ev->addr_len, ev->sport},
+                          {ev->dst, ev->addr_len, ev->dport},
+                          ev->sender};
+        tlsneg_session_alert(NULL, &c, &e, es.e[1].ev.alert, &x);
+        from_server = x.alert_from_server && ev->sport == 44366;
         from_client = x.from_client;
     }
     ok(from_server && !from_client,
@@ -630,12 +635,12 @@ static void run_capture_order(tlsneg_pcap *p, const char *rel, const uint32_t *o
 
 /* count_kind counts the events of a kind from the client or the server, and
  * gives the frame of the first. */
-static size_t count_kind(const events *es, tlsneg_pcap_kind kind, bool from_client, uint32_t *first)
+static size_t count_kind(const events *es, tlsneg_ev_kind kind, bool client, uint32_t *first)
 {
     size_t n = 0;
     *first = 0;
     for (size_t i = 0; i < es->n; i++) {
-        if (es->e[i].ev.kind == kind && es->e[i].ev.from_client == from_client) {
+        if (es->e[i].ev.kind == kind && from_client(&es->e[i].ev) == client) {
             if (n++ == 0) {
                 *first = es->e[i].ev.frame;
             }
@@ -662,13 +667,13 @@ static void test_gap(void)
      * Cipher Spec, Encrypted Handshake Message"): */
     static const uint32_t lost6[2] = {6, 0};
     run_capture_skip("pcaps/go-client-tls12.pcap", &es, NULL, true, lost6);
-    size_t np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    size_t np = count_kind(&es, TLSNEG_EV_PROGRESS, false, &first);
     ok(np == 1 && first == 9,
        "go-client-tls12.pcap without frame 6: the server's ChangeCipherSpec after the gap is "
        "progress in frame 9 (%zu server progress events, first in frame %u)",
        np, first);
-    ok(count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first) == 0 &&
-           count_kind(&es, TLSNEG_PCAP_ALERT, false, &first) == 0,
+    ok(count_kind(&es, TLSNEG_EV_HELLO, false, &first) == 0 &&
+           count_kind(&es, TLSNEG_EV_ALERT, false, &first) == 0,
        "... and no handshake message or alert is built across the gap");
     ok(session_replay(&es, true) == 0,
        "... fed to the session layer, the server's FIN (frame 11) ends no attempt: the "
@@ -686,11 +691,11 @@ static void test_gap(void)
     tlsneg_pcap *p = tlsneg_pcap_new(NULL, collect, &es);
     run_capture_order(p, "pcaps/go-client-tls12.pcap", late6, sizeof late6 / sizeof late6[0]);
     tlsneg_pcap_free(p);
-    size_t nh = count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first);
-    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    size_t nh = count_kind(&es, TLSNEG_EV_HELLO, false, &first);
+    np = count_kind(&es, TLSNEG_EV_PROGRESS, false, &first);
     uint32_t sh = 0;
     for (size_t i = 0; i < es.n; i++) {
-        if (es.e[i].ev.kind == TLSNEG_PCAP_HANDSHAKE && es.e[i].ev.msg_type == 2) {
+        if (es.e[i].ev.kind == TLSNEG_EV_HELLO && es.e[i].bytes[0] == 2) {
             sh = es.e[i].ev.frame;
         }
     }
@@ -728,14 +733,14 @@ static void test_gap(void)
     run_capture_order(p, "pcaps/tls13-openssl.pcap", first5, 5);
     feed_raw(p, 6, a, la);
     feed_raw(p, 7, c, lc);
-    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    np = count_kind(&es, TLSNEG_EV_PROGRESS, false, &first);
     ok(np == 0,
        "a segment past the gap that starts inside the record waited for starts no "
        "record (%zu progress events)",
        np);
     feed_raw(p, 8, d, ld);
-    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
-    ok(np == 1 && first == 8 && count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first) == 0,
+    np = count_kind(&es, TLSNEG_EV_PROGRESS, false, &first);
+    ok(np == 1 && first == 8 && count_kind(&es, TLSNEG_EV_HELLO, false, &first) == 0,
        "the next starts with an application-data record: progress in its frame, once, and no "
        "ServerHello (%zu)",
        np);
@@ -755,16 +760,16 @@ typedef struct {
     bool after; /* the capture has been read */
 } end_count;
 
-static void count_ends(void *user, const tlsneg_pcap_event *ev)
+static void count_ends(void *user, const tlsneg_ev *ev)
 {
     end_count *c = user;
-    if (ev->kind != TLSNEG_PCAP_END) {
+    if (ev->kind != TLSNEG_EV_END) {
         return;
     }
     c->ends++;
     if (c->after && c->n < 8) {
-        c->port[c->n] = ev->src_port;
-        c->dport[c->n] = ev->dst_port;
+        c->port[c->n] = ev->sport;
+        c->dport[c->n] = ev->dport;
         c->frame[c->n++] = ev->frame;
     }
 }
@@ -823,9 +828,9 @@ static void test_dtls(void)
     run_capture("pcaps/dtls12-openssl.pcap", &es, NULL);
     /* tshark: frame 1 ClientHello (record 0xfeff), 2 HelloVerifyRequest, 3
      * ClientHello with the cookie, 4 ServerHello (record 0xfefd) */
-    ok(es.n == 4 && es.e[0].ev.msg_type == 1 && es.e[1].ev.msg_type == 3 &&
-           es.e[2].ev.msg_type == 1 && es.e[3].ev.msg_type == 2 && es.e[3].ev.frame == 4 &&
-           es.e[0].ev.record_version == 0xfeff && es.e[3].ev.record_version == 0xfefd,
+    ok(es.n == 4 && es.e[0].bytes[0] == 1 && es.e[1].bytes[0] == 3 && es.e[2].bytes[0] == 1 &&
+           es.e[3].bytes[0] == 2 && es.e[3].ev.frame == 4 && es.e[0].ev.record_version == 0xfeff &&
+           es.e[3].ev.record_version == 0xfefd,
        "dtls12-openssl.pcap: ClientHello, HelloVerifyRequest, ClientHello, ServerHello");
     int link;
     size_t len;
@@ -878,7 +883,7 @@ static void test_dtls(void)
     ok(es.n == 0, "two of three fragments: nothing yet");
     feed_raw(p, 3, dg[1], dg_len[1]);
     ok(es.n == 1 && es.e[0].ev.frame == 3 && es.e[0].ev.len == whole_len &&
-           memcmp(es.e[0].bytes, whole, whole_len) == 0 && es.e[0].ev.transport == TLSNEG_PCAP_DTLS,
+           memcmp(es.e[0].bytes, whole, whole_len) == 0 && es.e[0].ev.wire == TLSNEG_WIRE_DTLS,
        "three fragments out of order: the same message as sent whole, in the completing frame");
     tlsneg_pcap_free(p);
     for (int i = 0; i < 3; i++) {
@@ -1071,9 +1076,9 @@ static void quic_rfc(const char *name, uint32_t version, const char *keys_hex[6]
     uint8_t *d1 = udp4(cpkt, cl, true, &l1), *d2 = udp4(spkt, sl, false, &l2);
     feed_raw(p, 1, d1, l1);
     feed_raw(p, 2, d2, l2);
-    ok(es.n == 2 && es.e[0].ev.transport == TLSNEG_PCAP_QUIC && es.e[0].ev.msg_type == 1 &&
-           es.e[0].ev.len == 241 && es.e[0].ev.from_client && !es.e[0].ev.has_record_version &&
-           es.e[1].ev.msg_type == 2 && es.e[1].ev.len == 90 && !es.e[1].ev.from_client,
+    ok(es.n == 2 && es.e[0].ev.wire == TLSNEG_WIRE_QUIC && es.e[0].bytes[0] == 1 &&
+           es.e[0].ev.len == 241 && from_client(&es.e[0].ev) && !es.e[0].ev.has_record &&
+           es.e[1].bytes[0] == 2 && es.e[1].ev.len == 90 && !from_client(&es.e[1].ev),
        "%s: the packet path finds the ClientHello (241 bytes) and ServerHello (90 bytes)", name);
     tlsneg_pcap_free(p);
     free(d1);
@@ -1129,15 +1134,15 @@ static void test_quic(void)
     events es;
     tlsneg_pcap_stats st;
     run_capture("pcaps/public/zeek/quic-go-handshake.pcap", &es, &st);
-    ok(es.n == 2 && es.e[0].ev.msg_type == 1 && es.e[0].ev.frame == 5 && es.e[1].ev.msg_type == 2 &&
+    ok(es.n == 2 && es.e[0].bytes[0] == 1 && es.e[0].ev.frame == 5 && es.e[1].bytes[0] == 2 &&
            es.e[1].ev.frame == 6 && st.quic_failed == 0,
        "quic-go-handshake.pcap (v1 over PPP/IPv4): ClientHello frame 5, ServerHello frame 6");
     run_capture("pcaps/public/zeek/quicv2-http3-443.pcap", &es, &st);
-    ok(es.n == 2 && es.e[0].ev.msg_type == 1 && es.e[0].ev.frame == 1 && es.e[1].ev.msg_type == 2 &&
+    ok(es.n == 2 && es.e[0].bytes[0] == 1 && es.e[0].ev.frame == 1 && es.e[1].bytes[0] == 2 &&
            es.e[1].ev.frame == 2 && st.quic_failed == 0,
        "quicv2-http3-443.pcap (v2): ClientHello frame 1, ServerHello frame 2");
     run_capture("pcaps/public/zeek/quic-multiple-initial-fragmented-crypto.pcap", &es, &st);
-    ok(es.n == 1 && es.e[0].ev.msg_type == 1 && es.e[0].ev.frame == 3 && es.e[0].ev.len == 2246 &&
+    ok(es.n == 1 && es.e[0].bytes[0] == 1 && es.e[0].ev.frame == 3 && es.e[0].ev.len == 2246 &&
            st.quic_decrypted == 12 && st.quic_failed == 0,
        "quic-multiple-initial-fragmented-crypto.pcap: the 2246-byte ClientHello from the CRYPTO "
        "frames of three Initials, complete in frame 3; all 12 Initials decrypt");
