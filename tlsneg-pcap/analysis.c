@@ -15,7 +15,7 @@
 
 /* What the session layer keeps per connection (--trace and the outputs),
  * found by the packet path's connection id: about 1 KB per connection, freed
- * when the packet path drops the flow (TLSNEG_PCAP_END), so that memory
+ * when the packet path drops the flow (TLSNEG_EV_END), so that memory
  * stays flat in the number of connections. */
 typedef struct {
     tlsneg_conntab_node node; /* first: its place in the table */
@@ -109,17 +109,17 @@ static void conns_free(tlsneg_analysis *t)
 }
 
 /* out_frame_of describes ev's frame for the writer. */
-static tlsneg_out_frame out_frame_of(const tlsneg_pcap_event *ev)
+static tlsneg_out_frame out_frame_of(const tlsneg_ev *ev)
 {
     tlsneg_out_frame fr = {ev->frame,
                            (int64_t)(ev->time_us / 1000000u),
                            (uint32_t)(ev->time_us % 1000000u),
-                           {ev->src_addr, ev->addr_len, NULL, ev->src_port},
-                           {ev->dst_addr, ev->addr_len, NULL, ev->dst_port}};
+                           {ev->src, ev->addr_len, NULL, ev->sport},
+                           {ev->dst, ev->addr_len, NULL, ev->dport}};
     return fr;
 }
 
-static void outs_message(const tlsneg_pcap_event *ev, tlsneg_analysis *t, const tlsneg_result *x)
+static void outs_message(const tlsneg_ev *ev, tlsneg_analysis *t, const tlsneg_result *x)
 {
     if (!t->num_outs) {
         return;
@@ -174,25 +174,21 @@ void tlsneg_analysis_end(tlsneg_analysis *t)
     free(t);
 }
 
-void tlsneg_analysis_prepare(const tlsneg_pcap_event *ev, tlsneg_prepared *p)
+void tlsneg_analysis_prepare(const tlsneg_ev *ev, tlsneg_prepared *p)
 {
-    tlsneg_wire wire = ev->transport == TLSNEG_PCAP_DTLS   ? TLSNEG_WIRE_DTLS
-                       : ev->transport == TLSNEG_PCAP_QUIC ? TLSNEG_WIRE_QUIC
-                                                           : TLSNEG_WIRE_TLS;
     tlsneg_message m;
-    p->framed = tlsneg_frame_message(&m, wire, ev->has_record_version, ev->record_version,
-                                     ev->bytes, ev->len, 0, NULL, 0);
+    p->framed = tlsneg_ev_frame(&m, ev);
     if (p->framed) {
-        tlsneg_session_parse(&p->parsed, &m, ev->has_record_version, ev->record_version);
+        tlsneg_session_parse(&p->parsed, &m, ev->has_record, ev->record_version);
     }
 }
 
 /* close_event: a TCP FIN or RST on tc. */
-static void close_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_pcap_event *ev,
+static void close_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_ev *ev,
                         const tlsneg_event *e)
 {
     tlsneg_close_result cx;
-    tlsneg_session_close(t->session, &tc->conn, e, ev->reset, &cx);
+    tlsneg_session_close(t->session, &tc->conn, e, ev->kind == TLSNEG_EV_RST, &cx);
     if (cx.ended_attempt_frame) {
         tlsneg_out_frame fr = out_frame_of(ev);
         for (size_t i = 0; i < t->num_outs; i++) {
@@ -206,7 +202,7 @@ static void close_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_pcap_eve
 }
 
 /* hello_event: a hello on tc, framed and parsed in prep. */
-static void hello_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_pcap_event *ev,
+static void hello_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_ev *ev,
                         const tlsneg_event *e, const tlsneg_prepared *prep)
 {
     tlsneg_result *x = &t->result;
@@ -224,24 +220,18 @@ static void hello_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_pcap_eve
     }
 }
 
-void tlsneg_analysis_event(tlsneg_analysis *t, uint32_t file_no, const tlsneg_pcap_event *ev,
+void tlsneg_analysis_event(tlsneg_analysis *t, uint32_t file_no, const tlsneg_ev *ev,
                            const tlsneg_prepared *prep)
 {
     /* The packet path numbers connections per file; the session layer
      * sees all files as one capture. */
     uint64_t id = (uint64_t)file_no << 40 | ev->conn;
-    if (ev->kind == TLSNEG_PCAP_END) {
+    if (ev->kind == TLSNEG_EV_END) {
         conn_forget(t, id);
         return;
     }
-    tlsneg_event e = {ev->frame,
-                      ev->time_us,
-                      {ev->src_addr, ev->addr_len, ev->src_port},
-                      {ev->dst_addr, ev->addr_len, ev->dst_port},
-                      ev->client_guessed ? TLSNEG_SENDER_UNKNOWN
-                      : ev->from_client  ? TLSNEG_SENDER_CLIENT
-                                         : TLSNEG_SENDER_SERVER};
-    if (ev->kind == TLSNEG_PCAP_PROGRESS) {
+    tlsneg_event e = tlsneg_ev_session_event(ev);
+    if (ev->kind == TLSNEG_EV_PROGRESS) {
         /* As the plugin: only a connection that has shown something. */
         kept_conn *pc = conn_lookup(t, id);
         if (pc) {
@@ -256,10 +246,10 @@ void tlsneg_analysis_event(tlsneg_analysis *t, uint32_t file_no, const tlsneg_pc
     if (!tc) {
         return;
     }
-    if (ev->kind == TLSNEG_PCAP_CLOSE) {
+    if (ev->kind == TLSNEG_EV_FIN || ev->kind == TLSNEG_EV_RST) {
         close_event(t, tc, ev, &e);
-    } else if (ev->kind == TLSNEG_PCAP_ALERT) {
-        tlsneg_session_alert(t->session, &tc->conn, &e, ev->bytes[1], &t->result);
+    } else if (ev->kind == TLSNEG_EV_ALERT) {
+        tlsneg_session_alert(t->session, &tc->conn, &e, ev->alert, &t->result);
         outs_message(ev, t, &t->result);
         if (t->cfg.trace) {
             tlsneg_trace_alert(t->out, ev, &t->result);

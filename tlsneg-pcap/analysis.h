@@ -43,12 +43,12 @@ void tlsneg_analysis_end(tlsneg_analysis *a);
 
 /* tlsneg_analysis_prepare frames and parses a handshake event's hello: it
  * reads nothing but ev, so it may run on the packet path's thread. */
-void tlsneg_analysis_prepare(const tlsneg_pcap_event *ev, tlsneg_prepared *p);
+void tlsneg_analysis_prepare(const tlsneg_ev *ev, tlsneg_prepared *p);
 
 /* tlsneg_analysis_event feeds one event of the file_no-th file to the
  * session layer and hands what it says to the outputs (and --trace).
  * prep: a handshake event's prepared parse. */
-void tlsneg_analysis_event(tlsneg_analysis *a, uint32_t file_no, const tlsneg_pcap_event *ev,
+void tlsneg_analysis_event(tlsneg_analysis *a, uint32_t file_no, const tlsneg_ev *ev,
                            const tlsneg_prepared *prep);
 
 /* tlsneg_analysis_print_stats says on standard error how many connections

@@ -80,7 +80,7 @@ static void dtls_fragment(tlsneg_pcap *p, flow *f, int d, uint16_t rv, const uin
         }
         memcpy(m, h, 12);
         memcpy(m + 12, data, len);
-        tlsneg_emit_message(p, f, d, TLSNEG_PCAP_DTLS, m, (size_t)len + 12, true, rv, false);
+        tlsneg_emit_message(p, f, d, TLSNEG_WIRE_DTLS, m, (size_t)len + 12, true, rv);
         free(m);
         return;
     }
@@ -138,8 +138,8 @@ static void dtls_fragment(tlsneg_pcap *p, flow *f, int d, uint16_t rv, const uin
     }
     memcpy(s->msg + 12 + off, data, flen);
     if (s->covered == len) {
-        tlsneg_emit_message(p, f, d, TLSNEG_PCAP_DTLS, s->msg, (size_t)len + 12, true,
-                            s->record_version, false);
+        tlsneg_emit_message(p, f, d, TLSNEG_WIRE_DTLS, s->msg, (size_t)len + 12, true,
+                            s->record_version);
         slot_clear(s);
     }
 }
@@ -193,7 +193,7 @@ void tlsneg_dtls_datagram(tlsneg_pcap *p, flow *f, int d, const uint8_t *b, size
             }
         } else if (epoch == 0 && type == 21) {
             for (size_t i = 0; i + 1 < len; i += 2) {
-                tlsneg_emit(p, f, d, TLSNEG_PCAP_DTLS, TLSNEG_PCAP_ALERT, r + i, 2, false);
+                tlsneg_emit(p, f, d, TLSNEG_WIRE_DTLS, TLSNEG_EV_ALERT, r[i + 1]);
             }
         }
         b += 13 + len;

@@ -14,7 +14,7 @@ static const uint8_t hrr_random[32] = {
     0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
 };
 
-static void deliver(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_event *ev)
+static void deliver(tlsneg_pcap *p, flow *f, int d, tlsneg_ev *ev)
 {
     if (f->client < 0) {
         /* No SYN and no hello: the sender of the flow's first packet. */
@@ -22,35 +22,35 @@ static void deliver(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_event *ev)
         f->client_guessed = true;
     }
     ev->conn = f->conn;
-    ev->from_client = f->client == d;
-    ev->client_guessed = f->client_guessed;
+    ev->udp = f->l4 == 17;
+    ev->sender = f->client == d ? TLSNEG_SENDER_CLIENT : TLSNEG_SENDER_SERVER;
+    ev->sender_guessed = f->client_guessed;
     ev->addr_len = f->addr_len;
-    memcpy(ev->src_addr, f->addr[d], 16);
-    memcpy(ev->dst_addr, f->addr[1 - d], 16);
-    ev->src_port = f->port[d];
-    ev->dst_port = f->port[1 - d];
+    memcpy(ev->src, f->addr[d], 16);
+    memcpy(ev->dst, f->addr[1 - d], 16);
+    ev->sport = f->port[d];
+    ev->dport = f->port[1 - d];
     ev->frame = p->frame;
     ev->time_us = p->time_us;
     p->st.events++;
     p->fn(p->user, ev);
 }
 
-void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t, tlsneg_pcap_kind kind,
-                 const uint8_t *bytes, size_t len, bool reset)
+void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, tlsneg_ev_kind kind,
+                 uint8_t alert)
 {
-    tlsneg_pcap_event ev;
+    tlsneg_ev ev;
     memset(&ev, 0, sizeof ev);
-    ev.transport = t;
     ev.kind = kind;
-    ev.bytes = bytes;
-    ev.len = len;
-    ev.reset = reset;
+    ev.wire = wire;
+    ev.alert = alert;
     deliver(p, f, d, &ev);
 }
 
-void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t,
-                         const uint8_t *msg, size_t len, bool has_rv, uint16_t rv, bool sslv2)
+void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, const uint8_t *msg,
+                         size_t len, bool has_rv, uint16_t rv)
 {
+    bool sslv2 = wire == TLSNEG_WIRE_SSL2;
     /* SSL 2.0: CLIENT-HELLO 1, SERVER-HELLO 4 (TLSNEG_SSL2_*). */
     uint8_t type = msg[0];
     /* The client is who sends a ClientHello, unless a SYN said otherwise. */
@@ -63,21 +63,19 @@ void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t
             f->client_guessed = false;
         }
     }
-    size_t random_at = t == TLSNEG_PCAP_DTLS ? 14 : 6;
+    size_t random_at = wire == TLSNEG_WIRE_DTLS ? 14 : 6;
     if (!sslv2 && type == 2 && len >= random_at + 32 &&
         memcmp(msg + random_at, hrr_random, 32) == 0) {
         f->hrr = true;
     } else if ((type == 1 || type == 2) && f->hrr) {
         f->hello_after_hrr[d] = true;
     }
-    tlsneg_pcap_event ev;
+    tlsneg_ev ev;
     memset(&ev, 0, sizeof ev);
-    ev.transport = t;
-    ev.kind = TLSNEG_PCAP_HANDSHAKE;
-    ev.has_record_version = has_rv;
+    ev.kind = TLSNEG_EV_HELLO;
+    ev.wire = wire;
+    ev.has_record = has_rv;
     ev.record_version = rv;
-    ev.sslv2 = sslv2;
-    ev.msg_type = type;
     ev.bytes = msg;
     ev.len = len;
     deliver(p, f, d, &ev);
@@ -88,8 +86,8 @@ bool tlsneg_hs_keep_type(uint8_t type)
     return type == 1 || type == 2 || type == 3;
 }
 
-bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_pcap_transport t,
-                    const uint8_t *b, size_t n, bool has_rv, uint16_t rv)
+bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire, const uint8_t *b,
+                    size_t n, bool has_rv, uint16_t rv)
 {
     while (n > 0) {
         if (h->hdr_got < 4) {
@@ -128,8 +126,8 @@ bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_pcap_trans
         n -= take;
         if (h->got == h->len) {
             if (h->keep) {
-                tlsneg_emit_message(p, f, d, t, h->msg, (size_t)h->len + 4, h->has_record_version,
-                                    h->record_version, false);
+                tlsneg_emit_message(p, f, d, wire, h->msg, (size_t)h->len + 4,
+                                    h->has_record_version, h->record_version);
             }
             free(h->msg);
             memset(h, 0, sizeof *h);

@@ -37,7 +37,7 @@ typedef struct {
     uint32_t size;  /* of the whole entry, a multiple of 16; 0: skip to the ring's start */
     bool own_block; /* ev.bytes is a block of its own (malloc) for the consumer to free */
     bool has_prep;
-    tlsneg_pcap_event ev;
+    tlsneg_ev ev;
 } entry;
 
 #define HEAD_SIZE ((sizeof(entry) + 15) & ~(size_t)15)
@@ -72,9 +72,9 @@ static size_t entry_size(size_t prep, size_t bytes)
 }
 
 /* wants_prep: ev gets a prep area. */
-static bool wants_prep(const struct tlsneg_evqueue *q, const tlsneg_pcap_event *ev)
+static bool wants_prep(const struct tlsneg_evqueue *q, const tlsneg_ev *ev)
 {
-    return q->prep && ev->kind == TLSNEG_PCAP_HANDSHAKE;
+    return q->prep && ev->kind == TLSNEG_EV_HELLO;
 }
 
 /* consumer_may_go: the condition the consumer sleeps on. */
@@ -199,7 +199,7 @@ tlsneg_evqueue *tlsneg_evqueue_new(size_t ring_bytes, size_t prep_size, tlsneg_e
     return q;
 }
 
-void tlsneg_evqueue_push(void *queue, const tlsneg_pcap_event *ev)
+void tlsneg_evqueue_push(void *queue, const tlsneg_ev *ev)
 {
     struct tlsneg_evqueue *q = queue;
     bool has_prep = wants_prep(q, ev);

@@ -26,17 +26,17 @@ typedef struct tlsneg_evqueue tlsneg_evqueue;
 /* What the consumer calls for each event: prep is the event's own area,
  * filled by the queue's prep function, or NULL (an event of another kind,
  * or a queue without one). */
-typedef void (*tlsneg_evqueue_fn)(void *user, const tlsneg_pcap_event *ev, void *prep);
+typedef void (*tlsneg_evqueue_fn)(void *user, const tlsneg_ev *ev, void *prep);
 
 /* The producer's share of the consumer's work, done on its thread as it
  * pushes a handshake event: it fills prep (the queue's prep_size bytes,
  * 16-byte aligned) from ev, whose bytes are already the copy the consumer
  * gets. prep may point into those bytes and into itself: neither moves
  * before the consumer's call has returned. */
-typedef void (*tlsneg_evqueue_prep_fn)(void *user, const tlsneg_pcap_event *ev, void *prep);
+typedef void (*tlsneg_evqueue_prep_fn)(void *user, const tlsneg_ev *ev, void *prep);
 
 /* tlsneg_evqueue_new makes a queue whose consumer calls fn(user, ev, prep)
- * for every event pushed; every TLSNEG_PCAP_HANDSHAKE event gets prep_size
+ * for every event pushed; every TLSNEG_EV_HELLO event gets prep_size
  * bytes filled by prep (if not NULL) first. ring_bytes: the ring's size
  * (rounded up to a power of two, at least 64 KB). NULL when out of
  * memory. */
@@ -45,7 +45,7 @@ tlsneg_evqueue *tlsneg_evqueue_new(size_t ring_bytes, size_t prep_size, tlsneg_e
 
 /* tlsneg_evqueue_push is a tlsneg_pcap_event_fn: pass it to tlsneg_pcap_new
  * with the queue as user. Call it from produce only. */
-void tlsneg_evqueue_push(void *queue, const tlsneg_pcap_event *ev);
+void tlsneg_evqueue_push(void *queue, const tlsneg_ev *ev);
 
 /* tlsneg_evqueue_run runs produce(arg) on a new thread (with every signal
  * blocked: they reach the caller's thread) and consumes its events on the

@@ -78,7 +78,7 @@ struct tlsneg_pcap {
 /* tlsneg_flows_init sizes the table for p->cfg.max_flows; false when out
  * of memory. */
 bool tlsneg_flows_init(tlsneg_pcap *p);
-/* tlsneg_flows_finish forgets every flow, each with its TLSNEG_PCAP_END,
+/* tlsneg_flows_finish forgets every flow, each with its TLSNEG_EV_END,
  * the least recently seen first. */
 void tlsneg_flows_finish(tlsneg_pcap *p);
 /* tlsneg_flows_free forgets every flow, untold, and frees the table. */
@@ -95,26 +95,27 @@ flow *tlsneg_flow_find(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h, i
 flow *tlsneg_flow_new(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h);
 /* tlsneg_flow_seen: f had a packet now (the most recently seen). */
 void tlsneg_flow_seen(tlsneg_pcap *p, flow *f);
-/* tlsneg_flow_remove forgets f; tell: send its TLSNEG_PCAP_END first. */
+/* tlsneg_flow_remove forgets f; tell: send its TLSNEG_EV_END first. */
 void tlsneg_flow_remove(tlsneg_pcap *p, flow *f, bool tell);
 
 /* ---- events (emit.c) ---- */
 
-/* tlsneg_emit reports an alert (bytes, 2), a TCP close (reset or FIN) or
- * progress, sent by endpoint d of f. */
-void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t, tlsneg_pcap_kind kind,
-                 const uint8_t *bytes, size_t len, bool reset);
+/* tlsneg_emit reports an alert (its description), a TCP FIN or RST or
+ * progress, sent by endpoint d of f over wire (TLS, DTLS, QUIC). */
+void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, tlsneg_ev_kind kind,
+                 uint8_t alert);
 /* tlsneg_emit_message reports a whole handshake message sent by endpoint d
- * of f, carried in a record of version rv if has_rv. */
-void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_pcap_transport t,
-                         const uint8_t *msg, size_t len, bool has_rv, uint16_t rv, bool sslv2);
+ * of f over wire (SSL2: an SSL 2.0 record's), carried in a record of
+ * version rv if has_rv. */
+void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, const uint8_t *msg,
+                         size_t len, bool has_rv, uint16_t rv);
 /* tlsneg_hs_keep_type: a handshake message type the packet path reports. */
 bool tlsneg_hs_keep_type(uint8_t type);
 /* tlsneg_hs_feed adds n bytes of handshake data and emits every message
  * they complete. Returns false when a message does not fit the buffer
  * limit (the rest of this direction is then not read). */
-bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_pcap_transport t,
-                    const uint8_t *b, size_t n, bool has_rv, uint16_t rv);
+bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire, const uint8_t *b,
+                    size_t n, bool has_rv, uint16_t rv);
 void tlsneg_hs_free(hs_msg *h);
 
 /* ---- the transports (tcp.c, dtls.c, quicflow.c) ---- */

@@ -136,21 +136,22 @@ static void lru_append(tlsneg_pcap *p, flow *f)
 void tlsneg_flow_remove(tlsneg_pcap *p, flow *f, bool tell)
 {
     if (tell) {
-        tlsneg_pcap_event ev;
+        tlsneg_ev ev;
         memset(&ev, 0, sizeof ev);
         ev.conn = f->conn;
-        ev.transport = f->kind == KIND_TCP    ? TLSNEG_PCAP_TCP
-                       : f->kind == KIND_QUIC ? TLSNEG_PCAP_QUIC
-                                              : TLSNEG_PCAP_DTLS;
-        ev.kind = TLSNEG_PCAP_END;
+        ev.udp = f->l4 == 17;
+        ev.wire = f->kind == KIND_TCP    ? TLSNEG_WIRE_TLS
+                  : f->kind == KIND_QUIC ? TLSNEG_WIRE_QUIC
+                                         : TLSNEG_WIRE_DTLS;
+        ev.kind = TLSNEG_EV_END;
         int c = f->client < 0 ? 0 : f->client;
-        ev.from_client = true;
-        ev.client_guessed = f->client < 0 || f->client_guessed;
+        ev.sender = TLSNEG_SENDER_CLIENT;
+        ev.sender_guessed = f->client < 0 || f->client_guessed;
         ev.addr_len = f->addr_len;
-        memcpy(ev.src_addr, f->addr[c], 16);
-        memcpy(ev.dst_addr, f->addr[1 - c], 16);
-        ev.src_port = f->port[c];
-        ev.dst_port = f->port[1 - c];
+        memcpy(ev.src, f->addr[c], 16);
+        memcpy(ev.dst, f->addr[1 - c], 16);
+        ev.sport = f->port[c];
+        ev.dport = f->port[1 - c];
         ev.frame = p->frame;
         ev.time_us = p->time_us;
         p->fn(p->user, &ev);

@@ -95,8 +95,7 @@ int tlsneg_run_live(const char *iface, const char *filter, tlsneg_analysis *a,
     if (!pc) {
         return 2;
     }
-    tlsneg_consumer rc = {.name = iface,
-                          .events = o->events,
+    tlsneg_consumer rc = {.events = o->events,
                           .shard_k = o->shard_k,
                           .shard_n = o->shard_n,
                           .out = stdout,
@@ -116,13 +115,16 @@ int tlsneg_run_live(const char *iface, const char *filter, tlsneg_analysis *a,
     tlsneg_run_set_live(pc);
     /* As tcpdump says it: the capture runs from here. */
     fprintf(stderr, "tlsneg-pcap: listening on %s, link type %s\n", iface, ln ? ln : "unknown");
+    if (o->events) {
+        fprintf(stdout, "# %s\n", iface);
+    }
     int r = 0;
     while (!tlsneg_run_stopped() &&
            (r = pcap_dispatch(pc, -1, on_live_packet, (u_char *)&lc)) >= 0) {
     }
     tlsneg_run_set_live(NULL);
     /* The capture is over, as a file's end is: the flows still open end
-     * (their TLSNEG_PCAP_END events), so that the session layer sees the
+     * (their TLSNEG_EV_END events), so that the session layer sees the
      * same sequence from a live capture as from the file it was saved
      * to. */
     tlsneg_pcap_finish(tp);

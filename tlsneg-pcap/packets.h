@@ -7,14 +7,16 @@
  *
  * Pure C11 plus libgcrypt (QUIC Initial decryption): no libpcap, Wireshark
  * or GLib types, so unit tests and the fuzz target drive it with bytes. The
- * session layer (lib/analysis/session.h) consumes the events; nothing
- * here judges a message. */
+ * events are lib/replay's record (replay/events.h); the session layer
+ * (lib/analysis/session.h) consumes them; nothing here judges a message. */
 #ifndef TLSNEG_PCAP_PACKETS_H
 #define TLSNEG_PCAP_PACKETS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "replay/events.h"
 
 /* Link types (LINKTYPE_ and Linux DLT_ numbers, as pcap_datalink() returns
  * them) the front end reads. */
@@ -31,73 +33,47 @@ enum {
     TLSNEG_LINK_SLL2 = 276, /* Linux cooked v2 */
 };
 
-typedef enum {
-    TLSNEG_PCAP_TCP,  /* TLS records over TCP (SSLv2-compatible hellos included) */
-    TLSNEG_PCAP_DTLS, /* DTLS records over UDP */
-    TLSNEG_PCAP_QUIC, /* CRYPTO frames of QUIC Initial packets: no record layer */
-} tlsneg_pcap_transport;
-
-typedef enum {
-    TLSNEG_PCAP_HANDSHAKE, /* a whole handshake message (see bytes) */
-    TLSNEG_PCAP_ALERT,     /* a plaintext alert: bytes = level, description */
-    TLSNEG_PCAP_CLOSE,     /* a TCP FIN or RST (reset says which); no bytes */
-    /* The first ChangeCipherSpec (20) or application-data (23) record of a
-     * direction over TCP, read off the record's content-type byte, as the
-     * plugin does: the sender's handshake is making progress
-     * (tlsneg_session_progress, which keeps a flag per side: later such
-     * records would tell it nothing); no bytes. Once per direction, in the
-     * frame that completes that record, whether read in order or, past a
-     * lost segment, beyond the gap that a segment starting with a record
-     * header leads to. */
-    TLSNEG_PCAP_PROGRESS,
-    /* The packet path forgets the flow (after an RST or both FINs, idle for
-     * the timeout, or the oldest at the table's cap): no later event names
-     * this conn; the consumer drops what it keeps for it
-     * (tlsneg_session_forget). frame and time are those of the packet being
-     * read; no bytes; not counted in stats.events. tlsneg_pcap_finish
-     * sends it for every flow still held (at the end of a file); not sent
-     * by tlsneg_pcap_free. */
-    TLSNEG_PCAP_END,
-} tlsneg_pcap_kind;
-
-typedef struct {
-    uint64_t conn; /* connection id: 1 and up, stable while the flow is tracked */
-    tlsneg_pcap_transport transport;
-    tlsneg_pcap_kind kind;
-    /* Who sent it: the client is the sender of the first SYN (without ACK),
-     * else of the first ClientHello, else of the first QUIC Initial seen;
-     * failing all that the sender of the flow's first packet
-     * (client_guessed). */
-    bool from_client;
-    bool client_guessed;
-    uint8_t addr_len; /* 4 (IPv4) or 16 (IPv6) */
-    uint8_t src_addr[16], dst_addr[16];
-    uint16_t src_port, dst_port;
-    uint32_t frame;   /* 1-based index of the packet that completed the event */
-    uint64_t time_us; /* that packet's time, microseconds since the epoch */
-    /* The version of the record that holds the message's first byte (TCP,
-     * DTLS; 0x0002 for an SSLv2-compatible ClientHello); none for QUIC. */
-    bool has_record_version;
-    uint16_t record_version;
-    /* Handshake messages: the whole message from its type byte.
-     *   TCP, QUIC: type, 3-byte length, body.
-     *   DTLS: type, length, message_seq, fragment_offset 0, fragment_length =
-     *         length, body: a DTLS message as if sent unfragmented (the front
-     *         end put the fragments together).
-     *   sslv2 (TCP only): the SSLv2-compatible ClientHello from msg_type to
-     *         the end of its record (the 2-byte record header is not part of
-     *         it; record_version is 0x0002).
-     * Alerts: the 2 bytes level, description (QUIC: a CONNECTION_CLOSE with a
-     * crypto error 0x100 + description, level 2 shown).
-     * Valid only during the callback. */
-    bool sslv2;
-    uint8_t msg_type;
-    const uint8_t *bytes;
-    size_t len;
-    bool reset; /* TLSNEG_PCAP_CLOSE: RST (true) or FIN (false) */
-} tlsneg_pcap_event;
-
-typedef void (*tlsneg_pcap_event_fn)(void *user, const tlsneg_pcap_event *ev);
+/* The events (replay/events.h: the one record of them, which tlsneg-pcap
+ * --events writes), as the packet path fills them:
+ *   TLSNEG_EV_HELLO: a whole handshake message of a type it keeps
+ *     (ClientHello, ServerHello, HelloVerifyRequest), from its type byte.
+ *     wire TLS, QUIC: type, 3-byte length, body.
+ *     DTLS: type, length, message_seq, fragment_offset 0, fragment_length =
+ *       length, body: a DTLS message as if sent unfragmented (the front end
+ *       put the fragments together).
+ *     SSL2 (over TCP): an SSLv2-compatible ClientHello or an SSL 2.0
+ *       SERVER-HELLO from msg_type to the end of its record (the 2-byte
+ *       record header is not part of it; record_version is 0x0002).
+ *     has_record and record_version: of the record that holds the
+ *     message's first byte (TCP, DTLS); none for QUIC. The bytes are valid
+ *     only during the callback.
+ *   TLSNEG_EV_ALERT: a plaintext alert (QUIC: a CONNECTION_CLOSE with a
+ *     crypto error, 0x100 + the alert's description).
+ *   TLSNEG_EV_FIN, TLSNEG_EV_RST: a TCP FIN or RST.
+ *   TLSNEG_EV_PROGRESS: the first ChangeCipherSpec (20) or application-data
+ *     (23) record of a direction over TCP, read off the record's
+ *     content-type byte, as the plugin does: the sender's handshake is
+ *     making progress (tlsneg_session_progress, which keeps a flag per
+ *     side: later such records would tell it nothing). Once per direction,
+ *     in the frame that completes that record, whether read in order or,
+ *     past a lost segment, beyond the gap that a segment starting with a
+ *     record header leads to.
+ *   TLSNEG_EV_END: the packet path forgets the flow (after an RST or both
+ *     FINs, idle for the timeout, or the oldest at the table's cap): no
+ *     later event names this conn; the consumer drops what it keeps for it
+ *     (tlsneg_session_forget). frame and time are those of the packet being
+ *     read; src is the client (sender CLIENT, guessed if the flow never
+ *     told); not counted in stats.events. tlsneg_pcap_finish sends it for
+ *     every flow still held (at the end of a file); not sent by
+ *     tlsneg_pcap_free.
+ * Every event: conn, the flow's id (1 and up, stable while the flow is
+ * tracked); udp; wire, the flow's (TLS over TCP, DTLS or QUIC over UDP)
+ * where no hello says SSL2; frame, the 1-based index of the packet that
+ * completed it, and time_us, that packet's time (microseconds since the
+ * epoch); the sender: the client is the sender of the first SYN (without
+ * ACK), else of the first ClientHello, else of the first QUIC Initial seen;
+ * failing all that the sender of the flow's first packet (sender_guessed). */
+typedef void (*tlsneg_pcap_event_fn)(void *user, const tlsneg_ev *ev);
 
 typedef struct {
     uint32_t max_flows;      /* flow table cap (0: default 1,000,000) */

@@ -51,7 +51,7 @@ static void quic_crypto(void *user, uint64_t offset, const uint8_t *data, size_t
         return;
     }
     uint32_t n = s->s.have;
-    if (tlsneg_hs_feed(c->p, c->f, c->d, &s->hs, TLSNEG_PCAP_QUIC, s->s.buf, n, false, 0)) {
+    if (tlsneg_hs_feed(c->p, c->f, c->d, &s->hs, TLSNEG_WIRE_QUIC, s->s.buf, n, false, 0)) {
         tlsneg_stream_consume(&s->s, n);
     } else {
         tlsneg_stream_free(&s->s);
@@ -65,8 +65,7 @@ static void quic_close(void *user, uint64_t code)
     /* RFC 9001 4.8: a TLS alert travels as the crypto error 0x100 + its
      * description. */
     if (code >= 0x100 && code <= 0x1ff) {
-        uint8_t alert[2] = {2, (uint8_t)(code - 0x100)};
-        tlsneg_emit(c->p, c->f, c->d, TLSNEG_PCAP_QUIC, TLSNEG_PCAP_ALERT, alert, 2, false);
+        tlsneg_emit(c->p, c->f, c->d, TLSNEG_WIRE_QUIC, TLSNEG_EV_ALERT, (uint8_t)(code - 0x100));
     }
 }
 

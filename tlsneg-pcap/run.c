@@ -61,7 +61,7 @@ typedef struct {
 
 /* read_packets feeds the file's packets to the packet path until the end,
  * an error or a stop request, then ends the flows still open (their
- * TLSNEG_PCAP_END events); with two threads, on the second one. */
+ * TLSNEG_EV_END events); with two threads, on the second one. */
 static void read_packets(void *arg)
 {
     read_job *j = arg;
@@ -143,8 +143,10 @@ int tlsneg_run_file(const char *path, uint32_t file_no, uint32_t *frame_base, tl
     if (!tlsneg_reader_open(&rd, path)) {
         return 2;
     }
-    _Alignas(64) tlsneg_consumer rc = {.name = path,
-                                       .file_no = file_no,
+    if (o->events) {
+        fprintf(stdout, "# %s\n", path); /* where the events that follow come from */
+    }
+    _Alignas(64) tlsneg_consumer rc = {.file_no = file_no,
                                        .events = o->events,
                                        .shard_k = o->shard_k,
                                        .shard_n = o->shard_n,

@@ -17,7 +17,7 @@ struct tcp_dir {
     bool started;    /* the first record (or SSLv2 hello) has been read */
     bool done;       /* encrypted from here, or not TLS: nothing more to find */
     bool ccs;        /* a ChangeCipherSpec was sent */
-    bool progressed; /* its TLSNEG_PCAP_PROGRESS was sent */
+    bool progressed; /* its TLSNEG_EV_PROGRESS was sent */
     bool fin;
     /* Past a gap not (yet) filled, a lost segment: the records stored
      * beyond it are read for their content type alone (tcp_resync), up to
@@ -114,7 +114,7 @@ static void progress(tlsneg_pcap *p, flow *f, int d, tcp_dir *t)
 {
     if (!t->progressed) {
         t->progressed = true;
-        tlsneg_emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_PROGRESS, NULL, 0, false);
+        tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_PROGRESS, 0);
     }
 }
 
@@ -139,7 +139,7 @@ static int tcp_sslv2(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *
             return -1;
         }
         t->started = true;
-        tlsneg_emit_message(p, f, d, TLSNEG_PCAP_TCP, r + 2, v2 - 2, true, 0x0002, true);
+        tlsneg_emit_message(p, f, d, TLSNEG_WIRE_SSL2, r + 2, v2 - 2, true, 0x0002);
         *took = (uint32_t)v2;
         return 1;
     }
@@ -157,7 +157,7 @@ static int tcp_sslv2(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *
     /* What follows in SSL 2.0 is no TLS record, and nothing more to find:
      * the direction is done. */
     t->started = true;
-    tlsneg_emit_message(p, f, d, TLSNEG_PCAP_TCP, r + 2, sh - 2, true, 0x0002, true);
+    tlsneg_emit_message(p, f, d, TLSNEG_WIRE_SSL2, r + 2, sh - 2, true, 0x0002);
     tcp_done(t);
     *took = (uint32_t)sh;
     return 1;
@@ -176,7 +176,7 @@ static void tcp_record(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint8_t type,
             tcp_done(t);
             break;
         }
-        if (!tlsneg_hs_feed(p, f, d, &t->hs, TLSNEG_PCAP_TCP, payload, len, true, version)) {
+        if (!tlsneg_hs_feed(p, f, d, &t->hs, TLSNEG_WIRE_TLS, payload, len, true, version)) {
             p->st.tcp_gave_up++;
             tcp_done(t);
         }
@@ -187,7 +187,7 @@ static void tcp_record(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint8_t type,
             break;
         }
         for (uint16_t i = 0; i + 1 < len; i += 2) {
-            tlsneg_emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_ALERT, payload + i, 2, false);
+            tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_ALERT, payload[i + 1]);
         }
         break;
     case 20:
@@ -375,10 +375,10 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
     }
     if ((fl & TLSNEG_TCP_RST) && !f->rst) {
         f->rst = true;
-        tlsneg_emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_CLOSE, NULL, 0, true);
+        tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_RST, 0);
     } else if ((fl & TLSNEG_TCP_FIN) && !t->fin) {
         t->fin = true;
-        tlsneg_emit(p, f, d, TLSNEG_PCAP_TCP, TLSNEG_PCAP_CLOSE, NULL, 0, false);
+        tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_FIN, 0);
     }
 }
 

@@ -20,21 +20,22 @@ static void trace_findings(FILE *o, const tlsneg_result *x)
     }
 }
 
-static const char *side(bool from_client)
+/* side: who sent ev, as the packet path tells (or guesses). */
+static const char *side(const tlsneg_ev *ev)
 {
-    return from_client ? "client" : "server";
+    return ev->sender == TLSNEG_SENDER_CLIENT ? "client" : "server";
 }
 
-void tlsneg_trace_progress(FILE *o, const tlsneg_pcap_event *ev)
+void tlsneg_trace_progress(FILE *o, const tlsneg_ev *ev)
 {
     fprintf(o, "frame %u conn %llu: ChangeCipherSpec or encrypted record from the %s\n", ev->frame,
-            (unsigned long long)ev->conn, side(ev->from_client));
+            (unsigned long long)ev->conn, side(ev));
 }
 
-void tlsneg_trace_close(FILE *o, const tlsneg_pcap_event *ev, const tlsneg_close_result *cx)
+void tlsneg_trace_close(FILE *o, const tlsneg_ev *ev, const tlsneg_close_result *cx)
 {
     fprintf(o, "frame %u conn %llu: %s from the %s", ev->frame, (unsigned long long)ev->conn,
-            ev->reset ? "RST" : "FIN", side(ev->from_client));
+            ev->kind == TLSNEG_EV_RST ? "RST" : "FIN", side(ev));
     if (cx->ended_attempt_frame) {
         fprintf(o, ", ends the attempt of frame %u before any ServerHello",
                 cx->ended_attempt_frame);
@@ -42,19 +43,18 @@ void tlsneg_trace_close(FILE *o, const tlsneg_pcap_event *ev, const tlsneg_close
     fputc('\n', o);
 }
 
-void tlsneg_trace_alert(FILE *o, const tlsneg_pcap_event *ev, const tlsneg_result *x)
+void tlsneg_trace_alert(FILE *o, const tlsneg_ev *ev, const tlsneg_result *x)
 {
     fprintf(o, "frame %u conn %llu: alert %u (%s) from the %s\n", ev->frame,
-            (unsigned long long)ev->conn, ev->bytes[1], tlsneg_alert_name(ev->bytes[1]),
-            side(ev->from_client));
+            (unsigned long long)ev->conn, ev->alert, tlsneg_alert_name(ev->alert), side(ev));
     trace_findings(o, x);
 }
 
-void tlsneg_trace_message(FILE *o, const tlsneg_pcap_event *ev, const tlsneg_result *x)
+void tlsneg_trace_message(FILE *o, const tlsneg_ev *ev, const tlsneg_result *x)
 {
     char summary[512];
     fprintf(o, "frame %u conn %llu: %s from the %s: %s", ev->frame, (unsigned long long)ev->conn,
-            tlsneg_msg_name(&x->facts), side(x->from_client),
+            tlsneg_msg_name(&x->facts), x->from_client ? "client" : "server",
             tlsneg_facts_summary(&x->facts, summary, sizeof summary));
     if (x->retransmission_of) {
         fprintf(o, " (sent again: judged in frame %u)", x->retransmission_of);

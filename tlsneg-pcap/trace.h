@@ -9,13 +9,13 @@
 #include "analysis/session.h"
 #include "packets.h"
 
-/* tlsneg_trace_progress: ev (TLSNEG_PCAP_PROGRESS). */
-void tlsneg_trace_progress(FILE *o, const tlsneg_pcap_event *ev);
-/* tlsneg_trace_close: ev (TLSNEG_PCAP_CLOSE) and what it ended. */
-void tlsneg_trace_close(FILE *o, const tlsneg_pcap_event *ev, const tlsneg_close_result *cx);
-/* tlsneg_trace_alert: ev (TLSNEG_PCAP_ALERT) and its judgement x. */
-void tlsneg_trace_alert(FILE *o, const tlsneg_pcap_event *ev, const tlsneg_result *x);
+/* tlsneg_trace_progress: ev (TLSNEG_EV_PROGRESS). */
+void tlsneg_trace_progress(FILE *o, const tlsneg_ev *ev);
+/* tlsneg_trace_close: ev (TLSNEG_EV_FIN or TLSNEG_EV_RST) and what it ended. */
+void tlsneg_trace_close(FILE *o, const tlsneg_ev *ev, const tlsneg_close_result *cx);
+/* tlsneg_trace_alert: ev (TLSNEG_EV_ALERT) and its judgement x. */
+void tlsneg_trace_alert(FILE *o, const tlsneg_ev *ev, const tlsneg_result *x);
 /* tlsneg_trace_message: a hello and its judgement x. */
-void tlsneg_trace_message(FILE *o, const tlsneg_pcap_event *ev, const tlsneg_result *x);
+void tlsneg_trace_message(FILE *o, const tlsneg_ev *ev, const tlsneg_result *x);
 
 #endif

@@ -13,11 +13,16 @@
  * tlsneg-dump --rules prints the rule table of docs/rules.md instead.
  *
  * tlsneg-dump --events replays a capture's sequence of events (the format of
- * lib/replay/events.h, written by tests/captures/extract_events.py) through the session
- * layer and prints one JSON object per hello, alert, and FIN or RST that
- * ends an attempt: the connection's view, the findings, the verdicts across
- * connections with their evidence by role, and the notes for earlier
- * frames. */
+ * lib/replay/events.h, written by tlsneg-pcap --events and by
+ * tests/captures/extract_events.py) through the session layer and prints one
+ * JSON object per hello, alert, and FIN or RST that ends an attempt: the
+ * connection's view, the findings, the verdicts across connections with
+ * their evidence by role, and the notes for earlier frames. With --jsonl,
+ * --csv or --report after --events it writes those outputs instead, through
+ * the writer tlsneg-pcap and the plugin use (report/output.h): from
+ * tlsneg-pcap --events, what tlsneg-pcap itself writes. */
+#define _POSIX_C_SOURCE 200809L /* getline */
+
 #include "analysis/checks.h"
 #include "core/facts.h"
 #include "core/versions.h"
@@ -25,9 +30,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "replay/events.h"
 #include "replay/unhex.h"
+#include "report/output.h"
 
 static void print_json_string(const char *s)
 {
@@ -207,65 +214,149 @@ static void print_sni(bool has, const char *sni)
     }
 }
 
-/* replay_events is tlsneg-dump --events. */
-static int replay_events(char *line, size_t line_cap, uint8_t *msg, size_t msg_cap)
+/* print_event prints what the replay of ev gave as one JSON object
+ * (tlsneg-dump --events without outputs). */
+static void print_event(const tlsneg_ev *ev, const tlsneg_replay_out *out)
+{
+    if (out->has_close && out->close.ended_attempt_frame) {
+        printf("{\"frame\":%u,\"event\":\"%s\",\"conn\":%llu,\"ends_attempt\":%u,"
+               "\"from_client\":%s",
+               ev->frame, ev->kind == TLSNEG_EV_RST ? "rst" : "fin", (unsigned long long)out->conn,
+               out->close.ended_attempt_frame, out->close.from_client ? "true" : "false");
+        print_sni(out->close.has_sni, out->close.sni);
+        printf("}\n");
+    }
+    if (!out->has_result) {
+        return;
+    }
+    const tlsneg_result *x = &out->result;
+    printf("{\"frame\":%u,\"event\":\"%s\",\"conn\":%llu", ev->frame,
+           x->is_alert ? "alert" : "hello", (unsigned long long)out->conn);
+    if (x->is_alert) {
+        printf(",\"alert\":%u,\"from_server\":%s", x->alert_description,
+               x->alert_from_server ? "true" : "false");
+    } else {
+        printf(",\"msg\":\"%s\"", tlsneg_msg_name(&x->facts));
+    }
+    printf(",\"from_client\":%s", x->from_client ? "true" : "false");
+    if (x->retransmission_of) {
+        printf(",\"retransmission_of\":%u", x->retransmission_of);
+    }
+    if (x->client_hello_frame) {
+        printf(",\"client_hello_frame\":%u", x->client_hello_frame);
+    }
+    print_sni(x->has_sni, x->sni);
+    print_findings(&x->findings);
+    print_verdicts(&x->verdicts);
+    print_back_notes(x);
+    printf("}\n");
+}
+
+/* The outputs --events writes when asked (--jsonl, --csv, --report, in
+ * that order), as tlsneg-pcap writes them. */
+typedef struct {
+    tlsneg_out *out[3];
+    size_t n;
+    tlsneg_out_msg_buf view_buf;
+} outputs;
+
+/* write_event hands what the replay of ev gave to the outputs, as
+ * tlsneg-pcap does. */
+static void write_event(outputs *o, const tlsneg_ev *ev, const tlsneg_replay_out *out)
+{
+    tlsneg_out_frame fr = {ev->frame,
+                           (int64_t)(ev->time_us / 1000000u),
+                           (uint32_t)(ev->time_us % 1000000u),
+                           {ev->src, ev->addr_len, NULL, ev->sport},
+                           {ev->dst, ev->addr_len, NULL, ev->dport}};
+    if (out->has_close && out->close.ended_attempt_frame) {
+        const tlsneg_close_result *cx = &out->close;
+        for (size_t i = 0; i < o->n; i++) {
+            tlsneg_out_close(o->out[i], &fr, cx->cause, cx->from_client, cx->ended_attempt_frame,
+                             cx->has_sni ? cx->sni : NULL);
+        }
+    }
+    if (out->has_result && out->result.analysed) {
+        tlsneg_out_msg m;
+        tlsneg_out_msg_view(&m, &o->view_buf, &out->result);
+        for (size_t i = 0; i < o->n; i++) {
+            tlsneg_out_message(o->out[i], &fr, &m);
+        }
+    }
+}
+
+/* replay_events is tlsneg-dump --events: o's outputs, or JSON objects if
+ * it has none. */
+static int replay_events(outputs *o)
 {
     static tlsneg_replay_out out;
-    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true, false};
+    static uint8_t msg[1 << 24]; /* a handshake message's length has 24 bits */
+    tlsneg_tracker_config cfg = TLSNEG_TRACKER_DEFAULTS;
     tlsneg_replay *r = tlsneg_replay_new(&cfg, 65536);
     if (!r) {
         fprintf(stderr, "tlsneg-dump: out of memory\n");
         return 1;
     }
+    char *line = NULL;
+    size_t line_cap = 0;
     unsigned long n = 0;
-    while (fgets(line, (int)line_cap, stdin)) {
+    int status = 0;
+    while (getline(&line, &line_cap, stdin) >= 0) {
         tlsneg_ev ev;
         n++;
-        int got = tlsneg_ev_parse(line, &ev, msg, msg_cap);
+        int got = tlsneg_ev_parse(line, &ev, msg, sizeof msg);
         if (got < 0) {
             fprintf(stderr, "tlsneg-dump: line %lu is no event\n", n);
-            tlsneg_replay_free(r);
-            return 2;
+            status = 2;
+            break;
         }
         if (!got) {
             continue;
         }
         tlsneg_replay_event(r, &ev, &out);
-        if (out.has_close && out.close.ended_attempt_frame) {
-            printf("{\"frame\":%u,\"event\":\"%s\",\"conn\":%llu,\"ends_attempt\":%u,"
-                   "\"from_client\":%s",
-                   ev.frame, ev.kind == TLSNEG_EV_RST ? "rst" : "fin", (unsigned long long)out.conn,
-                   out.close.ended_attempt_frame, out.close.from_client ? "true" : "false");
-            print_sni(out.close.has_sni, out.close.sni);
-            printf("}\n");
-        }
-        if (!out.has_result) {
-            continue;
-        }
-        const tlsneg_result *x = &out.result;
-        printf("{\"frame\":%u,\"event\":\"%s\",\"conn\":%llu", ev.frame,
-               x->is_alert ? "alert" : "hello", (unsigned long long)out.conn);
-        if (x->is_alert) {
-            printf(",\"alert\":%u,\"from_server\":%s", x->alert_description,
-                   x->alert_from_server ? "true" : "false");
+        if (o->n) {
+            write_event(o, &ev, &out);
         } else {
-            printf(",\"msg\":\"%s\"", tlsneg_msg_name(&x->facts));
+            print_event(&ev, &out);
         }
-        printf(",\"from_client\":%s", x->from_client ? "true" : "false");
-        if (x->retransmission_of) {
-            printf(",\"retransmission_of\":%u", x->retransmission_of);
-        }
-        if (x->client_hello_frame) {
-            printf(",\"client_hello_frame\":%u", x->client_hello_frame);
-        }
-        print_sni(x->has_sni, x->sni);
-        print_findings(&x->findings);
-        print_verdicts(&x->verdicts);
-        print_back_notes(x);
-        printf("}\n");
     }
+    free(line);
     tlsneg_replay_free(r);
-    return 0;
+    return status;
+}
+
+/* events_main is tlsneg-dump --events [--jsonl] [--csv] [--report]. */
+static int events_main(int argc, char **argv)
+{
+    bool want[3] = {false, false, false};
+    static const char *const names[3] = {"--jsonl", "--csv", "--report"};
+    for (int i = 2; i < argc; i++) {
+        int f = 0;
+        while (f < 3 && strcmp(argv[i], names[f]) != 0) {
+            f++;
+        }
+        if (f == 3) {
+            fprintf(stderr, "usage: tlsneg-dump --events [--jsonl] [--csv] [--report] < events\n");
+            return 2;
+        }
+        want[f] = true;
+    }
+    static outputs o;
+    for (int f = TLSNEG_OUT_JSONL; f <= TLSNEG_OUT_REPORT; f++) {
+        if (want[f]) {
+            if (!(o.out[o.n] = tlsneg_out_new((tlsneg_out_format)f, stdout))) {
+                fprintf(stderr, "tlsneg-dump: out of memory\n");
+                return 1;
+            }
+            tlsneg_out_header(o.out[o.n++]);
+        }
+    }
+    int status = replay_events(&o);
+    for (size_t i = 0; i < o.n; i++) {
+        tlsneg_out_end(o.out[i]);
+        tlsneg_out_free(o.out[i]);
+    }
+    return status;
 }
 
 /* print_rules writes the rule table of docs/rules.md from rules.def. */
@@ -290,11 +381,12 @@ int main(int argc, char **argv)
         print_rules();
         return 0;
     }
-    if (argc == 2 && strcmp(argv[1], "--events") == 0) {
-        return replay_events(line, sizeof line, msg, sizeof msg);
+    if (argc >= 2 && strcmp(argv[1], "--events") == 0) {
+        return events_main(argc, argv);
     }
     if (argc != 1) {
-        fprintf(stderr, "usage: tlsneg-dump [--rules | --events] < messages\n");
+        fprintf(stderr, "usage: tlsneg-dump [--rules | --events [--jsonl] [--csv] [--report]] < "
+                        "messages\n");
         return 2;
     }
     while (fgets(line, sizeof line, stdin)) {

@@ -5,7 +5,8 @@
  * TCP reassembly, TLS records, SSLv2-compatible hellos, DTLS fragments,
  * QUIC Initial parsing, decryption attempts and CRYPTO frames),
  * tlsneg_pcap_finish (an END for every flow still held), tlsneg_pcap_get_stats,
- * tlsneg_pcap_free.
+ * tlsneg_pcap_free; tlsneg_ev_write and tlsneg_ev_parse (lib/replay) on
+ * every event.
  *
  * Input:
  *   byte 0      link type: an index into link_types below (modulo its size)
@@ -17,11 +18,17 @@
  * read past it); frame n is stamped n * 0.4 s.
  *
  * Promises checked (abort on breach): every event names a frame already
- * given, frames never go back, a handshake event has bytes whose first is
- * its msg_type (the SSLv2 form: 1) and a length of at least 4 (DTLS 12,
- * SSLv2 9) matching the message's own length field, an alert has 2 bytes, a
- * close none; the counters add up (every packet is counted once). */
+ * given, frames never go back, a handshake event has a length of at least
+ * 4 (DTLS 12, SSLv2 9) matching the message's own length field (SSLv2: its
+ * type is CLIENT-HELLO or SERVER-HELLO), other events no bytes, TCP closes
+ * and progress are over TCP, every event says its sender; every event's
+ * line (tlsneg_ev_write, tlsneg-pcap --events) reads back
+ * (tlsneg_ev_parse) as the same event; the counters add up (every packet is
+ * counted once). */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +44,60 @@ typedef struct {
     uint32_t last_event_frame;
 } state;
 
-static void on_event(void *user, const tlsneg_pcap_event *ev)
+/* check_hello: a handshake event's bytes are a whole message of its wire. */
+static void check_hello(const tlsneg_ev *ev)
+{
+    bool ssl2 = ev->wire == TLSNEG_WIRE_SSL2;
+    size_t header = ev->wire == TLSNEG_WIRE_DTLS ? 12 : 4;
+    if (!ev->bytes || ev->len < (ssl2 ? 9 : header) ||
+        (ssl2 && ev->bytes[0] != 1 && ev->bytes[0] != 4)) {
+        abort();
+    }
+    volatile uint8_t sink = 0;
+    for (size_t i = 0; i < ev->len; i++) {
+        sink ^= ev->bytes[i];
+    }
+    (void)sink;
+    if (!ssl2) {
+        size_t declared = (size_t)ev->bytes[1] << 16 | (size_t)ev->bytes[2] << 8 | ev->bytes[3];
+        if (declared + header != ev->len) {
+            abort();
+        }
+    }
+}
+
+/* round_trip: the event's line (tlsneg-pcap --events) reads back as the
+ * same event. */
+static void round_trip(const tlsneg_ev *ev)
+{
+    static uint8_t buf[1 << 17];
+    char *line = NULL;
+    size_t line_len = 0;
+    FILE *f = open_memstream(&line, &line_len);
+    if (!f) {
+        return;
+    }
+    tlsneg_ev_write(f, ev);
+    fclose(f);
+    tlsneg_ev back;
+    bool same = tlsneg_ev_parse(line, &back, buf, sizeof buf) == 1 && back.kind == ev->kind &&
+                back.udp == ev->udp && back.conn == ev->conn && back.frame == ev->frame &&
+                back.time_us == ev->time_us && back.addr_len == ev->addr_len &&
+                memcmp(back.src, ev->src, ev->addr_len) == 0 &&
+                memcmp(back.dst, ev->dst, ev->addr_len) == 0 && back.sport == ev->sport &&
+                back.dport == ev->dport && back.sender == ev->sender &&
+                back.sender_guessed == ev->sender_guessed && back.alert == ev->alert &&
+                back.has_record == ev->has_record && back.record_version == ev->record_version &&
+                back.len == ev->len &&
+                (ev->len == 0 || memcmp(back.bytes, ev->bytes, ev->len) == 0) &&
+                (back.wire == ev->wire || (!ev->udp && ev->kind != TLSNEG_EV_HELLO));
+    free(line);
+    if (!same) {
+        abort();
+    }
+}
+
+static void on_event(void *user, const tlsneg_ev *ev)
 {
     state *s = user;
     if (ev->frame != s->frame || ev->frame < s->last_event_frame) {
@@ -45,44 +105,30 @@ static void on_event(void *user, const tlsneg_pcap_event *ev)
     }
     s->last_event_frame = ev->frame;
     switch (ev->kind) {
-    case TLSNEG_PCAP_HANDSHAKE: {
-        size_t min = ev->sslv2 ? 9 : ev->transport == TLSNEG_PCAP_DTLS ? 12 : 4;
-        if (!ev->bytes || ev->len < min || ev->bytes[0] != ev->msg_type) {
+    case TLSNEG_EV_HELLO:
+        check_hello(ev);
+        break;
+    case TLSNEG_EV_FIN:
+    case TLSNEG_EV_RST:
+    case TLSNEG_EV_PROGRESS:
+        if (ev->udp || ev->wire != TLSNEG_WIRE_TLS) {
             abort();
         }
-        volatile uint8_t sink = 0;
-        for (size_t i = 0; i < ev->len; i++) {
-            sink ^= ev->bytes[i];
-        }
-        (void)sink;
-        if (!ev->sslv2) {
-            size_t declared = (size_t)ev->bytes[1] << 16 | (size_t)ev->bytes[2] << 8 | ev->bytes[3];
-            if (declared + (ev->transport == TLSNEG_PCAP_DTLS ? 12 : 4) != ev->len) {
-                abort();
-            }
-        }
+        break;
+    case TLSNEG_EV_ALERT:
+    case TLSNEG_EV_END:
         break;
     }
-    case TLSNEG_PCAP_ALERT:
-        if (!ev->bytes || ev->len != 2) {
-            abort();
-        }
-        break;
-    case TLSNEG_PCAP_CLOSE:
-    case TLSNEG_PCAP_PROGRESS:
-        if (ev->len != 0 || ev->transport != TLSNEG_PCAP_TCP) {
-            abort();
-        }
-        break;
-    case TLSNEG_PCAP_END:
-        if (ev->len != 0) {
-            abort();
-        }
-        break;
+    if (ev->kind != TLSNEG_EV_HELLO && ev->len != 0) {
+        abort();
     }
     if (ev->addr_len != 4 && ev->addr_len != 16) {
         abort();
     }
+    if (ev->sender != TLSNEG_SENDER_CLIENT && ev->sender != TLSNEG_SENDER_SERVER) {
+        abort();
+    }
+    round_trip(ev);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -224,25 +224,33 @@ def pcap_messages(tool, path):
     r = subprocess.run([tool, "--events", "-q", path], capture_output=True, text=True)
     out, alerts, closes, hello_conns, conn_closes = [], [], [], set(), []
     for line in r.stdout.splitlines():
-        ev = json.loads(line)
-        if ev["event"] == "alert" and ev["transport"] != "quic":
-            alerts.append((ev["frame"], ev["description"]))
-        if ev["event"] == "close":
-            conn_closes.append((ev["conn"], (ev["frame"], "rst" if ev["reset"] else "fin")))
+        if not line or line.startswith("#"):
+            continue
+        # lib/replay/events.h: KIND FRAME TIME_US tcp|udp SRC SPORT DST DPORT,
+        # then KEY=VALUE attributes, then the kind's own fields.
+        fields = line.split()
+        kind, frame = fields[0], int(fields[1])
+        attrs = dict(f.split("=", 1) for f in fields[8:] if "=" in f)
+        rest = [f for f in fields[8:] if "=" not in f]
+        if kind == "alert" and attrs.get("wire") != "quic":
+            alerts.append((frame, int(rest[0])))
+        if kind in ("fin", "rst"):
+            conn_closes.append((attrs["conn"], (frame, kind)))
+        if kind != "hello":
+            continue
+        wire, raw = rest[0], bytes.fromhex(rest[2])
         # SSL 2.0: CLIENT-HELLO 1, SERVER-HELLO 4; extract_hellos.py's "ssl2"
         # messages are keyed as type 1 on tshark's side (tshark_messages).
-        if ev["event"] != "handshake" or (ev["msg_type"] not in (1, 2, 3)
-                                          and not ev.get("sslv2")):
+        if raw[0] not in (1, 2, 3) and wire != "ssl2":
             continue
-        hello_conns.add(ev["conn"])
-        raw = bytes.fromhex(ev["hex"])
-        if ev.get("sslv2"):
+        hello_conns.add(attrs["conn"])
+        if wire == "ssl2":
             body = raw
-        elif ev["transport"] == "dtls":
+        elif wire == "dtls":
             body = raw[12:]
         else:
             body = raw[4:]
-        out.append(key(ev["frame"], 1 if ev.get("sslv2") else ev["msg_type"], body))
+        out.append(key(frame, 1 if wire == "ssl2" else raw[0], body))
     closes = [c for conn, c in conn_closes if conn in hello_conns]
     return r.returncode, r.stderr.strip(), out, alerts, closes
 

@@ -53,9 +53,9 @@ static void nap(void)
     nanosleep(&ts, NULL);
 }
 
-static tlsneg_pcap_kind kind_of(uint32_t i)
+static tlsneg_ev_kind kind_of(uint32_t i)
 {
-    return i % 3 == 0 ? TLSNEG_PCAP_ALERT : TLSNEG_PCAP_HANDSHAKE;
+    return i % 3 == 0 ? TLSNEG_EV_ALERT : TLSNEG_EV_HELLO;
 }
 
 static uint32_t sum_of(const uint8_t *b, size_t n)
@@ -68,7 +68,7 @@ static uint32_t sum_of(const uint8_t *b, size_t n)
 }
 
 /* prep runs on the producer's thread, as the event is queued. */
-static void prep(void *user, const tlsneg_pcap_event *ev, void *area)
+static void prep(void *user, const tlsneg_ev *ev, void *area)
 {
     (void)user;
     prep_head h = {ev->bytes, (uint32_t)ev->conn, sum_of(ev->bytes, ev->len)};
@@ -76,7 +76,7 @@ static void prep(void *user, const tlsneg_pcap_event *ev, void *area)
     ((uint8_t *)area)[PREP - 1] = (uint8_t)ev->conn;
 }
 
-static void consume(void *user, const tlsneg_pcap_event *ev, void *area)
+static void consume(void *user, const tlsneg_ev *ev, void *area)
 {
     run *r = user;
     uint32_t i = (uint32_t)ev->conn;
@@ -85,7 +85,7 @@ static void consume(void *user, const tlsneg_pcap_event *ev, void *area)
     for (size_t j = 0; good && j < n; j++) {
         good = ev->bytes[j] == byte_of(i, j);
     }
-    if (good && kind_of(i) == TLSNEG_PCAP_HANDSHAKE) {
+    if (good && kind_of(i) == TLSNEG_EV_HELLO) {
         prep_head h;
         good = area && ((uintptr_t)area & 15) == 0;
         if (good) {
@@ -107,7 +107,7 @@ static void produce(void *arg)
 {
     run *r = arg;
     for (uint32_t i = 0; i < EVENTS; i++) {
-        tlsneg_pcap_event ev;
+        tlsneg_ev ev;
         memset(&ev, 0, sizeof ev);
         ev.conn = i;
         ev.frame = i + 1;
@@ -151,7 +151,7 @@ int main(void)
     /* Outside a run, a push is the direct call. */
     r.next = 7;
     r.wrong = 0;
-    tlsneg_pcap_event ev;
+    tlsneg_ev ev;
     memset(&ev, 0, sizeof ev);
     ev.conn = 7;
     ev.frame = 8;

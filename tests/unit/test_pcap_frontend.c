@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_pcap_frontend.c: the libpcap front end's packet path (tlsneg-pcap/)
- * on real bytes: frames read from the project's captures (pcaps/, first
- * argument: the repository root), rewrapped into the other link types,
- * split into segments and fragments delivered out of order; QUIC Initial
- * keys and packets from RFC 9001 Appendix A and RFC 9369 Appendix A. */
+ * on real bytes, for TCP and what is below it: frames read from the
+ * project's captures (pcaps/, first argument: the repository root),
+ * rewrapped into the other link types, split into segments delivered out of
+ * order or lost; the flows at the end of a file; the pcapng reader. DTLS and
+ * QUIC: test_pcap_udp.c. */
 #define _DEFAULT_SOURCE 1
 
-#include <gcrypt.h>
 #include <pcap/pcap.h>
 
 #include "analysis/session.h"
@@ -14,167 +14,23 @@
 #include "core/hello.h"
 #include "net.h"
 #include "packets.h"
+#include "pcap_capture.h"
 #include "pcapng.h"
-#include "quic.h"
 #include "stream.h"
 #include "tap.h"
 
-static const char *root = ".";
-
-/* ---- captures ---- */
-
-/* read_frame returns a malloc'd copy of frame n (1-based) of a capture
- * under the repository root, or NULL. */
-static uint8_t *read_frame(const char *rel, uint32_t n, int *out_link, size_t *out_len)
-{
-    char path[4096], err[PCAP_ERRBUF_SIZE];
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    pcap_t *pc = pcap_open_offline(path, err);
-    if (!pc) {
-        printf("# %s: %s\n", path, err);
-        return NULL;
-    }
-    struct pcap_pkthdr *h;
-    const u_char *data;
-    uint8_t *copy = NULL;
-    for (uint32_t i = 1; pcap_next_ex(pc, &h, &data) == 1; i++) {
-        if (i == n) {
-            copy = malloc(h->caplen ? h->caplen : 1);
-            memcpy(copy, data, h->caplen);
-            *out_len = h->caplen;
-            *out_link = pcap_datalink(pc);
-            break;
-        }
-    }
-    pcap_close(pc);
-    return copy;
-}
-
-#define MAX_EVENTS 64
-
-typedef struct {
-    tlsneg_pcap_event ev;
-    uint8_t bytes[4096];
-} saved_event;
-
-typedef struct {
-    size_t n;
-    saved_event e[MAX_EVENTS];
-    bool all; /* keep TLSNEG_PCAP_PROGRESS and TLSNEG_PCAP_END too */
-} events;
-
-static void collect(void *user, const tlsneg_pcap_event *ev)
-{
-    events *es = user;
-    if (es->n == MAX_EVENTS ||
-        (!es->all && (ev->kind == TLSNEG_PCAP_PROGRESS || ev->kind == TLSNEG_PCAP_END))) {
-        return;
-    }
-    saved_event *s = &es->e[es->n++];
-    s->ev = *ev;
-    size_t n = ev->len < sizeof s->bytes ? ev->len : sizeof s->bytes;
-    if (n) {
-        memcpy(s->bytes, ev->bytes, n);
-    }
-    s->ev.bytes = s->bytes;
-}
-
-/* run_capture_skip feeds a capture through a fresh packet path, leaving out
- * frame skip[0] and skip[1] (0: none; the others keep their numbers);
- * all: every event kind. */
-static void run_capture_skip(const char *rel, events *es, tlsneg_pcap_stats *out_stats, bool all,
-                             const uint32_t skip[2])
-{
-    char path[4096], err[PCAP_ERRBUF_SIZE];
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    memset(es, 0, sizeof *es);
-    es->all = all;
-    pcap_t *pc = pcap_open_offline(path, err);
-    if (!pc) {
-        printf("# %s: %s\n", path, err);
-        return;
-    }
-    tlsneg_pcap *p = tlsneg_pcap_new(NULL, collect, es);
-    struct pcap_pkthdr *h;
-    const u_char *data;
-    for (uint32_t i = 1; pcap_next_ex(pc, &h, &data) == 1; i++) {
-        if (i == skip[0] || i == skip[1]) {
-            continue;
-        }
-        tlsneg_pcap_packet(p, pcap_datalink(pc), i,
-                           (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec, data,
-                           h->caplen, h->len);
-    }
-    if (out_stats) {
-        *out_stats = *tlsneg_pcap_get_stats(p);
-    }
-    tlsneg_pcap_free(p);
-    pcap_close(pc);
-}
-
-/* run_capture feeds a whole capture through a fresh packet path. */
-static void run_capture(const char *rel, events *es, tlsneg_pcap_stats *out_stats)
-{
-    static const uint32_t none[2] = {0, 0};
-    run_capture_skip(rel, es, out_stats, false, none);
-}
-
-static uint8_t *join(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
-{
-    uint8_t *r = malloc(an + bn);
-    memcpy(r, a, an);
-    memcpy(r + an, b, bn);
-    return r;
-}
-
-/* every_prefix decodes every truncated prefix of a frame (each in a buffer
- * of exactly its size, for ASan) and checks that a decoded payload lies
- * inside it. */
-static bool every_prefix(int link, const uint8_t *f, size_t len)
-{
-    bool good = true;
-    for (size_t n = 0; n < len; n++) {
-        uint8_t *b = malloc(n ? n : 1);
-        memcpy(b, f, n);
-        tlsneg_net_packet pk;
-        if (tlsneg_net_decode(&pk, link, b, n) == TLSNEG_NET_OK &&
-            (pk.payload < b || pk.payload + pk.payload_len > b + n)) {
-            good = false;
-        }
-        free(b);
-    }
-    return good;
-}
-
 /* ---- link, IP, transport ---- */
 
-static void test_net(void)
+/* test_link_types rewraps an Ethernet frame's IPv4 packet (ip) into the
+ * other link types. */
+static void test_link_types(const uint8_t *f, size_t len, const uint8_t *ip, size_t ip_len)
 {
-    int link;
-    size_t len;
-    /* tls13-openssl.pcap frame 4: Ethernet, IPv4 127.0.0.2:37890 -> 127.0.0.3:44301,
-     * the ClientHello (tshark: tcp.len 315). */
-    uint8_t *f = read_frame("pcaps/tls13-openssl.pcap", 4, &link, &len);
-    if (!f) {
-        ok(0, "tls13-openssl.pcap frame 4 readable");
-        return;
-    }
-    tlsneg_net_packet pk;
-    ok(link == TLSNEG_LINK_ETHERNET && tlsneg_net_decode(&pk, link, f, len) == TLSNEG_NET_OK,
-       "Ethernet/IPv4/TCP frame decodes");
-    ok(pk.ip_version == 4 && pk.l4 == 6 && pk.sport == 37890 && pk.dport == 44301 &&
-           pk.payload_len == 315 && pk.payload[0] == 0x16,
-       "ports 37890 -> 44301, 315 payload bytes starting with a handshake record");
-    ok(every_prefix(link, f, len), "every prefix of the Ethernet frame decodes inside its bytes");
-    const uint8_t *ip = f + 14;
-    size_t ip_len = len - 14;
-
+    tlsneg_net_packet q;
     /* 802.1Q, then QinQ (802.1ad outer tag) */
     uint8_t vlan[18];
     memcpy(vlan, f, 12);
     memcpy(vlan + 12, "\x81\x00\x00\x64\x08\x00", 6);
     uint8_t *v1 = join(vlan, 18, ip, ip_len);
-    tlsneg_net_packet q;
     ok(tlsneg_net_decode(&q, TLSNEG_LINK_ETHERNET, v1, 18 + ip_len) == TLSNEG_NET_OK &&
            q.payload_len == 315 && q.sport == 37890,
        "one 802.1Q tag is skipped");
@@ -220,7 +76,19 @@ static void test_net(void)
     ok(tlsneg_net_decode(&q, 147, f, len) == TLSNEG_NET_UNKNOWN_LINK,
        "link type 147 (USER0) is unknown");
 
-    /* IPv4 fragments: a later fragment is skipped, the first one read */
+    free(v1);
+    free(v2);
+    free(s1);
+    free(s2);
+    free(n1);
+    free(n2);
+    free(n3);
+}
+
+/* test_ipv4_fragments: a later fragment is skipped, the first one read. */
+static void test_ipv4_fragments(const uint8_t *ip, size_t ip_len)
+{
+    tlsneg_net_packet q;
     uint8_t *fr = malloc(ip_len);
     memcpy(fr, ip, ip_len);
     fr[6] = 0x00;
@@ -231,19 +99,18 @@ static void test_net(void)
     ok(tlsneg_net_decode_ip(&q, fr, ip_len) == TLSNEG_NET_OK && q.first_fragment,
        "an IPv4 first fragment is read and marked");
     free(fr);
-    free(v1);
-    free(v2);
-    free(s1);
-    free(s2);
-    free(n1);
-    free(n2);
-    free(n3);
-    free(f);
+}
 
+/* test_ipv6: an IPv6 frame, and extension headers in front of UDP. */
+static void test_ipv6(void)
+{
+    int link;
+    size_t len;
+    tlsneg_net_packet pk, q;
     /* quic-multiple-initial-fragmented-crypto.pcap frame 1: Ethernet, IPv6,
      * UDP 45945 -> 443, 1232 payload bytes (tshark: udp.length 1238). */
-    f = read_frame("pcaps/public/zeek/quic-multiple-initial-fragmented-crypto.pcap", 1, &link,
-                   &len);
+    uint8_t *f = read_frame("pcaps/public/zeek/quic-multiple-initial-fragmented-crypto.pcap", 1,
+                            &link, &len);
     if (!f) {
         ok(0, "quic-multiple-initial frame 1 readable");
         return;
@@ -280,10 +147,16 @@ static void test_net(void)
        "an IPv6 later fragment is skipped");
     free(x);
     free(f);
+}
 
+static void test_ppp(void)
+{
+    int link;
+    size_t len;
+    tlsneg_net_packet pk;
     /* quic-go-handshake.pcap: PPP without address and control, protocol
      * 0x0057 (IPv6, frame 1: ICMPv6) or 0x0021 (IPv4, frame 5: UDP) */
-    f = read_frame("pcaps/public/zeek/quic-go-handshake.pcap", 1, &link, &len);
+    uint8_t *f = read_frame("pcaps/public/zeek/quic-go-handshake.pcap", 1, &link, &len);
     ok(f && link == TLSNEG_LINK_PPP &&
            tlsneg_net_decode(&pk, link, f, len) == TLSNEG_NET_OTHER_L4 && pk.ip_version == 6,
        "PPP carrying IPv6 (ICMPv6)");
@@ -293,6 +166,34 @@ static void test_net(void)
            pk.l4 == 17 && pk.dport == 443,
        "PPP carrying IPv4/UDP to port 443");
     free(f);
+}
+
+static void test_net(void)
+{
+    int link;
+    size_t len;
+    /* tls13-openssl.pcap frame 4: Ethernet, IPv4 127.0.0.2:37890 -> 127.0.0.3:44301,
+     * the ClientHello (tshark: tcp.len 315). */
+    uint8_t *f = read_frame("pcaps/tls13-openssl.pcap", 4, &link, &len);
+    if (!f) {
+        ok(0, "tls13-openssl.pcap frame 4 readable");
+        return;
+    }
+    tlsneg_net_packet pk;
+    ok(link == TLSNEG_LINK_ETHERNET && tlsneg_net_decode(&pk, link, f, len) == TLSNEG_NET_OK,
+       "Ethernet/IPv4/TCP frame decodes");
+    ok(pk.ip_version == 4 && pk.l4 == 6 && pk.sport == 37890 && pk.dport == 44301 &&
+           pk.payload_len == 315 && pk.payload[0] == 0x16,
+       "ports 37890 -> 44301, 315 payload bytes starting with a handshake record");
+    ok(every_prefix(link, f, len), "every prefix of the Ethernet frame decodes inside its bytes");
+    const uint8_t *ip = f + 14;
+    size_t ip_len = len - 14;
+
+    test_link_types(f, len, ip, ip_len);
+    test_ipv4_fragments(ip, ip_len);
+    free(f);
+    test_ipv6();
+    test_ppp();
 }
 
 /* ---- the stream ---- */
@@ -328,11 +229,6 @@ static void test_stream(void)
 
 /* ---- TCP: segments out of order, retransmitted ---- */
 
-static void feed_raw(tlsneg_pcap *p, uint32_t frame, const uint8_t *ip, size_t len)
-{
-    tlsneg_pcap_packet(p, TLSNEG_LINK_RAW, frame, 1000000u * frame, ip, len, len);
-}
-
 /* tcp_segment builds an IPv4/TCP packet (20 + 20 header bytes) of tmpl's
  * addresses and ports with seq and payload. */
 static uint8_t *tcp_segment(const uint8_t *tmpl, uint32_t seq, uint8_t flags, const uint8_t *pl,
@@ -357,38 +253,23 @@ static uint8_t *tcp_segment(const uint8_t *tmpl, uint32_t seq, uint8_t flags, co
     return b;
 }
 
-static void test_tcp(void)
+/* test_tcp_out_of_order: the ClientHello of tls13-openssl.pcap frame 4
+ * (hello) in segments out of order and sent again. */
+static void test_tcp_out_of_order(const uint8_t *hello, size_t hello_len)
 {
-    events es;
-    run_capture("pcaps/tls13-openssl.pcap", &es, NULL);
-    /* tshark: frame 4 ClientHello (record 0x0301, 310 bytes with header),
-     * frame 6 ServerHello (record 0x0303), FIN in frames 10 (client) and 14. */
-    ok(es.n == 4, "tls13-openssl.pcap: 4 events (%zu)", es.n);
-    ok(es.n >= 2 && es.e[0].ev.kind == TLSNEG_PCAP_HANDSHAKE && es.e[0].ev.msg_type == 1 &&
-           es.e[0].ev.frame == 4 && es.e[0].ev.from_client && es.e[0].ev.record_version == 0x0301 &&
-           es.e[0].ev.len == 310 && es.e[1].ev.msg_type == 2 && es.e[1].ev.frame == 6 &&
-           !es.e[1].ev.from_client && es.e[1].ev.record_version == 0x0303,
-       "ClientHello in frame 4 from the client, ServerHello in frame 6 from the server");
-    ok(es.n == 4 && es.e[2].ev.kind == TLSNEG_PCAP_CLOSE && !es.e[2].ev.reset &&
-           es.e[2].ev.frame == 10 && es.e[2].ev.from_client && es.e[3].ev.frame == 14 &&
-           !es.e[3].ev.from_client,
-       "FINs in frames 10 (client) and 14 (server)");
-    if (es.n < 1) {
-        return;
-    }
-    uint8_t hello[4096];
-    size_t hello_len = es.e[0].ev.len;
-    memcpy(hello, es.e[0].bytes, hello_len);
-
-    /* The same ClientHello's TCP payload (one record) cut into 3 segments,
-     * delivered 3, 1, 1 again, 2: one event, in the frame of segment 2. */
     int link;
     size_t len;
     uint8_t *f = read_frame("pcaps/tls13-openssl.pcap", 4, &link, &len);
+    if (!f) {
+        ok(0, "tls13-openssl.pcap frame 4 readable");
+        return;
+    }
     const uint8_t *ip = f + 14;
+    uint32_t seq = (uint32_t)ip[24] << 24 | (uint32_t)ip[25] << 16 | (uint32_t)ip[26] << 8 | ip[27];
+    /* The same ClientHello's TCP payload (one record) cut into 3 segments,
+     * delivered 3, 1, 1 again, 2: one event, in the frame of segment 2. */
     const uint8_t *pl = ip + 20 + 32; /* 20 IP + 32 TCP (timestamps) */
     size_t pl_len = len - 14 - 52;
-    uint32_t seq = (uint32_t)ip[24] << 24 | (uint32_t)ip[25] << 16 | (uint32_t)ip[26] << 8 | ip[27];
     size_t cut1 = 3, cut2 = 200; /* inside the record header; inside the body */
     size_t l1, l2, l3, lsyn;
     uint8_t *syn = tcp_segment(ip, seq - 1, TLSNEG_TCP_SYN, NULL, 0, &lsyn);
@@ -397,7 +278,7 @@ static void test_tcp(void)
         tcp_segment(ip, seq + (uint32_t)cut1, TLSNEG_TCP_ACK, pl + cut1, cut2 - cut1, &l2);
     uint8_t *s3 =
         tcp_segment(ip, seq + (uint32_t)cut2, TLSNEG_TCP_ACK, pl + cut2, pl_len - cut2, &l3);
-    memset(&es, 0, sizeof es);
+    static events es;
     tlsneg_pcap *p = tlsneg_pcap_new(NULL, collect, &es);
     feed_raw(p, 1, syn, lsyn);
     feed_raw(p, 2, s3, l3);
@@ -406,14 +287,33 @@ static void test_tcp(void)
     ok(es.n == 0, "nothing before the gap is filled");
     feed_raw(p, 5, s2, l2);
     ok(es.n == 1 && es.e[0].ev.frame == 5 && es.e[0].ev.len == hello_len &&
-           memcmp(es.e[0].bytes, hello, hello_len) == 0 && es.e[0].ev.from_client &&
-           !es.e[0].ev.client_guessed,
+           memcmp(es.e[0].bytes, hello, hello_len) == 0 && from_client(&es.e[0].ev) &&
+           !es.e[0].ev.sender_guessed,
        "out of order and retransmitted: the same ClientHello, in the frame that filled the gap");
     ok(tlsneg_pcap_get_stats(p)->tcp_out_of_order == 1 &&
            tlsneg_pcap_get_stats(p)->tcp_retransmitted == 1,
        "one segment counted out of order, one retransmitted");
     tlsneg_pcap_free(p);
+    free(syn);
+    free(s1);
+    free(s2);
+    free(s3);
+    free(f);
+}
 
+/* test_tcp_records: the ClientHello (hello) over two records, then an
+ * RST. */
+static void test_tcp_records(const uint8_t *hello, size_t hello_len)
+{
+    int link;
+    size_t len;
+    uint8_t *f = read_frame("pcaps/tls13-openssl.pcap", 4, &link, &len);
+    if (!f) {
+        ok(0, "tls13-openssl.pcap frame 4 readable");
+        return;
+    }
+    const uint8_t *ip = f + 14;
+    uint32_t seq = (uint32_t)ip[24] << 24 | (uint32_t)ip[25] << 16 | (uint32_t)ip[26] << 8 | ip[27];
     /* The message split across two records, each in its own segment: the
      * record version is the first record's. */
     size_t body = hello_len; /* whole handshake message */
@@ -431,14 +331,14 @@ static void test_tcp(void)
     uint8_t *a = tcp_segment(ip, seq, TLSNEG_TCP_ACK, r1, 5 + half, &la);
     uint8_t *b =
         tcp_segment(ip, seq + (uint32_t)(5 + half), TLSNEG_TCP_ACK, r2, 5 + body - half, &lb);
-    memset(&es, 0, sizeof es);
-    p = tlsneg_pcap_new(NULL, collect, &es);
+    static events es;
+    tlsneg_pcap *p = tlsneg_pcap_new(NULL, collect, &es);
     feed_raw(p, 1, a, la);
     feed_raw(p, 2, b, lb);
     ok(es.n == 1 && es.e[0].ev.frame == 2 && es.e[0].ev.record_version == 0x0301 &&
            es.e[0].ev.len == hello_len && memcmp(es.e[0].bytes, hello, hello_len) == 0,
        "a message over two records: whole, with the first record's version");
-    ok(es.n == 1 && es.e[0].ev.client_guessed == false && es.e[0].ev.from_client,
+    ok(es.n == 1 && es.e[0].ev.sender_guessed == false && from_client(&es.e[0].ev),
        "without a SYN, the ClientHello's sender is the client");
     /* an RST from the server after it */
     uint8_t rev[40];
@@ -450,50 +350,78 @@ static void test_tcp(void)
     size_t lr;
     uint8_t *rst = tcp_segment(rev, 777, TLSNEG_TCP_RST | TLSNEG_TCP_ACK, NULL, 0, &lr);
     feed_raw(p, 3, rst, lr);
-    ok(es.n == 2 && es.e[1].ev.kind == TLSNEG_PCAP_CLOSE && es.e[1].ev.reset &&
-           !es.e[1].ev.from_client && es.e[1].ev.frame == 3,
+    ok(es.n == 2 && es.e[1].ev.kind == TLSNEG_EV_RST && !from_client(&es.e[1].ev) &&
+           es.e[1].ev.frame == 3,
        "an RST from the server is reported as the server's");
     tlsneg_pcap_free(p);
     free(a);
     free(b);
     free(rst);
-    free(syn);
-    free(s1);
-    free(s2);
-    free(s3);
     free(f);
+}
 
+/* test_tcp_captures: alerts, RSTs, hellos after a HelloRetryRequest, SSLv2,
+ * a ClientHello in many segments, read off with tshark. */
+static void test_tcp_captures(void)
+{
+    static events es;
     /* Captures read off with tshark (tls.alert_message.desc, tcp.flags) */
     run_capture("pcaps/intolerant-alert.pcap", &es, NULL);
-    ok(es.n >= 2 && es.e[1].ev.kind == TLSNEG_PCAP_ALERT && es.e[1].ev.frame == 6 &&
-           es.e[1].bytes[0] == 2 && es.e[1].bytes[1] == 40 && !es.e[1].ev.from_client,
+    ok(es.n >= 2 && es.e[1].ev.kind == TLSNEG_EV_ALERT && es.e[1].ev.frame == 6 &&
+           es.e[1].ev.alert == 40 && !from_client(&es.e[1].ev),
        "intolerant-alert.pcap: the server's fatal handshake_failure (40) alert in frame 6");
     run_capture("pcaps/intolerant-rst.pcap", &es, NULL);
-    ok(es.n >= 2 && es.e[1].ev.kind == TLSNEG_PCAP_CLOSE && es.e[1].ev.reset &&
-           es.e[1].ev.frame == 6 && !es.e[1].ev.from_client,
+    ok(es.n >= 2 && es.e[1].ev.kind == TLSNEG_EV_RST && es.e[1].ev.frame == 6 &&
+           !from_client(&es.e[1].ev),
        "intolerant-rst.pcap: the server's RST in frame 6");
     run_capture("pcaps/tls13-hrr.pcap", &es, NULL);
-    ok(es.n >= 4 && es.e[2].ev.msg_type == 1 && es.e[2].ev.frame == 8 && es.e[3].ev.msg_type == 2 &&
+    ok(es.n >= 4 && es.e[2].bytes[0] == 1 && es.e[2].ev.frame == 8 && es.e[3].bytes[0] == 2 &&
            es.e[3].ev.frame == 9,
        "tls13-hrr.pcap: the second ClientHello (frame 8) and ServerHello (frame 9) after the "
        "HelloRetryRequest and its ChangeCipherSpec");
     run_capture("pcaps/sslv2-client-hello.pcap", &es, NULL);
-    ok(es.n >= 2 && es.e[0].ev.sslv2 && es.e[0].ev.record_version == 0x0002 &&
-           es.e[0].ev.msg_type == 1 && es.e[0].ev.frame == 4 && es.e[0].bytes[0] == 1,
+    ok(es.n >= 2 && es.e[0].ev.wire == TLSNEG_WIRE_SSL2 && es.e[0].ev.record_version == 0x0002 &&
+           es.e[0].bytes[0] == 1 && es.e[0].ev.frame == 4,
        "sslv2-client-hello.pcap: the SSLv2-compatible ClientHello, record version 0x0002, "
        "from msg_type on");
     run_capture("pcaps/client-hello-many-segments.pcap", &es, NULL);
-    ok(es.n >= 1 && es.e[0].ev.msg_type == 1, "client-hello-many-segments.pcap: the ClientHello");
+    ok(es.n >= 1 && es.e[0].bytes[0] == 1, "client-hello-many-segments.pcap: the ClientHello");
 }
 
-/* ---- DTLS: a ClientHello cut into fragments ---- */
+static void test_tcp(void)
+{
+    static events es;
+    run_capture("pcaps/tls13-openssl.pcap", &es, NULL);
+    /* tshark: frame 4 ClientHello (record 0x0301, 310 bytes with header),
+     * frame 6 ServerHello (record 0x0303), FIN in frames 10 (client) and 14. */
+    ok(es.n == 4, "tls13-openssl.pcap: 4 events (%zu)", es.n);
+    ok(es.n >= 2 && es.e[0].ev.kind == TLSNEG_EV_HELLO && es.e[0].bytes[0] == 1 &&
+           es.e[0].ev.frame == 4 && from_client(&es.e[0].ev) &&
+           es.e[0].ev.record_version == 0x0301 && es.e[0].ev.len == 310 && es.e[1].bytes[0] == 2 &&
+           es.e[1].ev.frame == 6 && !from_client(&es.e[1].ev) &&
+           es.e[1].ev.record_version == 0x0303,
+       "ClientHello in frame 4 from the client, ServerHello in frame 6 from the server");
+    ok(es.n == 4 && es.e[2].ev.kind == TLSNEG_EV_FIN && es.e[2].ev.frame == 10 &&
+           from_client(&es.e[2].ev) && es.e[3].ev.frame == 14 && !from_client(&es.e[3].ev),
+       "FINs in frames 10 (client) and 14 (server)");
+    if (es.n < 1) {
+        return;
+    }
+    uint8_t hello[4096];
+    size_t hello_len = es.e[0].ev.len;
+    memcpy(hello, es.e[0].bytes, hello_len);
+
+    test_tcp_out_of_order(hello, hello_len);
+    test_tcp_records(hello, hello_len);
+    test_tcp_captures();
+}
 
 /* first_progress: the frame of the first progress event from the client
- * (from_client) or the server, or 0. */
-static uint32_t first_progress(const events *es, bool from_client)
+ * (client) or the server, or 0. */
+static uint32_t first_progress(const events *es, bool client)
 {
     for (size_t i = 0; i < es->n; i++) {
-        if (es->e[i].ev.kind == TLSNEG_PCAP_PROGRESS && es->e[i].ev.from_client == from_client) {
+        if (es->e[i].ev.kind == TLSNEG_EV_PROGRESS && from_client(&es->e[i].ev) == client) {
             return es->e[i].ev.frame;
         }
     }
@@ -515,30 +443,29 @@ static uint32_t session_replay(const events *es, bool progress)
     c.id = 1;
     uint32_t ended = 0;
     for (size_t i = 0; i < es->n; i++) {
-        const tlsneg_pcap_event *ev = &es->e[i].ev;
+        const tlsneg_ev *ev = &es->e[i].ev;
         tlsneg_event e = {ev->frame,
                           ev->time_us,
-                          {ev->src_addr, ev->addr_len, ev->src_port},
-                          {ev->dst_addr, ev->addr_len, ev->dst_port},
-                          ev->from_client ? TLSNEG_SENDER_CLIENT : TLSNEG_SENDER_SERVER};
-        if (ev->kind == TLSNEG_PCAP_PROGRESS && progress) {
+                          {ev->src, ev->addr_len, ev->sport},
+                          {ev->dst, ev->addr_len, ev->dport},
+                          ev->sender};
+        if (ev->kind == TLSNEG_EV_PROGRESS && progress) {
             tlsneg_session_progress(s, &c, &e);
-        } else if (ev->kind == TLSNEG_PCAP_CLOSE) {
+        } else if (ev->kind == TLSNEG_EV_FIN || ev->kind == TLSNEG_EV_RST) {
             tlsneg_close_result cx;
-            tlsneg_session_close(s, &c, &e, ev->reset, &cx);
+            tlsneg_session_close(s, &c, &e, ev->kind == TLSNEG_EV_RST, &cx);
             ended = cx.ended_attempt_frame ? cx.ended_attempt_frame : ended;
-        } else if (ev->kind == TLSNEG_PCAP_HANDSHAKE) {
+        } else if (ev->kind == TLSNEG_EV_HELLO) {
             tlsneg_message m;
-            if (tlsneg_frame_message(&m, TLSNEG_WIRE_TLS, ev->has_record_version,
-                                     ev->record_version, ev->bytes, ev->len, 0, NULL, 0)) {
-                tlsneg_session_message(s, &c, &e, &m, ev->has_record_version, ev->record_version,
-                                       &x);
+            if (tlsneg_frame_message(&m, TLSNEG_WIRE_TLS, ev->has_record, ev->record_version,
+                                     ev->bytes, ev->len, 0, NULL, 0)) {
+                tlsneg_session_message(s, &c, &e, &m, ev->has_record, ev->record_version, &x);
                 if (x.keep_facts) {
                     tlsneg_facts_copy(&kept, &kept_buf, &x.facts);
                     tlsneg_conn_keep_client_hello(&c, &kept);
                 }
             }
-        } else if (ev->kind == TLSNEG_PCAP_END) {
+        } else if (ev->kind == TLSNEG_EV_END) {
             tlsneg_session_forget(s, &c);
         }
     }
@@ -560,15 +487,15 @@ static void test_progress(void)
     run_capture_skip("pcaps/tls13-openssl.pcap", &es, NULL, true, none);
     size_t np = 0;
     for (size_t i = 0; i < es.n; i++) {
-        np += es.e[i].ev.kind == TLSNEG_PCAP_PROGRESS;
+        np += es.e[i].ev.kind == TLSNEG_EV_PROGRESS;
     }
     ok(np == 2 && first_progress(&es, false) == 6 && first_progress(&es, true) == 8,
        "tls13-openssl.pcap: progress from the server in frame 6 (its ChangeCipherSpec; the "
        "application data after it tells nothing more), from the client in frame 8: one event "
        "per direction (%zu events)",
        np);
-    ok(es.n > 0 && es.e[es.n - 1].ev.kind == TLSNEG_PCAP_END && es.e[es.n - 1].ev.frame == 14 &&
-           es.e[es.n - 1].ev.conn == 1 && es.e[es.n - 1].ev.src_port == 37890,
+    ok(es.n > 0 && es.e[es.n - 1].ev.kind == TLSNEG_EV_END && es.e[es.n - 1].ev.frame == 14 &&
+           es.e[es.n - 1].ev.conn == 1 && es.e[es.n - 1].ev.sport == 37890,
        "tls13-openssl.pcap: the flow ends (is forgotten) at the second FIN, frame 14, named "
        "by its client (port 37890)");
     /* go-client-tls12.pcap without frame 2 (SYN-ACK) and frame 6 (the
@@ -594,19 +521,19 @@ static void test_progress(void)
      * the sender from the packet path (the SYN's), not from a ClientHello. */
     run_capture("pcaps/scan-testssl-tls12.pcap", &es, NULL);
     bool from_server = false, from_client = true;
-    if (es.n >= 2 && es.e[1].ev.kind == TLSNEG_PCAP_ALERT && es.e[1].ev.frame == 4) {
-        const tlsneg_pcap_event *ev = &es.e[1].ev;
+    if (es.n >= 2 && es.e[1].ev.kind == TLSNEG_EV_ALERT && es.e[1].ev.frame == 4) {
+        const tlsneg_ev *ev = &es.e[1].ev;
         static tlsneg_result x;
         tlsneg_conn c;
         memset(&c, 0, sizeof c);
         c.id = 1;
         tlsneg_event e = {ev->frame,
                           ev->time_us,
-                          {ev->src_addr, ev->addr_len, ev->src_port},
-                          {ev->dst_addr, ev->addr_len, ev->dst_port},
-                          ev->from_client ? TLSNEG_SENDER_CLIENT : TLSNEG_SENDER_SERVER};
-        tlsneg_session_alert(NULL, &c, &e, es.e[1].bytes[1], &x);
-        from_server = x.alert_from_server && ev->src_port == 44366;
+                          {ev->src, ev->addr_len, ev->sport},
+                          {ev->dst, ev->addr_len, ev->dport},
+                          ev->sender};
+        tlsneg_session_alert(NULL, &c, &e, es.e[1].ev.alert, &x);
+        from_server = x.alert_from_server && ev->sport == 44366;
         from_client = x.from_client;
     }
     ok(from_server && !from_client,
@@ -630,12 +557,12 @@ static void run_capture_order(tlsneg_pcap *p, const char *rel, const uint32_t *o
 
 /* count_kind counts the events of a kind from the client or the server, and
  * gives the frame of the first. */
-static size_t count_kind(const events *es, tlsneg_pcap_kind kind, bool from_client, uint32_t *first)
+static size_t count_kind(const events *es, tlsneg_ev_kind kind, bool client, uint32_t *first)
 {
     size_t n = 0;
     *first = 0;
     for (size_t i = 0; i < es->n; i++) {
-        if (es->e[i].ev.kind == kind && es->e[i].ev.from_client == from_client) {
+        if (es->e[i].ev.kind == kind && from_client(&es->e[i].ev) == client) {
             if (n++ == 0) {
                 *first = es->e[i].ev.frame;
             }
@@ -662,13 +589,13 @@ static void test_gap(void)
      * Cipher Spec, Encrypted Handshake Message"): */
     static const uint32_t lost6[2] = {6, 0};
     run_capture_skip("pcaps/go-client-tls12.pcap", &es, NULL, true, lost6);
-    size_t np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    size_t np = count_kind(&es, TLSNEG_EV_PROGRESS, false, &first);
     ok(np == 1 && first == 9,
        "go-client-tls12.pcap without frame 6: the server's ChangeCipherSpec after the gap is "
        "progress in frame 9 (%zu server progress events, first in frame %u)",
        np, first);
-    ok(count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first) == 0 &&
-           count_kind(&es, TLSNEG_PCAP_ALERT, false, &first) == 0,
+    ok(count_kind(&es, TLSNEG_EV_HELLO, false, &first) == 0 &&
+           count_kind(&es, TLSNEG_EV_ALERT, false, &first) == 0,
        "... and no handshake message or alert is built across the gap");
     ok(session_replay(&es, true) == 0,
        "... fed to the session layer, the server's FIN (frame 11) ends no attempt: the "
@@ -686,11 +613,11 @@ static void test_gap(void)
     tlsneg_pcap *p = tlsneg_pcap_new(NULL, collect, &es);
     run_capture_order(p, "pcaps/go-client-tls12.pcap", late6, sizeof late6 / sizeof late6[0]);
     tlsneg_pcap_free(p);
-    size_t nh = count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first);
-    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    size_t nh = count_kind(&es, TLSNEG_EV_HELLO, false, &first);
+    np = count_kind(&es, TLSNEG_EV_PROGRESS, false, &first);
     uint32_t sh = 0;
     for (size_t i = 0; i < es.n; i++) {
-        if (es.e[i].ev.kind == TLSNEG_PCAP_HANDSHAKE && es.e[i].ev.msg_type == 2) {
+        if (es.e[i].ev.kind == TLSNEG_EV_HELLO && es.e[i].bytes[0] == 2) {
             sh = es.e[i].ev.frame;
         }
     }
@@ -728,14 +655,14 @@ static void test_gap(void)
     run_capture_order(p, "pcaps/tls13-openssl.pcap", first5, 5);
     feed_raw(p, 6, a, la);
     feed_raw(p, 7, c, lc);
-    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
+    np = count_kind(&es, TLSNEG_EV_PROGRESS, false, &first);
     ok(np == 0,
        "a segment past the gap that starts inside the record waited for starts no "
        "record (%zu progress events)",
        np);
     feed_raw(p, 8, d, ld);
-    np = count_kind(&es, TLSNEG_PCAP_PROGRESS, false, &first);
-    ok(np == 1 && first == 8 && count_kind(&es, TLSNEG_PCAP_HANDSHAKE, false, &first) == 0,
+    np = count_kind(&es, TLSNEG_EV_PROGRESS, false, &first);
+    ok(np == 1 && first == 8 && count_kind(&es, TLSNEG_EV_HELLO, false, &first) == 0,
        "the next starts with an application-data record: progress in its frame, once, and no "
        "ServerHello (%zu)",
        np);
@@ -755,16 +682,16 @@ typedef struct {
     bool after; /* the capture has been read */
 } end_count;
 
-static void count_ends(void *user, const tlsneg_pcap_event *ev)
+static void count_ends(void *user, const tlsneg_ev *ev)
 {
     end_count *c = user;
-    if (ev->kind != TLSNEG_PCAP_END) {
+    if (ev->kind != TLSNEG_EV_END) {
         return;
     }
     c->ends++;
     if (c->after && c->n < 8) {
-        c->port[c->n] = ev->src_port;
-        c->dport[c->n] = ev->dst_port;
+        c->port[c->n] = ev->sport;
+        c->dport[c->n] = ev->dport;
         c->frame[c->n++] = ev->frame;
     }
 }
@@ -815,332 +742,6 @@ static void test_finish(void)
     tlsneg_pcap_finish(p);
     ok(c.n == n, "a second tlsneg_pcap_finish ends nothing");
     tlsneg_pcap_free(p);
-}
-
-static void test_dtls(void)
-{
-    events es;
-    run_capture("pcaps/dtls12-openssl.pcap", &es, NULL);
-    /* tshark: frame 1 ClientHello (record 0xfeff), 2 HelloVerifyRequest, 3
-     * ClientHello with the cookie, 4 ServerHello (record 0xfefd) */
-    ok(es.n == 4 && es.e[0].ev.msg_type == 1 && es.e[1].ev.msg_type == 3 &&
-           es.e[2].ev.msg_type == 1 && es.e[3].ev.msg_type == 2 && es.e[3].ev.frame == 4 &&
-           es.e[0].ev.record_version == 0xfeff && es.e[3].ev.record_version == 0xfefd,
-       "dtls12-openssl.pcap: ClientHello, HelloVerifyRequest, ClientHello, ServerHello");
-    int link;
-    size_t len;
-    uint8_t *f = read_frame("pcaps/dtls12-openssl.pcap", 1, &link, &len);
-    if (!f || es.n < 1) {
-        ok(0, "dtls12-openssl.pcap frame 1");
-        free(f);
-        return;
-    }
-    uint8_t whole[4096];
-    size_t whole_len = es.e[0].ev.len;
-    memcpy(whole, es.e[0].bytes, whole_len);
-    /* Three fragments (offsets 0, 60, 120 of the 198-byte body), each in a
-     * record of its own datagram, sent 3, 1, 2. */
-    const uint8_t *ip = f + 14;
-    const uint8_t *rec = ip + 28; /* 20 IP + 8 UDP */
-    uint32_t body = 198;
-    uint32_t cuts[4] = {0, 60, 120, body};
-    uint8_t *dg[3];
-    size_t dg_len[3];
-    for (int i = 0; i < 3; i++) {
-        uint32_t off = cuts[i], n = cuts[i + 1] - cuts[i];
-        size_t rl = 12 + n;
-        size_t tot = 28 + 13 + rl;
-        uint8_t *d = calloc(1, tot);
-        memcpy(d, ip, 28);
-        d[2] = (uint8_t)(tot >> 8);
-        d[3] = (uint8_t)tot;
-        d[24] = (uint8_t)((tot - 20) >> 8);
-        d[25] = (uint8_t)(tot - 20);
-        memcpy(d + 28, rec, 11); /* type, version, epoch, sequence */
-        d[28 + 11] = (uint8_t)(rl >> 8);
-        d[28 + 12] = (uint8_t)rl;
-        uint8_t *h = d + 28 + 13;
-        memcpy(h, whole, 6); /* type, length, message_seq */
-        h[6] = (uint8_t)(off >> 16);
-        h[7] = (uint8_t)(off >> 8);
-        h[8] = (uint8_t)off;
-        h[9] = (uint8_t)(n >> 16);
-        h[10] = (uint8_t)(n >> 8);
-        h[11] = (uint8_t)n;
-        memcpy(h + 12, whole + 12 + off, n);
-        dg[i] = d;
-        dg_len[i] = tot;
-    }
-    memset(&es, 0, sizeof es);
-    tlsneg_pcap *p = tlsneg_pcap_new(NULL, collect, &es);
-    feed_raw(p, 1, dg[2], dg_len[2]);
-    feed_raw(p, 2, dg[0], dg_len[0]);
-    ok(es.n == 0, "two of three fragments: nothing yet");
-    feed_raw(p, 3, dg[1], dg_len[1]);
-    ok(es.n == 1 && es.e[0].ev.frame == 3 && es.e[0].ev.len == whole_len &&
-           memcmp(es.e[0].bytes, whole, whole_len) == 0 && es.e[0].ev.transport == TLSNEG_PCAP_DTLS,
-       "three fragments out of order: the same message as sent whole, in the completing frame");
-    tlsneg_pcap_free(p);
-    for (int i = 0; i < 3; i++) {
-        free(dg[i]);
-    }
-    free(f);
-}
-
-/* ---- QUIC ---- */
-
-static bool hex_eq(const uint8_t *b, size_t n, const char *hex)
-{
-    size_t hl;
-    uint8_t *h = unhex(hex, &hl);
-    bool r = hl == n && memcmp(b, h, n) == 0;
-    free(h);
-    return r;
-}
-
-/* RFC 9001 A.2 / RFC 9369 A.2: the client Initial's payload (a CRYPTO frame
- * holding the ClientHello, then PADDING to 1162 bytes). */
-static const char *rfc_client_crypto =
-    "060040f1010000ed0303ebf8fa56f12939b9584a3896472ec40bb863cfd3e868"
-    "04fe3a47f06a2b69484c00000413011302010000c000000010000e00000b6578"
-    "616d706c652e636f6dff01000100000a00080006001d00170018001000070005"
-    "04616c706e000500050100000000003300260024001d00209370b2c9caa47fba"
-    "baf4559fedba753de171fa71f50f1ce15d43e994ec74d748002b000302030400"
-    "0d0010000e0403050306030203080408050806002d00020101001c0002400100"
-    "3900320408ffffffffffffffff05048000ffff07048000ffff08011001048000"
-    "75300901100f088394c8f03e51570806048000ffff";
-/* RFC 9001 A.3 / RFC 9369 A.3: the server Initial's payload (ACK, CRYPTO
- * with the ServerHello). */
-static const char *rfc_server_payload =
-    "02000000000600405a020000560303eefce7f7b37ba1d1632e96677825ddf739"
-    "88cfc79825df566dc5430b9a045a1200130100002e00330024001d00209d3c94"
-    "0d89690b84d08a60993c144eca684d1081287c834d5311bcf32bb9da1a002b00"
-    "020304";
-
-/* protect_client builds the RFC's 1200-byte client Initial from its
- * unprotected header and payload (AES-128-GCM, then header protection), as
- * a sender would; the test then checks its first and last bytes against
- * the RFC's text. */
-static uint8_t *protect_client(const tlsneg_quic_keys *k, const char *header_hex, size_t *out_len)
-{
-    size_t hl, cl;
-    uint8_t *hdr = unhex(header_hex, &hl);
-    uint8_t *crypto = unhex(rfc_client_crypto, &cl);
-    size_t pl = 1162, total = hl + pl + 16;
-    uint8_t *pkt = calloc(1, total);
-    uint8_t *plain = calloc(1, pl);
-    memcpy(plain, crypto, cl);
-    memcpy(pkt, hdr, hl);
-    uint8_t nonce[12];
-    memcpy(nonce, k->iv, 12);
-    nonce[11] ^= 2; /* packet number 2 */
-    gcry_cipher_hd_t c;
-    gcry_cipher_open(&c, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_GCM, 0);
-    gcry_cipher_setkey(c, k->key, 16);
-    gcry_cipher_setiv(c, nonce, 12);
-    gcry_cipher_authenticate(c, hdr, hl);
-    gcry_cipher_encrypt(c, pkt + hl, pl, plain, pl);
-    gcry_cipher_gettag(c, pkt + hl + pl, 16);
-    gcry_cipher_close(c);
-    uint8_t mask[16];
-    gcry_cipher_open(&c, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_ECB, 0);
-    gcry_cipher_setkey(c, k->hp, 16);
-    gcry_cipher_encrypt(c, mask, 16, pkt + 18 + 4, 16);
-    gcry_cipher_close(c);
-    pkt[0] ^= mask[0] & 0x0f;
-    for (int i = 0; i < 4; i++) {
-        pkt[18 + i] ^= mask[1 + i];
-    }
-    free(hdr);
-    free(crypto);
-    free(plain);
-    *out_len = total;
-    return pkt;
-}
-
-typedef struct {
-    int crypto_frames;
-    uint8_t data[2048];
-    size_t len;
-} crypto_seen;
-
-static void on_crypto(void *user, uint64_t offset, const uint8_t *d, size_t n)
-{
-    crypto_seen *c = user;
-    c->crypto_frames++;
-    if (offset + n <= sizeof c->data) {
-        memcpy(c->data + offset, d, n);
-        if (offset + n > c->len) {
-            c->len = (size_t)(offset + n);
-        }
-    }
-}
-
-/* udp4 wraps a QUIC datagram in IPv4/UDP for the raw link type. */
-static uint8_t *udp4(const uint8_t *pl, size_t n, bool to_server, size_t *out_len)
-{
-    size_t tot = 28 + n;
-    uint8_t *d = calloc(1, tot);
-    d[0] = 0x45;
-    d[2] = (uint8_t)(tot >> 8);
-    d[3] = (uint8_t)tot;
-    d[8] = 64;
-    d[9] = 17;
-    uint8_t c[4] = {192, 0, 2, 1}, s[4] = {192, 0, 2, 2};
-    memcpy(d + 12, to_server ? c : s, 4);
-    memcpy(d + 16, to_server ? s : c, 4);
-    uint16_t cp = 50000, sp = 443;
-    uint16_t a = to_server ? cp : sp, b = to_server ? sp : cp;
-    d[20] = (uint8_t)(a >> 8);
-    d[21] = (uint8_t)a;
-    d[22] = (uint8_t)(b >> 8);
-    d[23] = (uint8_t)b;
-    d[24] = (uint8_t)((n + 8) >> 8);
-    d[25] = (uint8_t)(n + 8);
-    memcpy(d + 28, pl, n);
-    *out_len = tot;
-    return d;
-}
-
-static void quic_rfc(const char *name, uint32_t version, const char *keys_hex[6],
-                     const char *client_header, const char *client_prefix,
-                     const char *client_suffix, const char *server_packet)
-{
-    static const uint8_t dcid[8] = {0x83, 0x94, 0xc8, 0xf0, 0x3e, 0x51, 0x57, 0x08};
-    tlsneg_quic_keys keys[2];
-    tlsneg_quic_crypto *x = tlsneg_quic_crypto_new();
-    ok(x && tlsneg_quic_initial_keys(x, version, dcid, 8, keys), "%s: Initial keys derive", name);
-    const tlsneg_quic_keys ck = keys[0], sk = keys[1];
-    ok(hex_eq(ck.key, 16, keys_hex[0]) && hex_eq(ck.iv, 12, keys_hex[1]) &&
-           hex_eq(ck.hp, 16, keys_hex[2]),
-       "%s A.1: client key, iv, hp", name);
-    ok(hex_eq(sk.key, 16, keys_hex[3]) && hex_eq(sk.iv, 12, keys_hex[4]) &&
-           hex_eq(sk.hp, 16, keys_hex[5]),
-       "%s A.1: server key, iv, hp", name);
-
-    size_t cl;
-    uint8_t *cpkt = protect_client(&ck, client_header, &cl);
-    size_t pfx_len, sfx_len;
-    uint8_t *pfx = unhex(client_prefix, &pfx_len), *sfx = unhex(client_suffix, &sfx_len);
-    ok(cl == 1200 && memcmp(cpkt, pfx, pfx_len) == 0 &&
-           memcmp(cpkt + cl - sfx_len, sfx, sfx_len) == 0,
-       "%s A.2: the client Initial protected here begins and ends as the RFC's", name);
-    free(pfx);
-    free(sfx);
-    tlsneg_quic_long h;
-    ok(tlsneg_quic_parse_long(cpkt, cl, &h) == TLSNEG_QUIC_OK && h.is_initial &&
-           h.version == version && h.dcid_len == 8 && h.pn_offset == 18 && h.packet_len == 1200,
-       "%s A.2: the long header parses (packet number at 18, 1200 bytes)", name);
-    uint8_t *out = malloc(cl);
-    size_t out_len;
-    uint64_t pn;
-    ok(tlsneg_quic_decrypt(x, &ck, &h, cpkt, 0, out, &out_len, &pn) && pn == 2 && out_len == 1162,
-       "%s A.2: the client Initial decrypts (packet number 2, 1162 bytes)", name);
-    crypto_seen cs;
-    memset(&cs, 0, sizeof cs);
-    ok(tlsneg_quic_frames(out, out_len, on_crypto, NULL, &cs) && cs.crypto_frames == 1 &&
-           cs.len == 241 && cs.data[0] == 1,
-       "%s A.2: one CRYPTO frame with the 241-byte ClientHello, then PADDING", name);
-    cpkt[100] ^= 1;
-    ok(!tlsneg_quic_decrypt(x, &ck, &h, cpkt, 0, out, &out_len, &pn),
-       "%s: one flipped bit and the tag does not verify", name);
-    cpkt[100] ^= 1;
-    ok(tlsneg_quic_decrypt(x, &ck, &h, cpkt, 0, out, &out_len, &pn) && pn == 2 && out_len == 1162,
-       "%s: after the failed tag the same handles decrypt the packet again", name);
-    free(out);
-
-    size_t sl;
-    uint8_t *spkt = unhex(server_packet, &sl);
-    ok(tlsneg_quic_parse_long(spkt, sl, &h) == TLSNEG_QUIC_OK && h.is_initial && h.dcid_len == 0 &&
-           h.scid_len == 8 && h.packet_len == sl,
-       "%s A.3: the server Initial's long header parses", name);
-    out = malloc(sl);
-    size_t pl_len;
-    uint8_t *payload = unhex(rfc_server_payload, &pl_len);
-    ok(tlsneg_quic_decrypt(x, &sk, &h, spkt, 0, out, &out_len, &pn) && pn == 1 &&
-           out_len == pl_len && memcmp(out, payload, pl_len) == 0,
-       "%s A.3: the server Initial decrypts to the RFC's payload (packet number 1)", name);
-    free(out);
-    free(payload);
-
-    /* The two packets through the whole packet path. */
-    events es;
-    memset(&es, 0, sizeof es);
-    tlsneg_pcap *p = tlsneg_pcap_new(NULL, collect, &es);
-    size_t l1, l2;
-    uint8_t *d1 = udp4(cpkt, cl, true, &l1), *d2 = udp4(spkt, sl, false, &l2);
-    feed_raw(p, 1, d1, l1);
-    feed_raw(p, 2, d2, l2);
-    ok(es.n == 2 && es.e[0].ev.transport == TLSNEG_PCAP_QUIC && es.e[0].ev.msg_type == 1 &&
-           es.e[0].ev.len == 241 && es.e[0].ev.from_client && !es.e[0].ev.has_record_version &&
-           es.e[1].ev.msg_type == 2 && es.e[1].ev.len == 90 && !es.e[1].ev.from_client,
-       "%s: the packet path finds the ClientHello (241 bytes) and ServerHello (90 bytes)", name);
-    tlsneg_pcap_free(p);
-    free(d1);
-    free(d2);
-    free(cpkt);
-    free(spkt);
-    tlsneg_quic_crypto_free(x);
-}
-
-static void test_quic(void)
-{
-    const char *v1_keys[6] = {
-        "1f369613dd76d5467730efcbe3b1a22d", "fa044b2f42a3fd3b46fb255c",
-        "9f50449e04a0e810283a1e9933adedd2", "cf3a5331653c364c88f0f379b6067e37",
-        "0ac1493ca1905853b0bba03e",         "c206b8d9b9f0f37644430b490eeaa314"};
-    quic_rfc("RFC 9001", TLSNEG_QUIC_V1, v1_keys, "c300000001088394c8f03e5157080000449e00000002",
-             "c000000001088394c8f03e5157080000449e7b9aec34d1b1c98dd7689fb8ec11",
-             "7e78bfe706ca4cf5e9c5453e9f7cfd2b8b4c8d169a44e55c88d4a9a7f9474241"
-             "e221af44860018ab0856972e194cd934",
-             "cf000000010008f067a5502a4262b5004075c0d95a482cd0991cd25b0aac406a"
-             "5816b6394100f37a1c69797554780bb38cc5a99f5ede4cf73c3ec2493a1839b3"
-             "dbcba3f6ea46c5b7684df3548e7ddeb9c3bf9c73cc3f3bded74b562bfb19fb84"
-             "022f8ef4cdd93795d77d06edbb7aaf2f58891850abbdca3d20398c276456cbc4"
-             "2158407dd074ee");
-    const char *v2_keys[6] = {
-        "8b1a0bc121284290a29e0971b5cd045d", "91f73e2351d8fa91660e909f",
-        "45b95e15235d6f45a6b19cbcb0294ba9", "82db637861d55e1d011f19ea71d5d2a7",
-        "dd13c276499c0249d3310652",         "edf6d05c83121201b436e16877593c3a"};
-    quic_rfc("RFC 9369", TLSNEG_QUIC_V2, v2_keys, "d36b3343cf088394c8f03e5157080000449e00000002",
-             "d76b3343cf088394c8f03e5157080000449ea0c95e82ffe67b6abcdb4298b485",
-             "9a37ddec600545473cfb5a05e08d0b209973b2172b4d21fb69745a262ccde96b"
-             "a18b2faa745b6fe189cf772a9f84cbfc",
-             "dc6b3343cf0008f067a5502a4262b5004075d92faaf16f05d8a4398c47089698"
-             "baeea26b91eb761d9b89237bbf87263017915358230035f7fd3945d88965cf17"
-             "f9af6e16886c61bfc703106fbaf3cb4cfa52382dd16a393e42757507698075b2"
-             "c984c707f0a0812d8cd5a6881eaf21ceda98f4bd23f6fe1a3e2c43edd9ce7ca8"
-             "4bed8521e2e140");
-    uint8_t secret[32];
-    static const uint8_t dcid[8] = {0x83, 0x94, 0xc8, 0xf0, 0x3e, 0x51, 0x57, 0x08};
-    tlsneg_quic_crypto *x = tlsneg_quic_crypto_new();
-    ok(x && tlsneg_quic_initial_secret(x, TLSNEG_QUIC_V1, dcid, 8, false, secret) &&
-           hex_eq(secret, 32, "c00cf151ca5be075ed0ebfb5c80323c42d6b7db67881289af4008f1f6c357aea"),
-       "RFC 9001 A.1: client_initial_secret");
-    ok(x && tlsneg_quic_initial_secret(x, TLSNEG_QUIC_V1, dcid, 8, true, secret) &&
-           hex_eq(secret, 32, "3c199828fd139efd216c155ad844cc81fb82fa8d7446fa7d78be803acdda951b"),
-       "RFC 9001 A.1: server_initial_secret");
-    tlsneg_quic_keys keys[2];
-    ok(x && !tlsneg_quic_initial_keys(x, 0xff00001c, dcid, 8, keys),
-       "no keys for an unknown version (draft-28)");
-    tlsneg_quic_crypto_free(x);
-
-    /* The public captures (tshark: quic.frame_type, tls.handshake.type). */
-    events es;
-    tlsneg_pcap_stats st;
-    run_capture("pcaps/public/zeek/quic-go-handshake.pcap", &es, &st);
-    ok(es.n == 2 && es.e[0].ev.msg_type == 1 && es.e[0].ev.frame == 5 && es.e[1].ev.msg_type == 2 &&
-           es.e[1].ev.frame == 6 && st.quic_failed == 0,
-       "quic-go-handshake.pcap (v1 over PPP/IPv4): ClientHello frame 5, ServerHello frame 6");
-    run_capture("pcaps/public/zeek/quicv2-http3-443.pcap", &es, &st);
-    ok(es.n == 2 && es.e[0].ev.msg_type == 1 && es.e[0].ev.frame == 1 && es.e[1].ev.msg_type == 2 &&
-           es.e[1].ev.frame == 2 && st.quic_failed == 0,
-       "quicv2-http3-443.pcap (v2): ClientHello frame 1, ServerHello frame 2");
-    run_capture("pcaps/public/zeek/quic-multiple-initial-fragmented-crypto.pcap", &es, &st);
-    ok(es.n == 1 && es.e[0].ev.msg_type == 1 && es.e[0].ev.frame == 3 && es.e[0].ev.len == 2246 &&
-           st.quic_decrypted == 12 && st.quic_failed == 0,
-       "quic-multiple-initial-fragmented-crypto.pcap: the 2246-byte ClientHello from the CRYPTO "
-       "frames of three Initials, complete in frame 3; all 12 Initials decrypt");
 }
 
 /* ---- the pcapng reader ---- */
@@ -1237,8 +838,6 @@ int main(int argc, char **argv)
     test_progress();
     test_gap();
     test_finish();
-    test_dtls();
-    test_quic();
     test_pcapng();
     test_unknown_link();
     return tap_done();
