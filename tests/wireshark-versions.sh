@@ -3,7 +3,10 @@
 # Build tlsneg and run its tests against other Wireshark versions, each in a
 # Debian root filesystem made with debootstrap:
 #
-#   tests/wireshark-versions.sh [VERSION ...]      (as root, or as a user with sudo)
+#   tests/wireshark-versions.sh [--prepare-only] [VERSION ...]   (as root, or with sudo)
+#
+#   --prepare-only  make (or bring up to date) the chroots and stop: .ci/run
+#                   does this in the background while ./run-tests.sh runs
 #
 #   VERSION  Debian suite  Wireshark
 #   4.0      bookworm      4.0.x   (the Debian 12 host: ./run-tests.sh covers it)
@@ -60,6 +63,11 @@ suite_of() {
     esac
 }
 
+prepare_only=0
+if [ "${1:-}" = --prepare-only ]; then
+    prepare_only=1
+    shift
+fi
 for v in "$@"; do
     suite_of "$v" >/dev/null || die "unknown version '$v' (known: 4.0 4.4 4.6)"
 done
@@ -94,6 +102,7 @@ done
 # ours, and unmounted by the exit trap).
 if [ -z "$sudo" ] && [ -z "${TLSNEG_IN_MOUNT_NS:-}" ] &&
     unshare --mount --propagation private true 2>/dev/null; then
+    [ "$prepare_only" = 1 ] && set -- --prepare-only "$@"
     TLSNEG_IN_MOUNT_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 
@@ -319,6 +328,15 @@ for version in "$@"; do
         die "Debian $suite now ships Wireshark ${got:-?}, not $version: update the version table in $0 and the per-version notes in tests/"
         ;;
     esac
+    if [ "$prepare_only" = 1 ]; then
+        unmount_all
+        exec 9>&-
+        line="Wireshark $got (Debian $suite): chroot ready in $((t1 - t0)) s"
+        echo "== $line =="
+        results="$results
+$line"
+        continue
+    fi
     echo "== Wireshark $got (Debian $suite): build and test =="
     work=$root/tlsneg-work
     remove_tree "$work"
@@ -336,7 +354,7 @@ for version in "$@"; do
         cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSNEG_SANITIZE=OFF \
             -DTLSNEG_BUILD_PLUGIN=ON >/dev/null &&
         cmake --build build -j$jobs &&
-        cd build && ctest --output-on-failure -E '$exclude'" || rc=$?
+        cd build && ctest -j$jobs --output-on-failure -E '$exclude'" || rc=$?
     t2=$(now)
     if [ -n "${TLSNEG_VERSIONS_OUT:-}" ] && [ -f "$work/main/build/tlsneg.so" ]; then
         mkdir -p "$TLSNEG_VERSIONS_OUT/$version"
