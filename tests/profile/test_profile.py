@@ -20,6 +20,8 @@ PROFILE = "TLS Negotiation"
 CAPTURE = os.path.join(ROOT, "pcaps", "fallback-chain.pcap")
 # Fallback retries without and with TLS_FALLBACK_SCSV, for the rules that tell them apart.
 SCSV_CAPTURES = [CAPTURE, os.path.join(ROOT, "pcaps", "intolerant-rst-scsv.pcap")]
+# A ClientHello whose two segments arrive in the wrong order.
+REORDERED = os.path.join(ROOT, "pcaps", "tcp-out-of-order-hello.pcap")
 
 
 def columns(text):
@@ -93,6 +95,18 @@ def main():
             check(f"({int(d)})" in rows.get(int(f), ""),
                   f"the 'Alert' column of frame {f} shows alert {d}", rows.get(int(f)))
         check(len(alerts) >= 2, f"the capture has alerts to show ({len(alerts) // 2})")
+
+        # The profile reassembles TCP out of order: the ClientHello whose
+        # segments crossed (its frame from tshark's own fields, with the
+        # option given on the command line) is a tlsneg message there.
+        c = box.add_capture(REORDERED)
+        truth = box.run(["-n", "-o", "tcp.reassemble_out_of_order:TRUE", "-r", c, "-Y",
+                         "tls.handshake.type == 1", "-T", "fields", "-e", "frame.number"]).stdout.split()
+        shown = box.run(["-n", "-C", PROFILE, "-r", c, "-Y", "tlsneg.msg_type == 1", "-T", "fields",
+                         "-e", "frame.number"]).stdout.split()
+        check(truth == ["5"] and shown == truth,
+              "with the profile, the ClientHello reassembled out of order is seen (frame 5)",
+              f"tshark's own: {truth}, tlsneg with the profile: {shown}")
 
         # A rule that tells retries with TLS_FALLBACK_SCSV from those without
         # colours only frames whose cipher list (tshark's own field) agrees,
