@@ -1176,6 +1176,72 @@ def scenario_ignored_scsv_earlier(path):
             conv.close(from_client=True)
 
 
+def key_share_client_hello(label, groups, shares):
+    """OpenSSL 3.0's TLS 1.3 ClientHello with its supported_groups and key_share replaced:
+    groups a list of code points, shares a list of (group, key length)."""
+    exts = []
+    for e in openssl_client_extensions(label):
+        if ext_type(e) == EXT_SUPPORTED_GROUPS:
+            e = extension(EXT_SUPPORTED_GROUPS, vec16(u16_list(groups)))
+        elif ext_type(e) == EXT_KEY_SHARE:
+            e = ext_key_share_client([(g, fixed_bytes("%s share %d" % (label, i), n))
+                                      for i, (g, n) in enumerate(shares)])
+        exts.append(e)
+    return openssl_client_hello(label, exts)
+
+
+def scenario_key_shares(path):
+    """Key shares and groups out of place (RFC 8446 4.2.8, the ECDHE-MLKEM draft).
+
+    Eight TLS connections (client ports 49152..49159 -> 443), each from its own client,
+    an OpenSSL 3.0-like ClientHello whose supported_groups and key_share are set here,
+    against a TLS 1.3 server flight (ServerHello, ChangeCipherSpec, one encrypted record);
+    after a HelloRetryRequest the client closes:
+    1. groups x25519; shares x25519 and secp256r1 (65 bytes): a share not listed.
+    2. groups x25519, secp256r1; two x25519 shares.
+    3. groups x25519, secp256r1; share x25519; a HelloRetryRequest asking for x25519.
+    4. the same hello; a HelloRetryRequest asking for secp384r1, not listed.
+    5. the same hello; a ServerHello sharing secp384r1 (97 bytes), not listed.
+    6. the same hello; a ServerHello sharing secp256r1 (65 bytes), listed, not shared.
+    7. groups X25519MLKEM768, x25519; shares X25519MLKEM768 of 1,184 bytes (the ML-KEM
+       key without its X25519 part; 1,216 belong) and x25519; ServerHello x25519.
+    8. the same groups, right shares (1,216 and 32); a ServerHello sharing X25519MLKEM768
+       with 1,088 bytes (the ML-KEM ciphertext without X25519; 1,120 belong)."""
+    hybrid = 0x11EC
+    two = [X25519, SECP256R1]
+    conns = []
+
+    def sh(label, group, n):
+        return tls13_server_hello(label, session_of(label), extensions=[
+            ext_selected_version(0x0304),
+            ext_key_share_server(group, fixed_bytes(label + " server share", n))])
+
+    def hrr_flight(label, group):
+        return tls_record(CT_HANDSHAKE, 0x0303, hello_retry_request(session_of(label), group)) \
+            + CCS_RECORD
+
+    label = "ks-1"
+    ch = key_share_client_hello(label, [X25519], [(X25519, 32), (SECP256R1, 65)])
+    conns.append((tls13_exchange(label, ch=ch), "client"))
+    label = "ks-2"
+    ch = key_share_client_hello(label, two, [(X25519, 32), (X25519, 32)])
+    conns.append((tls13_exchange(label, ch=ch), "client"))
+    for label, group in (("ks-3", X25519), ("ks-4", 0x0018)):
+        ch = key_share_client_hello(label, two, [(X25519, 32)])
+        conns.append(([(True, client_record(ch)), (False, hrr_flight(label, group))], "client"))
+    for label, group, n in (("ks-5", 0x0018, 97), ("ks-6", SECP256R1, 65)):
+        ch = key_share_client_hello(label, two, [(X25519, 32)])
+        conns.append((tls13_exchange(label, ch=ch, sh=sh(label, group, n)), "client"))
+    label = "ks-7"
+    ch = key_share_client_hello(label, [hybrid, X25519], [(hybrid, 1184), (X25519, 32)])
+    conns.append((tls13_exchange(label, ch=ch), "client"))
+    label = "ks-8"
+    ch = key_share_client_hello(label, [hybrid, X25519], [(hybrid, 1216), (X25519, 32)])
+    conns.append((tls13_exchange(label, ch=ch, sh=sh(label, hybrid, 1088)), "client"))
+    with PcapWriter(path) as pcap:
+        tcp_connections(pcap, conns)
+
+
 SCENARIOS = {
     "sslv2-client-hello": scenario_sslv2_client_hello,
     "synth-legacy-versions": scenario_legacy_versions,
@@ -1189,6 +1255,7 @@ SCENARIOS = {
     "synth-quic-tls12": scenario_quic_tls12,
     "synth-resumption-version": scenario_resumption_version,
     "synth-ignored-scsv-earlier": scenario_ignored_scsv_earlier,
+    "synth-key-shares": scenario_key_shares,
     "sslv2-handshake": scenario_sslv2_handshake,
 }
 

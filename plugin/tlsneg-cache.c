@@ -78,15 +78,36 @@ static void pack_facts(tlsneg_facts *dst, const tlsneg_facts *f)
     *dst = *f;
     gsize spans = MIN(f->num_offered, TLSNEG_MAX_SPANS) * sizeof *f->offered_at;
     gsize grease = f->num_grease * sizeof *f->grease;
+    gsize shares = f->num_key_shares * sizeof *f->key_shares;
+    gsize frames = f->num_segment_frames * sizeof *f->segment_frames;
     gsize offered = f->num_offered * sizeof *f->offered;
+    gsize groups = f->num_groups * sizeof *f->groups;
     gsize sni = f->sni ? strlen(f->sni) + 1 : 0;
-    gsize size = spans + grease + offered + sni;
-    guint8 *p = size ? (guint8 *)wmem_alloc(wmem_file_scope(), size) : NULL;
+    gsize size = spans + grease + shares + frames + offered + groups + sni;
+    if (!size) {
+        dst->offered_at = NULL;
+        dst->grease = NULL;
+        dst->key_shares = NULL;
+        dst->segment_frames = NULL;
+        dst->offered = dst->groups = NULL;
+        dst->sni = NULL;
+        return;
+    }
+    guint8 *p = (guint8 *)wmem_alloc(wmem_file_scope(), size);
+    /* 4-byte aligned parts first, then the 2-byte ones, then the name */
     dst->offered_at = spans ? (const tlsneg_span *)memcpy(p, f->offered_at, spans) : NULL;
-    dst->grease = grease ? (const tlsneg_grease *)memcpy(p + spans, f->grease, grease) : NULL;
-    dst->offered =
-        offered ? (const guint16 *)memcpy(p + spans + grease, f->offered, offered) : NULL;
-    dst->sni = sni ? (const char *)memcpy(p + spans + grease + offered, f->sni, sni) : NULL;
+    p += spans;
+    dst->grease = grease ? (const tlsneg_grease *)memcpy(p, f->grease, grease) : NULL;
+    p += grease;
+    dst->key_shares = shares ? (const tlsneg_key_share *)memcpy(p, f->key_shares, shares) : NULL;
+    p += shares;
+    dst->segment_frames = frames ? (const guint32 *)memcpy(p, f->segment_frames, frames) : NULL;
+    p += frames;
+    dst->offered = offered ? (const guint16 *)memcpy(p, f->offered, offered) : NULL;
+    p += offered;
+    dst->groups = groups ? (const guint16 *)memcpy(p, f->groups, groups) : NULL;
+    p += groups;
+    dst->sni = sni ? (const char *)memcpy(p, f->sni, sni) : NULL;
 }
 
 static void keep_findings(msg_result *r, const tlsneg_findings *fs)

@@ -17,6 +17,7 @@
 #include "analysis/rules.h"
 #include "analysis/tracker.h"
 #include "core/facts.h"
+#include "core/groups.h"
 #include "core/hello.h"
 #include "core/versions.h"
 
@@ -36,6 +37,15 @@ int hf_grease_count = -1;
 int hf_sni = -1;
 int hf_fallback_scsv = -1;
 int hf_downgrade_sentinel = -1;
+int hf_group = -1;
+int hf_key_share_group = -1;
+int hf_key_share_length = -1;
+int hf_group_selected = -1;
+int hf_pq_offered = -1;
+int hf_pq_key_share = -1;
+int hf_pq_selected = -1;
+int hf_hello_length = -1;
+int hf_hello_segments = -1;
 int hf_summary = -1;
 int hf_finding = -1;
 int hf_findings_dropped = -1;
@@ -62,6 +72,7 @@ int hf_failure = -1;
 
 gint ett_tlsneg = -1;
 gint ett_grease = -1;
+gint ett_groups = -1;
 gint ett_fallback = -1;
 gint ett_finding = -1;
 
@@ -91,6 +102,11 @@ static void format_version(gchar *s, guint32 v)
     char name[TLSNEG_VERSION_NAME_MAX];
     snprintf(s, ITEM_LABEL_LENGTH, "%s (0x%04x)",
              tlsneg_version_name((guint16)v, name, sizeof name), v);
+}
+
+static void format_group(gchar *s, guint32 v)
+{
+    tlsneg_named_group_describe((guint16)v, s, ITEM_LABEL_LENGTH);
 }
 
 static void format_alert(gchar *s, guint32 v)
@@ -239,6 +255,42 @@ void tlsneg_fields_register(void)
          {"Downgrade sentinel", "tlsneg.downgrade_sentinel", FT_UINT8, BASE_DEC,
           VALS(sentinel_vals), 0x0,
           "ServerHello.random ends with a downgrade marker (RFC 8446 4.1.3)", HFILL}},
+        {&hf_group,
+         {"Group", "tlsneg.group", FT_UINT16, BASE_CUSTOM, CF_FUNC(format_group), 0x0,
+          "A group in the client's supported_groups, in wire order, named and classed "
+          "(post-quantum hybrid, post-quantum, classical, FFDHE, GREASE)",
+          HFILL}},
+        {&hf_key_share_group,
+         {"Key share", "tlsneg.key_share_group", FT_UINT16, BASE_CUSTOM, CF_FUNC(format_group), 0x0,
+          "The group of a key share (the client's, or the ServerHello's server_share)", HFILL}},
+        {&hf_key_share_length,
+         {"Key share length", "tlsneg.key_share_length", FT_UINT16, BASE_DEC, NULL, 0x0,
+          "Length of a key share's key_exchange, in bytes, same order as tlsneg.key_share_group",
+          HFILL}},
+        {&hf_group_selected,
+         {"Group selected", "tlsneg.group_selected", FT_UINT16, BASE_CUSTOM, CF_FUNC(format_group),
+          0x0,
+          "The group of the ServerHello's key share, or the group a HelloRetryRequest asks for",
+          HFILL}},
+        {&hf_pq_offered,
+         {"Post-quantum offered", "tlsneg.pq_offered", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+          "supported_groups names a post-quantum or post-quantum hybrid group", HFILL}},
+        {&hf_pq_key_share,
+         {"Post-quantum key share", "tlsneg.pq_key_share", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+          "A key share of a post-quantum or post-quantum hybrid group is sent", HFILL}},
+        {&hf_pq_selected,
+         {"Post-quantum selected", "tlsneg.pq_selected", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+          "The server chose a post-quantum or post-quantum hybrid group (ServerHello or "
+          "HelloRetryRequest)",
+          HFILL}},
+        {&hf_hello_length,
+         {"Hello length", "tlsneg.hello_length", FT_UINT32, BASE_DEC, NULL, 0x0,
+          "Length of the handshake message, its header included, in bytes", HFILL}},
+        {&hf_hello_segments,
+         {"Hello segments", "tlsneg.hello_segments", FT_UINT32, BASE_DEC, NULL, 0x0,
+          "How many TCP segments (QUIC packets, DTLS fragments) carried the message, with their "
+          "frames",
+          HFILL}},
         {&hf_finding,
          {"Finding", "tlsneg.finding", FT_STRING, BASE_NONE, NULL, 0x0,
           "A negotiation rule this message breaks (its expert info says how)", HFILL}},
@@ -322,7 +374,7 @@ void tlsneg_fields_register(void)
          {"Probe since frame", "tlsneg.probe", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
           "The first hello of the probe (a scanner) this message belongs to", HFILL}},
     };
-    static gint *ett[] = {&ett_tlsneg, &ett_grease, &ett_fallback, &ett_finding};
+    static gint *ett[] = {&ett_tlsneg, &ett_grease, &ett_groups, &ett_fallback, &ett_finding};
 
     proto_tlsneg = proto_register_protocol("TLS Version Negotiation", "TLSNEG", "tlsneg");
     proto_register_field_array(proto_tlsneg, hf, array_length(hf));

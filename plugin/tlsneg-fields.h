@@ -28,6 +28,15 @@ extern int hf_grease_family;
 extern int hf_grease_count;
 extern int hf_sni;
 extern int hf_fallback_scsv;
+extern int hf_group;
+extern int hf_key_share_group;
+extern int hf_key_share_length;
+extern int hf_group_selected;
+extern int hf_pq_offered;
+extern int hf_pq_key_share;
+extern int hf_pq_selected;
+extern int hf_hello_length;
+extern int hf_hello_segments;
 extern int hf_downgrade_sentinel;
 extern int hf_summary;
 extern int hf_finding;
@@ -55,6 +64,7 @@ extern int hf_failure;
 
 extern gint ett_tlsneg;
 extern gint ett_grease;
+extern gint ett_groups;
 extern gint ett_fallback;
 extern gint ett_finding;
 

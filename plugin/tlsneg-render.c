@@ -296,6 +296,68 @@ static void render_grease(proto_tree *tree, tvbuff_t *tvb, const wire_bytes *b,
     }
 }
 
+/* render_groups: supported_groups entry by entry, each tied to its bytes
+ * (entry i sits 2 * i bytes after the first), the first MAX_LISTED. */
+static void render_groups(proto_tree *tree, tvbuff_t *tvb, const wire_bytes *b,
+                          const tlsneg_facts *f)
+{
+    guint listed = MIN(f->num_groups, MAX_LISTED);
+    for (guint i = 0; i < listed; i++) {
+        tlsneg_span at = {f->groups_at.offset + 2 * i, 2};
+        tlsneg_item_wire_uint(tree, hf_group, b, at, f->groups[i]);
+    }
+    if (f->group_count > listed) {
+        proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_groups, NULL, "... %u more groups",
+                                      f->group_count - listed);
+    }
+}
+
+/* render_key_exchange: the groups, the key shares (group, and its length
+ * under it), the group selected, the post-quantum flags, and what carried
+ * the hello. */
+static void render_key_exchange(proto_tree *tree, tvbuff_t *tvb, const wire_bytes *b,
+                                const tlsneg_facts *f)
+{
+    gboolean client = f->msg_type == TLSNEG_HS_CLIENT_HELLO;
+    if (client) {
+        render_groups(tree, tvb, b, f);
+    }
+    if (client || !f->is_hrr) {
+        for (guint i = 0; i < f->num_key_shares; i++) {
+            const tlsneg_key_share *k = &f->key_shares[i];
+            tlsneg_span at = {k->offset, 2};
+            proto_item *ki = tlsneg_item_wire_uint(tree, hf_key_share_group, b, at, k->group);
+            proto_tree *kt = proto_item_add_subtree(ki, ett_groups);
+            tlsneg_span len_at = {k->offset + 2, 2};
+            tlsneg_item_wire_uint(kt, hf_key_share_length, b, len_at, k->length);
+        }
+        if (f->key_share_count > f->num_key_shares) {
+            proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_groups, NULL,
+                                          "... %u more key shares",
+                                          f->key_share_count - f->num_key_shares);
+        }
+    }
+    if (f->has_group_selected) {
+        tlsneg_item_wire_uint(tree, hf_group_selected, b, f->group_selected_at, f->group_selected);
+    }
+    if (client) {
+        tlsneg_item_bool(tree, hf_pq_offered, f->pq_offered);
+        tlsneg_item_bool(tree, hf_pq_key_share, f->pq_key_share);
+    } else if (f->msg_type == TLSNEG_HS_SERVER_HELLO && f->has_group_selected) {
+        tlsneg_item_bool(tree, hf_pq_selected, f->pq_selected);
+    }
+    tlsneg_item_uint(tree, hf_hello_length, f->hello_length);
+    if (f->hello_segments) {
+        proto_item *si = tlsneg_item_uint(tree, hf_hello_segments, f->hello_segments);
+        for (guint i = 0; i < f->num_segment_frames; i++) {
+            proto_item_append_text(si, "%s%u", i ? ", " : " (frames ", f->segment_frames[i]);
+        }
+        if (f->num_segment_frames) {
+            proto_item_append_text(si, f->hello_segments > f->num_segment_frames ? ", ...)" : ")");
+        }
+    }
+}
+
 void tlsneg_render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r,
                          const wire_place *place)
 {
@@ -357,6 +419,7 @@ void tlsneg_render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     if (f->has_sentinel) {
         render_sentinel(st, &b, f);
     }
+    render_key_exchange(st, tvb, &b, f);
     render_grease(st, tvb, &b, f);
     render_verdicts(st, r);
     render_back_note(st, pinfo, r);

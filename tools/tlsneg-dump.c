@@ -136,6 +136,21 @@ static void dump(const tlsneg_hello *h)
     if (f.has_sentinel) {
         printf(",\"downgrade_sentinel\":%u", f.sentinel);
     }
+    printf(",\"hello_length\":%u,\"groups\":[", f.hello_length);
+    for (size_t i = 0; i < f.num_groups; i++) {
+        printf("%s%u", i ? "," : "", f.groups[i]);
+    }
+    printf("],\"key_shares\":[");
+    for (size_t i = 0; i < f.num_key_shares; i++) {
+        printf("%s[%u,%u]", i ? "," : "", f.key_shares[i].group, f.key_shares[i].length);
+    }
+    printf("]");
+    if (f.has_group_selected) {
+        printf(",\"group_selected\":%u", f.group_selected);
+    }
+    printf(",\"pq_offered\":%s,\"pq_key_share\":%s,\"pq_selected\":%s",
+           f.pq_offered ? "true" : "false", f.pq_key_share ? "true" : "false",
+           f.pq_selected ? "true" : "false");
     printf(",\"summary\":");
     print_json_string(tlsneg_facts_summary(&f, summary, sizeof summary));
     print_findings(&fs);

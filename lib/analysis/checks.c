@@ -4,6 +4,7 @@
  * a sentence about this very message. */
 #include "analysis/checks.h"
 
+#include "core/groups.h"
 #include "core/versions.h"
 
 #include <stdarg.h>
@@ -567,6 +568,175 @@ static void check_quic_version_rule(const judge *j)
     if (rank(j, v) > 0 && rank(j, v) <= rank(j, TLSNEG_V_TLS12)) {
         report(j, TLSNEG_RULE_QUIC_VERSION_RULE, "QUIC with %s: QUIC requires %s", name(j, v).s,
                name(j, TLSNEG_V_TLS13).s);
+    }
+}
+
+/* Key exchange (RFC 8446 4.2.7, 4.2.8): judged only on lists the facts keep
+ * whole, so that "not listed" is never said of a list cut short. */
+
+typedef struct {
+    char s[TLSNEG_NAMED_GROUP_TEXT_MAX];
+} gname;
+
+static gname group_text(uint16_t g)
+{
+    gname n;
+    tlsneg_named_group_describe(g, n.s, sizeof n.s);
+    return n;
+}
+
+static bool groups_whole(const tlsneg_facts *f)
+{
+    return f->has_supported_groups && f->num_groups == f->group_count;
+}
+
+static bool shares_whole(const tlsneg_facts *f)
+{
+    return f->has_key_share && f->num_key_shares == f->key_share_count;
+}
+
+static bool lists_group(const tlsneg_facts *f, uint16_t g)
+{
+    for (size_t i = 0; i < f->num_groups; i++) {
+        if (f->groups[i] == g) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool shares_group(const tlsneg_facts *f, uint16_t g)
+{
+    for (size_t i = 0; i < f->num_key_shares; i++) {
+        if (f->key_shares[i].group == g) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void check_key_share_not_offered(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    if (!is_client_hello(j) || !complete(j) || !groups_whole(f) || !shares_whole(f)) {
+        return;
+    }
+    for (size_t i = 0; i < f->num_key_shares; i++) {
+        uint16_t g = f->key_shares[i].group;
+        if (!lists_group(f, g)) {
+            report(j, TLSNEG_RULE_KEY_SHARE_NOT_OFFERED,
+                   "The ClientHello sends a key share for %s, which its supported_groups does "
+                   "not list",
+                   group_text(g).s);
+            return;
+        }
+    }
+}
+
+static void check_key_share_duplicate(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    if (!is_client_hello(j) || !complete(j) || !shares_whole(f)) {
+        return;
+    }
+    for (size_t i = 1; i < f->num_key_shares; i++) {
+        for (size_t k = 0; k < i; k++) {
+            if (f->key_shares[k].group == f->key_shares[i].group) {
+                report(j, TLSNEG_RULE_KEY_SHARE_DUPLICATE,
+                       "The ClientHello sends two key shares for %s (shares %zu and %zu)",
+                       group_text(f->key_shares[i].group).s, k + 1, i + 1);
+                return;
+            }
+        }
+    }
+}
+
+/* hrr_judged: a HelloRetryRequest naming a group, after a whole ClientHello
+ * of the same connection. */
+static bool hrr_judged(const judge *j)
+{
+    const tlsneg_facts *client = j->in->client_hello;
+    return is_server_hello(j) && j->f->is_hrr && j->f->has_group_selected && client &&
+           client->status == TLSNEG_OK;
+}
+
+static void check_hrr_group_already_shared(const judge *j)
+{
+    const tlsneg_facts *client = j->in->client_hello;
+    if (hrr_judged(j) && shares_group(client, j->f->group_selected)) {
+        report(j, TLSNEG_RULE_HRR_GROUP_ALREADY_SHARED,
+               "The HelloRetryRequest asks for %s, for which the ClientHello already sent a key "
+               "share",
+               group_text(j->f->group_selected).s);
+    }
+}
+
+static void check_hrr_group_not_offered(const judge *j)
+{
+    const tlsneg_facts *client = j->in->client_hello;
+    if (hrr_judged(j) && groups_whole(client) && !lists_group(client, j->f->group_selected)) {
+        report(j, TLSNEG_RULE_HRR_GROUP_NOT_OFFERED,
+               "The HelloRetryRequest asks for %s, which the ClientHello's supported_groups does "
+               "not list",
+               group_text(j->f->group_selected).s);
+    }
+}
+
+/* server_share_judged: a ServerHello (not a HelloRetryRequest) with a key
+ * share, after a whole ClientHello of the same connection. */
+static bool server_share_judged(const judge *j)
+{
+    const tlsneg_facts *client = j->in->client_hello;
+    return is_server_hello(j) && !j->f->is_hrr && j->f->has_group_selected && client &&
+           client->status == TLSNEG_OK;
+}
+
+static void check_server_group_not_offered(const judge *j)
+{
+    const tlsneg_facts *client = j->in->client_hello;
+    if (server_share_judged(j) && groups_whole(client) &&
+        !lists_group(client, j->f->group_selected)) {
+        report(j, TLSNEG_RULE_SERVER_GROUP_NOT_OFFERED,
+               "The ServerHello's key share is for %s, which the ClientHello's supported_groups "
+               "does not list",
+               group_text(j->f->group_selected).s);
+    }
+}
+
+static void check_server_group_no_client_share(const judge *j)
+{
+    const tlsneg_facts *client = j->in->client_hello;
+    if (!server_share_judged(j)) {
+        return;
+    }
+    uint16_t g = j->f->group_selected;
+    /* A group the client did not even list is server_group_not_offered. */
+    if (shares_whole(client) && !shares_group(client, g) &&
+        (!groups_whole(client) || lists_group(client, g))) {
+        report(j, TLSNEG_RULE_SERVER_GROUP_NO_CLIENT_SHARE,
+               "The ServerHello's key share is for %s, but the ClientHello sent no key share for "
+               "it",
+               group_text(j->f->group_selected).s);
+    }
+}
+
+static void check_key_share_length(const judge *j)
+{
+    const tlsneg_facts *f = j->f;
+    if (!f || (!is_client_hello(j) && !(is_server_hello(j) && !f->is_hrr))) {
+        return;
+    }
+    bool client = is_client_hello(j);
+    for (size_t i = 0; i < f->num_key_shares; i++) {
+        const tlsneg_key_share *k = &f->key_shares[i];
+        unsigned want = tlsneg_named_group_share_length(k->group, client);
+        if (want && k->length != want) {
+            report(j, TLSNEG_RULE_KEY_SHARE_LENGTH_WRONG,
+                   "The %s key share for %s is %u bytes long; a %s sends %u",
+                   client ? "client's" : "server's", group_text(k->group).s, k->length,
+                   client ? "client" : "server", want);
+            return;
+        }
     }
 }
 

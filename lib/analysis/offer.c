@@ -75,11 +75,10 @@ static bool skip_sigalg(uint16_t v)
  * without GREASE (*no_grease), and also without the groups skip_group
  * leaves out (groups) or the schemes skip_sigalg does (*kept). Both are 0
  * without the list. */
-static void list_of(const tlsneg_ext_view *e, bool groups, uint32_t *kept, uint32_t *no_grease)
+static void list_of(bool present, tlsneg_cur list, bool groups, uint32_t *kept, uint32_t *no_grease)
 {
-    tlsneg_cur body = e->body, list;
     *kept = *no_grease = 0;
-    if (!e->present || !tlsneg_cur_u16_prefixed(&body, &list)) {
+    if (!present) {
         return;
     }
     uint64_t k = FP_SEED, g = FP_SEED;
@@ -266,8 +265,12 @@ void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tls
     out->fp_suites = fp_fold(sh.suites);
     out->fp_suites_pre12 = fp_fold(sh.pre12);
     uint32_t all_groups, all_sigalgs;
-    list_of(&h->supported_groups, true, &out->fp_groups, &all_groups);
-    list_of(&h->signature_algorithms, false, &out->fp_sigalgs, &all_sigalgs);
+    tlsneg_cur groups = {0}, sigalgs = {0}, sigalgs_body = h->signature_algorithms.body;
+    bool has_groups = tlsneg_hello_groups(h, &groups);
+    bool has_sigalgs =
+        h->signature_algorithms.present && tlsneg_cur_u16_prefixed(&sigalgs_body, &sigalgs);
+    list_of(has_groups, groups, true, &out->fp_groups, &all_groups);
+    list_of(has_sigalgs, sigalgs, false, &out->fp_sigalgs, &all_sigalgs);
     uint32_t all_exts;
     extension_sets(h, &out->fp_exts, &out->fp_exts_pre12, &all_exts);
     uint64_t all = tlsneg_hash_mix(sh.all, out->versions);

@@ -222,6 +222,7 @@ void tlsneg_session_parse(tlsneg_parsed *p, const tlsneg_message *m, bool has_re
     (void)tlsneg_message_parse(&p->hello, m);
     p->has_record = has_record;
     p->record_version = record_version;
+    p->segments = m->segments;
     /* A datagram protocol repeats a hello unchanged when it gets no answer:
      * its hash finds the repeat, judged once. TCP retransmissions never
      * reach the TLS layer, so only a datagram's hello is hashed (a
@@ -246,6 +247,8 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     result_init(out);
     tlsneg_facts *f = &out->facts;
     tlsneg_facts_derive(f, &out->facts_buf, h, p->has_record, p->record_version);
+    tlsneg_facts_set_segments(f, &out->facts_buf, p->segments.count, p->segments.frames,
+                              p->segments.num_frames);
     out->analysed = true;
 
     bool client = f->msg_type == TLSNEG_HS_CLIENT_HELLO;

@@ -94,7 +94,8 @@ typedef struct {
     tlsneg_hello hello;
     uint64_t hash; /* a DTLS or QUIC hello's bytes, to recognise it sent again; else 0 */
     bool has_record;
-    uint16_t record_version; /* of the record that carried it, if has_record */
+    uint16_t record_version;  /* of the record that carried it, if has_record */
+    tlsneg_segments segments; /* what carried it (tlsneg_message) */
 } tlsneg_parsed;
 
 /* The result of one event. */

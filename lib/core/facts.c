@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "facts.h"
 
+#include "groups.h"
 #include "util.h"
 #include "versions.h"
 
@@ -134,7 +135,7 @@ static void grease_key_shares(tlsneg_facts *out, tlsneg_facts_buf *buf, const tl
     }
     for (;;) {
         tlsneg_span at = {(uint32_t)tlsneg_cur_offset(&shares), 2};
-        if (!tlsneg_cur_u16(&shares, &group) || !tlsneg_cur_u16_prefixed(&shares, &key)) {
+        if (!tlsneg_hello_next_key_share(&shares, &group, &key)) {
             break;
         }
         if (tlsneg_is_grease(group)) {
@@ -369,6 +370,97 @@ static void derive_supported_versions(tlsneg_facts *out, tlsneg_facts_buf *buf,
     }
 }
 
+/* derive_groups keeps supported_groups (ClientHello) and says whether it
+ * names a post-quantum group. */
+static void derive_groups(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_hello *h)
+{
+    tlsneg_cur list;
+    uint16_t g;
+    out->has_supported_groups = h->supported_groups.present;
+    if (!tlsneg_hello_groups(h, &list)) {
+        return;
+    }
+    out->groups_at.offset = (uint32_t)tlsneg_cur_offset(&list);
+    out->groups_at.len = 2;
+    while (tlsneg_cur_u16(&list, &g)) {
+        if (out->num_groups < TLSNEG_MAX_GROUPS) {
+            buf->groups[out->num_groups++] = g;
+        }
+        if (out->group_count < UINT16_MAX) {
+            out->group_count++;
+        }
+        out->pq_offered |= tlsneg_named_group_is_pq(g);
+    }
+}
+
+static void add_key_share(tlsneg_facts *out, tlsneg_facts_buf *buf, uint16_t group, size_t len,
+                          uint32_t offset)
+{
+    if (out->num_key_shares < TLSNEG_MAX_KEY_SHARES) {
+        tlsneg_key_share *k = &buf->key_shares[out->num_key_shares++];
+        k->group = group;
+        k->length = (uint16_t)len;
+        k->offset = offset;
+    }
+    if (out->key_share_count < UINT16_MAX) {
+        out->key_share_count++;
+    }
+    out->pq_key_share |= tlsneg_named_group_is_pq(group);
+}
+
+/* derive_key_share keeps a ClientHello's shares, a ServerHello's
+ * server_share and group, a HelloRetryRequest's selected_group. */
+static void derive_key_share(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_hello *h)
+{
+    tlsneg_cur body = h->key_share.body, key;
+    uint16_t group;
+    out->has_key_share = h->key_share.present;
+    if (!out->has_key_share) {
+        return;
+    }
+    if (h->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+        tlsneg_cur list;
+        if (!tlsneg_hello_key_shares(h, &list)) {
+            return;
+        }
+        for (;;) {
+            uint32_t at = (uint32_t)tlsneg_cur_offset(&list);
+            if (!tlsneg_hello_next_key_share(&list, &group, &key)) {
+                break;
+            }
+            add_key_share(out, buf, group, key.len, at);
+        }
+        return;
+    }
+    uint32_t at = (uint32_t)tlsneg_cur_offset(&body);
+    if (h->is_hrr) {
+        out->has_group_selected = tlsneg_cur_u16(&body, &group);
+    } else {
+        out->has_group_selected = tlsneg_hello_next_key_share(&body, &group, &key);
+        if (out->has_group_selected) {
+            add_key_share(out, buf, group, key.len, at);
+        }
+    }
+    if (out->has_group_selected) {
+        out->group_selected = group;
+        out->group_selected_at.offset = at;
+        out->group_selected_at.len = 2;
+        out->pq_selected = tlsneg_named_group_is_pq(group);
+    }
+}
+
+void tlsneg_facts_set_segments(tlsneg_facts *out, tlsneg_facts_buf *buf, uint16_t n,
+                               const uint32_t *frames, size_t num_frames)
+{
+    size_t kept = num_frames < TLSNEG_MAX_SEGMENT_FRAMES ? num_frames : TLSNEG_MAX_SEGMENT_FRAMES;
+    out->hello_segments = n;
+    if (kept && frames != buf->segment_frames) {
+        memmove(buf->segment_frames, frames, kept * sizeof *frames);
+    }
+    out->num_segment_frames = (uint8_t)kept;
+    out->segment_frames = kept ? buf->segment_frames : NULL;
+}
+
 static void derive_offered_max(tlsneg_facts *out)
 {
     bool dtls = tlsneg_facts_is_dtls(out);
@@ -429,6 +521,9 @@ void tlsneg_facts_derive(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_
     out->offered = buf->offered;
     out->offered_at = buf->offered_at;
     out->grease = buf->grease;
+    out->groups = buf->groups;
+    out->key_shares = buf->key_shares;
+    out->hello_length = h->message_length;
 
     switch (h->msg_type) {
     case TLSNEG_HS_CLIENT_HELLO:
@@ -436,6 +531,8 @@ void tlsneg_facts_derive(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_
         derive_offered_max(out);
         out->fallback_scsv = has_fallback_scsv(h, &out->fallback_scsv_at);
         out->sni = copy_sni(buf, h, &out->sni_at);
+        derive_groups(out, buf, h);
+        derive_key_share(out, buf, h);
         break;
     case TLSNEG_HS_SERVER_HELLO:
         derive_supported_versions(out, buf, h);
@@ -444,6 +541,7 @@ void tlsneg_facts_derive(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_
             out->negotiated_version = out->has_selected ? out->selected_version : h->legacy_version;
             derive_sentinel(out, h);
         }
+        derive_key_share(out, buf, h);
         break;
     default:
         break;
@@ -620,6 +718,21 @@ void tlsneg_facts_copy(tlsneg_facts *dst, tlsneg_facts_buf *buf, const tlsneg_fa
     if (n_gr && src->grease != buf->grease) {
         memmove(buf->grease, src->grease, n_gr * sizeof *src->grease);
     }
+    size_t n_groups = src->num_groups <= TLSNEG_MAX_GROUPS ? src->num_groups : TLSNEG_MAX_GROUPS;
+    size_t n_shares =
+        src->num_key_shares <= TLSNEG_MAX_KEY_SHARES ? src->num_key_shares : TLSNEG_MAX_KEY_SHARES;
+    if (n_groups && src->groups != buf->groups) {
+        memmove(buf->groups, src->groups, n_groups * sizeof *src->groups);
+    }
+    if (n_shares && src->key_shares != buf->key_shares) {
+        memmove(buf->key_shares, src->key_shares, n_shares * sizeof *src->key_shares);
+    }
+    dst->num_groups = (uint8_t)n_groups;
+    dst->num_key_shares = (uint8_t)n_shares;
+    dst->groups = n_groups ? buf->groups : NULL;
+    dst->key_shares = n_shares ? buf->key_shares : NULL;
+    tlsneg_facts_set_segments(dst, buf, src->hello_segments, src->segment_frames,
+                              src->segment_frames ? src->num_segment_frames : 0);
     dst->num_offered = (uint8_t)n_off;
     dst->num_grease = (uint8_t)n_gr;
     dst->offered = n_off ? buf->offered : NULL;

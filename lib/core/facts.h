@@ -49,6 +49,19 @@ typedef struct {
     tlsneg_span at;
 } tlsneg_grease;
 
+/* supported_groups entries kept per hello (the list may hold 32,767);
+ * tlsneg_facts.group_count counts them all. */
+#define TLSNEG_MAX_GROUPS 64
+/* Key shares kept per hello; tlsneg_facts.key_share_count counts them all. */
+#define TLSNEG_MAX_KEY_SHARES 16
+/* One key share: a ClientHello's KeyShareEntry or a ServerHello's
+ * server_share (RFC 8446 4.2.8). */
+typedef struct {
+    uint16_t group;
+    uint16_t length; /* of key_exchange, in bytes */
+    uint32_t offset; /* where the entry (its group) sits, as tlsneg_span counts */
+} tlsneg_key_share;
+
 /* Downgrade sentinels in the last 8 bytes of ServerHello.random. */
 enum {
     TLSNEG_SENTINEL_TLS11 = 0, /* DOWNGRD\x00: TLS 1.1 or lower negotiated by a server
@@ -58,30 +71,45 @@ enum {
 };
 
 typedef struct {
-    /* Pointers, then spans, then the narrower fields: no padding (112 bytes
-     * on 64-bit; the plugin keeps one per hello for the whole file). */
+    /* Pointers, then spans, then the narrower fields (176 bytes on 64-bit;
+     * the plugin keeps one per hello for the whole file). */
     const char *supported_versions_problem; /* what is wrong with the extension, in words;
                                                NULL if fine */
     const uint16_t *offered;                /* supported_versions in wire order, GREASE included */
     const tlsneg_grease *grease;
     const char *sni;               /* NUL-terminated, non-printable bytes escaped; NULL if absent */
     const tlsneg_span *offered_at; /* positions of the first min(num_offered, TLSNEG_MAX_SPANS) */
+    const uint16_t *groups;        /* supported_groups in wire order, GREASE included */
+    const tlsneg_key_share *key_shares; /* ClientHello: its shares in wire order; ServerHello:
+                                           its server_share */
+    const uint32_t *segment_frames;     /* the first min(hello_segments,
+                                           TLSNEG_MAX_SEGMENT_FRAMES) frames, if known */
 
     /* Where the values below sit in the message (tlsneg_span). */
     tlsneg_span legacy_version_at;
     tlsneg_span selected_version_at;
-    tlsneg_span fallback_scsv_at; /* 0x5600, or 0x005600 in an SSLv2 cipher spec */
-    tlsneg_span sentinel_at;      /* the last 8 bytes of ServerHello.random */
-    tlsneg_span sni_at;           /* the host_name bytes */
+    tlsneg_span fallback_scsv_at;  /* 0x5600, or 0x005600 in an SSLv2 cipher spec */
+    tlsneg_span sentinel_at;       /* the last 8 bytes of ServerHello.random */
+    tlsneg_span sni_at;            /* the host_name bytes */
+    tlsneg_span groups_at;         /* the first supported_groups entry; entry i sits 2 * i
+                                      bytes further */
+    tlsneg_span group_selected_at; /* ServerHello's server_share group, HelloRetryRequest's
+                                      selected_group */
 
     uint32_t error_offset;
     uint32_t grease_count; /* found in all */
+    uint32_t hello_length; /* the handshake message, header included (tlsneg_hello) */
 
     uint16_t record_version;
     uint16_t legacy_version;
     uint16_t offered_max;
     uint16_t selected_version;
     uint16_t negotiated_version;
+    uint16_t group_selected;  /* if has_group_selected */
+    uint16_t group_count;     /* supported_groups entries in all */
+    uint16_t key_share_count; /* key shares in all */
+    uint16_t hello_segments;  /* segments, packets or fragments that carried the message, as
+                                 the front end knows them; 0: not known */
 
     uint8_t msg_type;
     uint8_t wire;   /* tlsneg_wire */
@@ -96,7 +124,16 @@ typedef struct {
     bool has_sentinel;
     uint8_t sentinel;
     uint8_t num_offered;
-    uint8_t num_grease; /* kept in grease[] */
+    uint8_t num_grease;     /* kept in grease[] */
+    uint8_t num_groups;     /* kept in groups[] */
+    uint8_t num_key_shares; /* kept in key_shares[] */
+    uint8_t num_segment_frames;
+    bool has_supported_groups; /* the extension is present */
+    bool has_key_share;        /* the key_share extension is present */
+    bool has_group_selected;
+    bool pq_offered;   /* ClientHello: a post-quantum or hybrid group in supported_groups */
+    bool pq_key_share; /* a post-quantum or hybrid key share sent */
+    bool pq_selected;  /* ServerHello, HelloRetryRequest: the group chosen is one */
 } tlsneg_facts;
 
 /* Storage for the lists a tlsneg_facts points into. */
@@ -104,6 +141,9 @@ typedef struct {
     uint16_t offered[TLSNEG_MAX_OFFERED];
     tlsneg_span offered_at[TLSNEG_MAX_SPANS];
     tlsneg_grease grease[TLSNEG_MAX_GREASE];
+    uint16_t groups[TLSNEG_MAX_GROUPS];
+    tlsneg_key_share key_shares[TLSNEG_MAX_KEY_SHARES];
+    uint32_t segment_frames[TLSNEG_MAX_SEGMENT_FRAMES];
     char sni[TLSNEG_MAX_SNI + 1];
 } tlsneg_facts_buf;
 
@@ -113,6 +153,12 @@ typedef struct {
  * break. */
 void tlsneg_facts_derive(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_hello *h,
                          bool has_record_version, uint16_t record_version);
+
+/* tlsneg_facts_set_segments records that n segments (TCP), packets (QUIC)
+ * or fragments (DTLS) carried the message of out, in the frames given
+ * (num_frames of them, 0 if the front end does not know them), into buf. */
+void tlsneg_facts_set_segments(tlsneg_facts *out, tlsneg_facts_buf *buf, uint16_t n,
+                               const uint32_t *frames, size_t num_frames);
 
 /* tlsneg_facts_copy copies src into dst, its lists into buf (what src's
  * lists point to is not needed afterwards). */

@@ -100,6 +100,29 @@ bool tlsneg_hello_has_extension(const tlsneg_hello *h, uint16_t type)
     return false;
 }
 
+bool tlsneg_hello_groups(const tlsneg_hello *h, tlsneg_cur *out_list)
+{
+    tlsneg_cur body = h->supported_groups.body;
+    return h->supported_groups.present && tlsneg_cur_u16_prefixed(&body, out_list);
+}
+
+bool tlsneg_hello_key_shares(const tlsneg_hello *h, tlsneg_cur *out_list)
+{
+    tlsneg_cur body = h->key_share.body;
+    return h->key_share.present && h->msg_type == TLSNEG_HS_CLIENT_HELLO &&
+           tlsneg_cur_u16_prefixed(&body, out_list);
+}
+
+bool tlsneg_hello_next_key_share(tlsneg_cur *list, uint16_t *out_group, tlsneg_cur *out_key)
+{
+    tlsneg_cur copy = *list;
+    if (!tlsneg_cur_u16(&copy, out_group) || !tlsneg_cur_u16_prefixed(&copy, out_key)) {
+        return false;
+    }
+    *list = copy;
+    return true;
+}
+
 /* A set of extension types: one bit per type, in 1024 words of 64. Only
  * the words a hello's types fall in are cleared (live marks them): clearing
  * all 8 KB cost more than the rest of the walk. */
@@ -307,6 +330,7 @@ tlsneg_status tlsneg_hello_parse_body(tlsneg_hello *out, tlsneg_wire wire, uint8
 {
     reset(out, wire);
     out->msg_type = msg_type;
+    out->message_length = (uint32_t)len + (wire == TLSNEG_WIRE_DTLS ? 12u : 4u);
     parser ps = {out, {0}, false};
     tlsneg_cur_init(&ps.c, body, len);
     return parse(&ps);
@@ -324,6 +348,7 @@ tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire, const uint
         return fail_at(&ps, &c, TLSNEG_TRUNCATED);
     }
     if (wire == TLSNEG_WIRE_SSL2) {
+        out->message_length = (uint32_t)len;
         ps.c = c; /* the record header, before msg, held the length */
         switch (out->msg_type) {
         case TLSNEG_SSL2_CLIENT_HELLO:
@@ -342,6 +367,7 @@ tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire, const uint
     if (!tlsneg_cur_u24(&c, &body_len)) {
         return fail_at(&ps, &c, TLSNEG_TRUNCATED);
     }
+    out->message_length = body_len + (wire == TLSNEG_WIRE_DTLS ? 12u : 4u);
     if (wire == TLSNEG_WIRE_DTLS) {
         uint16_t seq;
         uint32_t frag_off, frag_len;
@@ -378,6 +404,7 @@ bool tlsneg_frame_message(tlsneg_message *out, tlsneg_wire wire, bool has_record
     }
     const uint8_t *msg = buf + start;
     size_t avail = buf_len - start;
+    memset(&out->segments, 0, sizeof out->segments);
     out->msg_type = msg[0];
     out->body_only = false;
 
@@ -437,6 +464,19 @@ bool tlsneg_frame_message(tlsneg_message *out, tlsneg_wire wire, bool has_record
     out->bytes = msg;
     out->len = len;
     return true;
+}
+
+void tlsneg_segments_add(tlsneg_segments *s, uint32_t frame)
+{
+    if (frame && s->num_frames && s->frames[s->num_frames - 1] == frame) {
+        return;
+    }
+    if (s->count < UINT16_MAX) {
+        s->count++;
+    }
+    if (frame && s->num_frames < TLSNEG_MAX_SEGMENT_FRAMES) {
+        s->frames[s->num_frames++] = frame;
+    }
 }
 
 tlsneg_status tlsneg_message_parse(tlsneg_hello *out, const tlsneg_message *m)

@@ -81,6 +81,9 @@ typedef struct {
     size_t num_extensions;     /* extensions parsed before any break */
     uint64_t types_below_64;   /* bit t: an extension of type t (< 64) was parsed */
     bool is_hrr;               /* ServerHello with the HelloRetryRequest random */
+    uint32_t message_length;   /* the whole message as its header declares it, header
+                                  included (4 bytes TLS and QUIC, 12 DTLS); SSL 2.0: the
+                                  bytes from msg_type to the end of the record */
 
     /* First occurrence of the extensions tlsneg reads. */
     tlsneg_ext_view server_name, supported_groups, signature_algorithms, alpn, key_share,
@@ -100,6 +103,26 @@ typedef struct {
  * unchanged. Walk h->extensions with it to see every extension in order. */
 TLSNEG_MUST_CHECK bool tlsneg_hello_next_extension(tlsneg_cur *exts, uint16_t *out_type,
                                                    tlsneg_cur *out_body);
+
+/* tlsneg_hello_groups opens h's supported_groups list (NamedGroup
+ * named_group_list<2..2^16-1>, RFC 8446 4.2.7) into *out_list; false
+ * without the extension or its length. Read the entries with
+ * tlsneg_cur_u16. The one walker of supported_groups: the facts, the offer's
+ * fingerprint and the GREASE search all use it. */
+bool tlsneg_hello_groups(const tlsneg_hello *h, tlsneg_cur *out_list);
+
+/* tlsneg_hello_key_shares opens a ClientHello's client_shares list
+ * (KeyShareEntry client_shares<0..2^16-1>, RFC 8446 4.2.8) into *out_list;
+ * false without the extension or its length. */
+bool tlsneg_hello_key_shares(const tlsneg_hello *h, tlsneg_cur *out_list);
+
+/* tlsneg_hello_next_key_share reads one KeyShareEntry (group, then
+ * key_exchange<1..2^16-1>) from the front of list. On failure list is
+ * unchanged. A ServerHello's key_share body is one such entry; a
+ * HelloRetryRequest's is the selected_group alone (read it with
+ * tlsneg_cur_u16). */
+TLSNEG_MUST_CHECK bool tlsneg_hello_next_key_share(tlsneg_cur *list, uint16_t *out_group,
+                                                   tlsneg_cur *out_key);
 
 /* tlsneg_hello_has_extension tells whether h holds an extension of this
  * type (among those parsed before any break). */
@@ -122,6 +145,24 @@ tlsneg_status tlsneg_hello_parse(tlsneg_hello *out, tlsneg_wire wire, const uint
 tlsneg_status tlsneg_hello_parse_body(tlsneg_hello *out, tlsneg_wire wire, uint8_t msg_type,
                                       const uint8_t *body, size_t len);
 
+/* Frames of the segments (TCP), packets (QUIC) or fragments (DTLS) that
+ * carried a hello, kept per hello; the count covers them all. */
+#define TLSNEG_MAX_SEGMENT_FRAMES 8
+
+/* What carried a message: how many TCP segments, QUIC packets or DTLS
+ * fragments (0: the front end does not know), and the frames of the first
+ * ones where it knows them (num_frames 0 otherwise). */
+typedef struct {
+    uint16_t count;
+    uint8_t num_frames;
+    uint32_t frames[TLSNEG_MAX_SEGMENT_FRAMES];
+} tlsneg_segments;
+
+/* tlsneg_segments_add counts one more segment, in frame (0: not known); a
+ * frame equal to the last one kept is the same segment (several records or
+ * fragments in one packet) and is not counted again. */
+void tlsneg_segments_add(tlsneg_segments *s, uint32_t frame);
+
 /* One handshake message as a front end found it, framed by
  * tlsneg_frame_message: the bytes to parse and how. */
 typedef struct {
@@ -130,6 +171,7 @@ typedef struct {
     bool body_only;       /* bytes are the body (a DTLS message reassembled from fragments) */
     const uint8_t *bytes; /* from the type byte (or the body) to the message's end */
     size_t len;
+    tlsneg_segments segments; /* zero from tlsneg_frame_message; the front end fills it */
 } tlsneg_message;
 
 /* tlsneg_frame_message finds where the handshake message whose type byte is

@@ -114,6 +114,68 @@ static void json_findings(tlsneg_buf *out, const tlsneg_out_msg *r)
     }
 }
 
+static void json_bool(tlsneg_buf *out, const char *key, bool v)
+{
+    tlsneg_buf_add(out, ",\"");
+    tlsneg_buf_add(out, key);
+    tlsneg_buf_add(out, v ? "\":true" : "\":false");
+}
+
+/* json_key_exchange writes the hello's groups and key shares: on a
+ * ClientHello groups (supported_groups, null without it), key_shares
+ * ({group, length} each, null without key_share), pq_offered and
+ * pq_key_share; on a ServerHello or HelloRetryRequest group_selected,
+ * key_shares (the server_share) and pq_selected; on every hello its
+ * hello_length and hello_segments (null when the front end cannot tell). */
+static void json_key_exchange(tlsneg_buf *out, const tlsneg_facts *f)
+{
+    bool client = f->msg_type == TLSNEG_HS_CLIENT_HELLO;
+    if (client) {
+        tlsneg_buf_add(out, ",\"groups\":");
+        if (f->has_supported_groups) {
+            tlsneg_buf_addc(out, '[');
+            for (unsigned i = 0; i < f->num_groups; i++) {
+                tlsneg_buf_add(out, i ? ",\"" : "\"");
+                tlsneg_buf_vhex(out, f->groups[i]);
+                tlsneg_buf_addc(out, '"');
+            }
+            tlsneg_buf_addc(out, ']');
+        } else {
+            tlsneg_buf_add(out, "null");
+        }
+    } else if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
+        json_version(out, "group_selected", f->has_group_selected, f->group_selected);
+    }
+    if (client || f->msg_type == TLSNEG_HS_SERVER_HELLO) {
+        tlsneg_buf_add(out, ",\"key_shares\":");
+        if (f->has_key_share && (client || !f->is_hrr)) {
+            tlsneg_buf_addc(out, '[');
+            for (unsigned i = 0; i < f->num_key_shares; i++) {
+                tlsneg_buf_add(out, i ? ",{\"group\":\"" : "{\"group\":\"");
+                tlsneg_buf_vhex(out, f->key_shares[i].group);
+                tlsneg_buf_add(out, "\",\"length\":");
+                tlsneg_buf_uint(out, f->key_shares[i].length);
+                tlsneg_buf_addc(out, '}');
+            }
+            tlsneg_buf_addc(out, ']');
+        } else {
+            tlsneg_buf_add(out, "null");
+        }
+    }
+    if (client) {
+        json_bool(out, "pq_offered", f->pq_offered);
+        json_bool(out, "pq_key_share", f->pq_key_share);
+    } else if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
+        json_bool(out, "pq_selected", f->pq_selected);
+    }
+    tlsneg_json_keyu(out, "hello_length", f->hello_length);
+    if (f->hello_segments) {
+        tlsneg_json_keyu(out, "hello_segments", f->hello_segments);
+    } else {
+        tlsneg_buf_add(out, ",\"hello_segments\":null");
+    }
+}
+
 static common_fields jsonl_hello(tlsneg_buf *out, const tlsneg_out_frame *fr,
                                  const tlsneg_out_msg *r)
 {
@@ -143,6 +205,7 @@ static common_fields jsonl_hello(tlsneg_buf *out, const tlsneg_out_frame *fr,
         json_version(out, "selected", f->has_selected, f->selected_version);
         json_version(out, "negotiated", f->has_negotiated, f->negotiated_version);
     }
+    json_key_exchange(out, f);
     if (r->retransmission_of) {
         tlsneg_json_keyu(out, "retransmission_of", r->retransmission_of);
     }

@@ -5,7 +5,9 @@ with tshark's own dissection (no tlsneg involved), as tshark sees them.
 
 Prints one JSON object per message: frame, wire (tls, dtls, quic), the raw
 message bytes in hex (from tshark's *_raw output), and tshark's own reading of
-legacy_version, supported_versions and the extension types in order. The
+legacy_version, supported_versions, the extension types in order, the
+message length, supported_groups, the key shares (group and key_exchange
+length) and a HelloRetryRequest's selected_group. The
 differential test feeds the hex to tlsneg-dump and compares; the hex lines
 also seed the unit-test vectors and the fuzz corpus.
 """
@@ -79,6 +81,15 @@ def messages(node, proto, wire, frame, found):
                 "legacy_version": first(hs, proto + ".handshake.version"),
                 "supported_versions": collect(hs, proto + ".handshake.extensions.supported_version", []),
                 "extension_types": [int(x) for x in collect(hs, proto + ".handshake.extension.type", [])],
+                "length": first(hs, proto + ".handshake.length"),
+                "groups": [int(x, 0) for x in
+                           collect(hs, proto + ".handshake.extensions_supported_group", [])],
+                "key_share_groups": [int(x, 0) for x in collect(
+                    hs, proto + ".handshake.extensions_key_share_group", [])],
+                "key_share_lengths": [int(x, 0) for x in collect(
+                    hs, proto + ".handshake.extensions_key_share_key_exchange_length", [])],
+                "selected_group": [int(x, 0) for x in collect(
+                    hs, proto + ".handshake.extensions_key_share_selected_group", [])],
             })
     for k, vals in node.items():
         if k in (hs_key, raw_key):

@@ -80,6 +80,7 @@ def jsonl_problems(blocks, lines):
         elif b.type == 2:
             want["negotiated"] = vhex(one(f, "negotiated_version"))
             have["negotiated"] = r["negotiated"]
+        key_exchange(want, have, f, r, b.type)
         if one(f, "retransmission_of"):
             want["retransmission_of"] = one(f, "retransmission_of")
             have["retransmission_of"] = r.get("retransmission_of")
@@ -95,6 +96,29 @@ def jsonl_problems(blocks, lines):
                   sorted(r["experts"]) != sorted(b.fields.get("expert", []))):
             problems.append(f"alert frame {b.frame}: {r}")
     return problems
+
+
+def key_exchange(want, have, f, r, msg_type):
+    """The JSON lines' key-exchange keys against the manifest's tlsneg.group,
+    key_share_*, group_selected, pq_*, hello_length and hello_segments."""
+    shares = [{"group": vhex(g), "length": n}
+              for g, n in zip(f.get("key_share_group", []), f.get("key_share_length", []))]
+    want["hello_length"] = one(f, "hello_length")
+    want["hello_segments"] = one(f, "hello_segments")
+    have.update(hello_length=r.get("hello_length"), hello_segments=r.get("hello_segments"))
+    if msg_type == 1:
+        want.update(groups=[vhex(g) for g in f.get("group", [])] or None, key_shares=shares or None,
+                    pq_offered=bool(one(f, "pq_offered")),
+                    pq_key_share=bool(one(f, "pq_key_share")))
+        # A manifest cannot say "present but empty": an empty list reads as absent.
+        have.update(groups=r.get("groups") or None, key_shares=r.get("key_shares") or None,
+                    pq_offered=r.get("pq_offered"), pq_key_share=r.get("pq_key_share"))
+    elif msg_type == 2:
+        selected = one(f, "group_selected")
+        want.update(group_selected=vhex(selected) if selected is not None else None,
+                    key_shares=shares or None, pq_selected=bool(one(f, "pq_selected")))
+        have.update(group_selected=r.get("group_selected"), key_shares=r.get("key_shares") or None,
+                    pq_selected=r.get("pq_selected"))
 
 
 # Facts read off the captures (pcaps/README.md, tshark's tls.*/tcp.* fields).

@@ -22,6 +22,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 FIELDS = ["msg_type", "hrr", "record_version", "legacy_version", "offered_version",
           "offered_max", "selected_version", "negotiated_version", "grease_value",
           "grease_family", "grease_count", "sni", "fallback_scsv", "downgrade_sentinel",
+          "group", "key_share_group", "key_share_length", "group_selected", "pq_offered",
+          "pq_key_share", "pq_selected", "hello_length", "hello_segments",
           "finding", "alert", "client_hello_frame", "retransmission_of", "fallback",
           "fallback.prev_frame", "fallback.retry_frame", "fallback.from", "fallback.to",
           "fallback.cause", "fallback.chain", "server_intolerant", "inconsistent_with",

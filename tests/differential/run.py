@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Differential test: for every hello in every capture, the core's
-legacy_version, supported_versions and extension order (tlsneg-dump) equal
-tshark's own tls.*/dtls.* fields (tests/captures/extract_hellos.py)."""
+legacy_version, supported_versions, extension order, message length,
+supported_groups, key shares (group and length) and selected group
+(tlsneg-dump) equal tshark's own tls.*/dtls.* fields
+(tests/captures/extract_hellos.py)."""
 import argparse
 import glob
 import json
@@ -77,6 +79,26 @@ BY_VERSION = {
 }
 
 
+def key_exchange_checks(m, core):
+    """The groups, key shares and selected group of a hello, and its length:
+    tshark's reading against the core's. tshark shows a HelloRetryRequest's
+    group as selected_group and a ServerHello's as its key share's group;
+    tls.handshake.length counts the body, the core the header too (4 bytes,
+    12 in DTLS); an SSL 2.0 record carries no handshake length."""
+    shares = [[g, n] for g, n in zip(m.get("key_share_groups", []), m.get("key_share_lengths", []))]
+    selected = m["selected_group"][0] if m.get("selected_group") else None
+    if m["type"] == 2 and selected is None and shares:
+        selected = shares[0][0]
+    checks = [("groups", m.get("groups", []), core["groups"]),
+              ("key shares", shares, core["key_shares"]),
+              ("selected group", selected if m["type"] == 2 else None,
+               core.get("group_selected"))]
+    if m["wire"] != "ssl2" and m.get("length") is not None:
+        header = 12 if m["wire"] == "dtls" else 4
+        checks.append(("hello length", int(m["length"]) + header, core["hello_length"]))
+    return checks
+
+
 def tshark_version():
     out = tsharkbox.plain_run(["--version"]).stdout
     m = re.search(r"TShark \(Wireshark\) (\d+)\.(\d+)", out)
@@ -109,6 +131,7 @@ def main():
                       ("supported_versions", want_sv, got_sv),
                       ("extension order", m["extension_types"], core["extensions"]),
                       ("status", "ok", core["status"])]
+            checks += key_exchange_checks(m, core)
             known = KNOWN.get((name, m["frame"]), {})
             since = BY_VERSION.get((name, m["frame"]))
             for what, want, got in checks:

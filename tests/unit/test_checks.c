@@ -11,7 +11,7 @@
 /* ---- a small hello builder ---------------------------------------------- */
 
 typedef struct {
-    uint8_t b[2048];
+    uint8_t b[4096];
     size_t n;
 } bytes;
 
@@ -164,11 +164,7 @@ static const char *judge_msg(tlsneg_wire wire, const uint8_t *msg, size_t len, b
         strcat(names, tlsneg_rules[fs.item[i].rule].name);
     }
     if (client) {
-        client_buf = buf;
-        client_facts = f;
-        client_facts.offered = client_buf.offered;
-        client_facts.grease = client_buf.grease;
-        client_facts.sni = NULL;
+        tlsneg_facts_copy(&client_facts, &client_buf, &f);
         have_client = true;
     } else if (f.is_hrr) {
         hrr_seen = true;
@@ -658,6 +654,123 @@ static void dtls_draft_rules(void)
        "the summary names the draft within DTLS: %s", text);
 }
 
+/* ---- key exchange (RFC 8446 4.2.7, 4.2.8; the ECDHE-MLKEM draft) ------ */
+
+/* RFC 8446 4.1.3: the HelloRetryRequest random, SHA-256("HelloRetryRequest"). */
+static const char hrr_random[32] = {
+    '\xcf', '\x21', '\xad', '\x74', '\xe5', '\x9a', '\x61', '\x11', '\xbe', '\x1d', '\x8c',
+    '\x02', '\x1e', '\x65', '\xb8', '\x91', '\xc2', '\xa2', '\x11', '\x16', '\x7a', '\xbb',
+    '\x8c', '\x5e', '\x07', '\x9e', '\x09', '\xe2', '\xc8', '\xa8', '\x33', '\x9c'};
+
+/* A TLS 1.3 ClientHello with these groups and key shares (group, length;
+ * key bytes 0x11). */
+static bytes kx_client_hello(const uint16_t *groups, size_t num_groups, const uint16_t *shares,
+                             const uint16_t *lengths, size_t num_shares)
+{
+    static const uint16_t v13[] = {0x0304}, suites[] = {0x1301};
+    bytes exts = {.n = 0}, g = {.n = 0}, ks = {.n = 0};
+    put16(&g, (unsigned)(2 * num_groups));
+    for (size_t i = 0; i < num_groups; i++) {
+        put16(&g, groups[i]);
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < num_shares; i++) {
+        total += 4 + lengths[i];
+    }
+    put16(&ks, (unsigned)total);
+    for (size_t i = 0; i < num_shares; i++) {
+        put16(&ks, shares[i]);
+        put16(&ks, lengths[i]);
+        memset(ks.b + ks.n, 0x11, lengths[i]);
+        ks.n += lengths[i];
+    }
+    ext_versions(&exts, v13, 1);
+    ext(&exts, TLSNEG_EXT_SUPPORTED_GROUPS, g.b, g.n);
+    ext(&exts, TLSNEG_EXT_KEY_SHARE, ks.b, ks.n);
+    ext(&exts, TLSNEG_EXT_SIGNATURE_ALGORITHMS, sig_algs, sizeof sig_algs);
+    return client_hello(0x0303, suites, 1, &exts);
+}
+
+/* A TLS 1.3 ServerHello with a key share (group, length), or a
+ * HelloRetryRequest asking for group (length ignored). */
+static bytes kx_server_hello(bool hrr, uint16_t group, uint16_t length)
+{
+    bytes exts = {.n = 0}, ks = {.n = 0};
+    uint8_t v[2] = {0x03, 0x04};
+    ext(&exts, TLSNEG_EXT_SUPPORTED_VERSIONS, v, 2);
+    put16(&ks, group);
+    if (!hrr) {
+        put16(&ks, length);
+        memset(ks.b + ks.n, 0x22, length);
+        ks.n += length;
+    }
+    ext(&exts, TLSNEG_EXT_KEY_SHARE, ks.b, ks.n);
+    bytes m = server_hello(0x0303, 0x1301, NULL, &exts);
+    if (hrr) {
+        memcpy(m.b + 6, hrr_random, sizeof hrr_random);
+    }
+    return m;
+}
+
+static void key_exchange_rules(void)
+{
+    static const uint16_t pq[] = {0x11ec, 0x001d, 0x0017}, pq_len[] = {1216, 32};
+    static const uint16_t x25519[] = {0x001d}, x_len[] = {32};
+    bytes m;
+
+    /* Real bytes: OpenSSL 3.5's X25519MLKEM768 hello breaks nothing; an
+     * OpenSSL HelloRetryRequest asks for secp256r1, listed and not shared. */
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_TLS, openssl35_client_hello_hex, 0x0301), "",
+           "OpenSSL 3.5 ClientHello: X25519MLKEM768 and x25519 shares, both listed, right lengths");
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_TLS, openssl_client_hello_hex, 0x0301), "", "ClientHello");
+    expect(judge_hex(TLSNEG_WIRE_TLS, hrr_hex, 0x0303), "",
+           "HelloRetryRequest for secp256r1, listed by the client and not shared");
+
+    new_connection();
+    static const uint16_t two[] = {0x001d, 0x0017}, two_len[] = {32, 65};
+    m = kx_client_hello(x25519, 1, two, two_len, 2);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "key_share_not_offered",
+           "a secp256r1 share although supported_groups lists only x25519");
+    static const uint16_t dup[] = {0x001d, 0x001d}, dup_len[] = {32, 32};
+    m = kx_client_hello(two, 2, dup, dup_len, 2);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "key_share_duplicate",
+           "two x25519 shares");
+    static const uint16_t short_len[] = {1215, 32};
+    m = kx_client_hello(pq, 3, pq, short_len, 2);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "key_share_length_wrong",
+           "an X25519MLKEM768 client share of 1,215 bytes (1,216 belong)");
+
+    new_connection();
+    m = kx_client_hello(two, 2, x25519, x_len, 1);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "", "x25519 and secp256r1, x25519 shared");
+    m = kx_server_hello(true, 0x001d, 0);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "hrr_group_already_shared",
+           "a HelloRetryRequest asking for x25519, already shared");
+    m = kx_server_hello(true, 0x0018, 0);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "hrr_group_not_offered",
+           "a HelloRetryRequest asking for secp384r1, not listed");
+    m = kx_server_hello(false, 0x0018, 97);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "server_group_not_offered",
+           "a ServerHello sharing secp384r1, not listed");
+    m = kx_server_hello(false, 0x0017, 65);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "server_group_no_client_share",
+           "a ServerHello sharing secp256r1, listed but not shared by the client");
+    m = kx_server_hello(false, 0x001d, 32);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "", "a ServerHello sharing x25519");
+
+    new_connection();
+    m = kx_client_hello(pq, 3, pq, pq_len, 2);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "", "X25519MLKEM768 of 1,216 bytes");
+    m = kx_server_hello(false, 0x11ec, 1120);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "",
+           "a ServerHello's X25519MLKEM768 share of 1,120 bytes");
+    m = kx_server_hello(false, 0x11ec, 1216);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "key_share_length_wrong",
+           "a ServerHello's X25519MLKEM768 share of 1,216 bytes (the client's size)");
+}
+
 static void every_rule_is_named(void)
 {
     bool fine = true;
@@ -688,6 +801,7 @@ int main(void)
     dtls_rules();
     missing_supported_versions_rules();
     dtls_draft_rules();
+    key_exchange_rules();
     every_rule_is_named();
     return tap_done();
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/facts.h"
+#include "core/groups.h"
 
 #include "tap.h"
 #include "vectors.h"
@@ -191,8 +192,104 @@ static void hostile_sni_is_escaped(void)
        f.sni ? f.sni : "(none)");
 }
 
+/* Groups and key shares, read off tshark's tls.handshake.extensions_supported_group,
+ * _key_share_group, _key_share_key_exchange_length, _key_share_selected_group and
+ * tls.handshake.length (+ 4 for the header) on the vectors' frames. */
+static void key_exchange(void)
+{
+    size_t n;
+    uint8_t *b = unhex(openssl35_client_hello_hex, &n);
+    tlsneg_facts f = derive(openssl35_client_hello_hex, TLSNEG_WIRE_TLS);
+    static const uint16_t groups[] = {0x11ec, 0x001d, 0x0017, 0x001e,
+                                      0x0018, 0x0019, 0x0100, 0x0101};
+    int same = f.has_supported_groups && f.num_groups == 8 && f.group_count == 8;
+    for (size_t i = 0; same && i < 8; i++) {
+        tlsneg_span at = {f.groups_at.offset + 2 * (uint32_t)i, 2};
+        same = f.groups[i] == groups[i] && span_holds(b, n, at, groups[i]);
+    }
+    ok(same, "OpenSSL 3.5: supported_groups in wire order, each where the bytes hold it");
+    ok(f.num_key_shares == 2 && f.key_share_count == 2 && f.key_shares[0].group == 0x11ec &&
+           f.key_shares[0].length == 1216 && f.key_shares[1].group == 0x001d &&
+           f.key_shares[1].length == 32,
+       "OpenSSL 3.5: key shares X25519MLKEM768 (1,216 bytes) and x25519 (32)");
+    tlsneg_span s0 = {f.key_shares[0].offset, 2}, l0 = {f.key_shares[0].offset + 2, 2};
+    tlsneg_span s1 = {f.key_shares[1].offset, 2};
+    ok(span_holds(b, n, s0, 0x11ec) && span_holds(b, n, l0, 1216) &&
+           span_holds(b, n, s1, 0x001d),
+       "OpenSSL 3.5: each key share's group and length sit where the facts say");
+    ok(f.pq_offered && f.pq_key_share && !f.pq_selected && !f.has_group_selected,
+       "OpenSSL 3.5: post-quantum offered and shared");
+    ok(f.hello_length == 1546 && f.hello_length == n, "OpenSSL 3.5: hello_length 1,542 + 4");
+    free(b);
+
+    f = derive(openssl_client_hello_hex, TLSNEG_WIRE_TLS);
+    ok(f.num_groups == 10 && f.groups[0] == 0x001d && f.groups[9] == 0x0104 && !f.pq_offered &&
+           !f.pq_key_share && f.num_key_shares == 1 && f.key_shares[0].length == 32 &&
+           f.hello_length == 310,
+       "OpenSSL 3.0: ten classical and FFDHE groups, one x25519 share, 306 + 4 bytes");
+
+    f = derive(chrome55_client_hello_hex, TLSNEG_WIRE_TLS);
+    ok(f.num_groups == 4 && f.groups[0] == 0x6a6a && f.num_key_shares == 2 &&
+           f.key_shares[0].group == 0x6a6a && f.key_shares[0].length == 1 &&
+           f.key_shares[1].group == 0x001d && !f.pq_offered && f.hello_length == 512,
+       "Chrome 55: a GREASE group and a 1-byte GREASE key share, then x25519");
+
+    f = derive(hrr_hex, TLSNEG_WIRE_TLS);
+    ok(f.has_key_share && f.has_group_selected && f.group_selected == 0x0017 &&
+           f.num_key_shares == 0 && !f.pq_selected && f.hello_length == 88,
+       "HelloRetryRequest: asks for secp256r1, sends no share, 84 + 4 bytes");
+
+    f = derive(rfc8446_server_hello_hex, TLSNEG_WIRE_TLS);
+    ok(f.has_group_selected && f.group_selected == 0x001d && f.num_key_shares == 1 &&
+           f.key_shares[0].length == 32 && !f.pq_selected && f.hello_length == 122,
+       "RFC 8446 ServerHello: x25519 share of 32 bytes, 118 + 4 bytes");
+
+    f = derive(tls11_client_hello_hex, TLSNEG_WIRE_TLS);
+    ok(!f.has_key_share && f.num_key_shares == 0 && !f.pq_key_share,
+       "TLS 1.1 ClientHello: no key share");
+}
+
+/* The one group table: names as IANA's registry spells them, and classes. */
+static void group_names(void)
+{
+    char t[TLSNEG_NAMED_GROUP_TEXT_MAX];
+    ok(strcmp(tlsneg_named_group_describe(0x11ec, t, sizeof t),
+              "X25519MLKEM768 (0x11ec, post-quantum hybrid)") == 0,
+       "0x11ec is X25519MLKEM768, a post-quantum hybrid");
+    ok(strcmp(tlsneg_named_group_describe(0x0201, t, sizeof t),
+              "MLKEM768 (0x0201, post-quantum)") == 0,
+       "0x0201 is MLKEM768, post-quantum");
+    ok(strcmp(tlsneg_named_group_describe(0x001d, t, sizeof t), "x25519 (0x001d, classical)") ==
+           0,
+       "0x001d is x25519, classical");
+    ok(strcmp(tlsneg_named_group_describe(0x0100, t, sizeof t), "ffdhe2048 (0x0100, FFDHE)") == 0,
+       "0x0100 is ffdhe2048");
+    ok(strcmp(tlsneg_named_group_describe(0x6a6a, t, sizeof t), "GREASE (0x6a6a)") == 0 &&
+           tlsneg_named_group_class(0x6a6a) == TLSNEG_GCLASS_GREASE,
+       "0x6a6a is GREASE (the GREASE test of versions.h)");
+    ok(strcmp(tlsneg_named_group_describe(0x1234, t, sizeof t), "unknown (0x1234)") == 0,
+       "an unassigned code point is unknown");
+    ok(tlsneg_named_group_is_pq(0x11eb) && tlsneg_named_group_is_pq(0x11ed) &&
+           tlsneg_named_group_is_pq(0x6399) && tlsneg_named_group_is_pq(0x0202) &&
+           !tlsneg_named_group_is_pq(0x0018) && !tlsneg_named_group_is_pq(0x0104),
+       "the hybrids and ML-KEM are post-quantum; secp384r1 and ffdhe8192 are not");
+    ok(tlsneg_named_group_share_length(0x11ec, true) == 1216 &&
+           tlsneg_named_group_share_length(0x11ec, false) == 1120 &&
+           tlsneg_named_group_share_length(0x11eb, true) == 1249 &&
+           tlsneg_named_group_share_length(0x11eb, false) == 1153 &&
+           tlsneg_named_group_share_length(0x11ed, true) == 1665 &&
+           tlsneg_named_group_share_length(0x11ed, false) == 1665 &&
+           tlsneg_named_group_share_length(0x0201, true) == 1184 &&
+           tlsneg_named_group_share_length(0x0201, false) == 1088 &&
+           tlsneg_named_group_share_length(0x0202, true) == 1568 &&
+           tlsneg_named_group_share_length(0x001d, true) == 0,
+       "share lengths: ML-KEM sizes of FIPS 203 plus the ECDHE share of the hybrid");
+}
+
 int main(void)
 {
+    key_exchange();
+    group_names();
     chrome55_grease_in_wire_order();
     positions_hold_their_values();
     offered_max_without_the_extension();

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* groups.h: the one table of key exchange groups (IANA TLS Supported Groups
+ * registry): a code point's name as the registry spells it, its class
+ * (post-quantum hybrid, post-quantum, classical, FFDHE, GREASE) and, for the
+ * post-quantum groups, the key_exchange length each side must send. Every
+ * group name tlsneg prints comes from here. */
+#ifndef TLSNEG_GROUPS_H
+#define TLSNEG_GROUPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TLSNEG_NG_X25519MLKEM768        0x11ec
+#define TLSNEG_NG_SECP256R1MLKEM768     0x11eb
+#define TLSNEG_NG_SECP384R1MLKEM1024    0x11ed
+#define TLSNEG_NG_X25519KYBER768DRAFT00 0x6399
+#define TLSNEG_NG_MLKEM768              0x0201
+#define TLSNEG_NG_X25519                0x001d
+#define TLSNEG_NG_SECP256R1             0x0017
+
+typedef enum {
+    TLSNEG_GCLASS_UNKNOWN = 0, /* not in the table */
+    TLSNEG_GCLASS_CLASSICAL,   /* elliptic curves (RFC 8422, 8446, 8734, 9189, 8998) */
+    TLSNEG_GCLASS_FFDHE,       /* finite-field groups (RFC 7919) */
+    TLSNEG_GCLASS_PQ,          /* ML-KEM alone (draft-ietf-tls-mlkem) */
+    TLSNEG_GCLASS_PQ_HYBRID, /* ECDHE combined with ML-KEM or Kyber (draft-ietf-tls-ecdhe-mlkem) */
+    TLSNEG_GCLASS_GREASE,    /* RFC 8701 */
+} tlsneg_gclass;
+
+/* tlsneg_named_group_name returns g's name ("X25519MLKEM768", "x25519", "GREASE"),
+ * or NULL for a code point the table lacks. */
+const char *tlsneg_named_group_name(uint16_t g);
+
+/* tlsneg_named_group_class returns g's class. */
+tlsneg_gclass tlsneg_named_group_class(uint16_t g);
+
+/* tlsneg_gclass_name names a class ("post-quantum hybrid",
+ * "post-quantum", "classical", "FFDHE", "GREASE", "unknown"). */
+const char *tlsneg_gclass_name(tlsneg_gclass c);
+
+/* tlsneg_named_group_is_pq: a post-quantum or post-quantum hybrid group. */
+bool tlsneg_named_group_is_pq(uint16_t g);
+
+/* tlsneg_named_group_share_length returns the key_exchange length a client
+ * (from_client) or a server must send for g, for the post-quantum and hybrid
+ * groups whose drafts fix it; 0 where the table does not say. */
+unsigned tlsneg_named_group_share_length(uint16_t g, bool from_client);
+
+/* Longest text tlsneg_named_group_describe writes, with its NUL. */
+#define TLSNEG_NAMED_GROUP_TEXT_MAX 64
+
+/* tlsneg_named_group_describe writes "X25519MLKEM768 (0x11ec, post-quantum
+ * hybrid)", or "unknown (0x1234)", into buf and returns buf. */
+const char *tlsneg_named_group_describe(uint16_t g, char *buf, size_t buf_len);
+
+#endif
