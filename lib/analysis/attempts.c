@@ -12,8 +12,8 @@
 #define CHUNK ((size_t)1 << TLSNEG_ATTEMPTS_CHUNK_BITS)
 
 _Static_assert(TLSNEG_CAUSE_CLIENT_ABORT < TLSNEG_COMPLETED, "outcomes fit in 4 bits");
-_Static_assert(sizeof(tlsneg_attempt) <= 120,
-               "an attempt stays at 120 bytes (docs/performance.md)");
+_Static_assert(sizeof(tlsneg_attempt) <= 136,
+               "an attempt stays at 136 bytes (docs/performance.md)");
 
 /* The tables' hashes: the keys are hashes or connection numbers already;
  * one mixing step spreads them over the tag. */
@@ -227,6 +227,11 @@ void tlsneg_attempt_offer(const tlsneg_attempt *a, tlsneg_offer *o)
     o->fp_exts = a->fp_exts;
     o->fp_exts_pre12 = a->fp_exts_pre12;
     o->fp_all = a->fp_all;
+    o->pq_offered = a->pq_offered;
+    o->pq_key_share = a->pq_key_share;
+    o->pq_group = a->pq_group;
+    o->hello_length = a->hello_length;
+    o->hello_segments = a->hello_segments;
 }
 
 void tlsneg_attempt_set_offer(tlsneg_attempt *a, const tlsneg_offer *o)
@@ -250,4 +255,9 @@ void tlsneg_attempt_set_offer(tlsneg_attempt *a, const tlsneg_offer *o)
     a->fp_exts = o->fp_exts;
     a->fp_exts_pre12 = o->fp_exts_pre12;
     a->fp_all = o->fp_all;
+    a->pq_offered = o->pq_offered;
+    a->pq_key_share = o->pq_key_share;
+    a->pq_group = o->pq_group;
+    a->hello_length = o->hello_length;
+    a->hello_segments = o->hello_segments;
 }

@@ -16,7 +16,7 @@
 
 #define TLSNEG_NO_SLOT UINT32_MAX
 
-/* One attempt: 120 bytes. The offer is kept packed (tlsneg_attempt_offer
+/* One attempt: 136 bytes. The offer is kept packed (tlsneg_attempt_offer
  * unpacks it). An attempt's id is not stored: the ring holds the last
  * `used` attempts in order from slot `next`, so a slot's position gives its
  * id (tlsneg_attempts_id). The probe state of a burst of hellos lives out
@@ -36,6 +36,8 @@ typedef struct {
     uint32_t prev_back;    /* this attempt's id minus that of the failed attempt it retries; 0:
                               none */
     uint32_t probe_rec;    /* the burst's probe record plus one; 0: none */
+    uint32_t fail_frame;   /* the alert, reset or close that made it fail; 0: unknown */
+    uint32_t pq_frame;     /* of this key: a ServerHello that chose a post-quantum group */
     /* The offer's fingerprints and drafts (tlsneg_offer). */
     uint32_t drafts, fp_suites, fp_suites_pre12, fp_groups, fp_sigalgs, fp_exts, fp_exts_pre12,
         fp_all;
@@ -44,6 +46,8 @@ typedef struct {
     uint16_t best_version;  /* of this key */
     uint16_t best_offer;    /* rank of the highest offer the server completed for this key */
     uint16_t probe_highest; /* the burst's highest offer when this hello came */
+    uint16_t hello_length;  /* the offer's (tlsneg_offer) */
+    uint16_t pq_group;      /* the offer's */
     uint8_t versions;       /* tlsneg_offer.versions */
     uint8_t alert;
     uint8_t accepted;    /* tlsneg_version_bit of every version the server put in force */
@@ -59,6 +63,12 @@ typedef struct {
     uint8_t progress : 2;        /* 1: the client, 2: the server sent CCS or encrypted data */
     uint8_t in_session : 1;      /* session_id is in the session table */
     uint8_t probed : 1;          /* counted into a burst (probe.c) */
+    uint8_t hello_segments;      /* the offer's */
+    uint8_t pq_offered : 1, pq_key_share : 1; /* the offer's */
+    uint8_t kx_retry : 1;  /* prev is a failed attempt whose offer differs from this one only in
+                              its key exchange or size (keyshare.c) */
+    uint8_t best_fits : 1; /* the offer answered with best_version had no post-quantum share
+                              and fit one segment (keyshare.c) */
 } tlsneg_attempt;
 
 /* Outcomes beyond the failure causes (tlsneg_cause). */

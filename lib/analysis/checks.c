@@ -682,6 +682,60 @@ static void check_hrr_group_not_offered(const judge *j)
     }
 }
 
+/* hrr_for_unshared: a well-formed HelloRetryRequest: it asks for a group the
+ * whole ClientHello listed and sent no share for (else the rules above
+ * judge it). */
+static bool hrr_for_unshared(const judge *j)
+{
+    const tlsneg_facts *client = j->in->client_hello;
+    return hrr_judged(j) && groups_whole(client) && shares_whole(client) &&
+           lists_group(client, j->f->group_selected) && !shares_group(client, j->f->group_selected);
+}
+
+static bool shares_pq(const tlsneg_facts *f)
+{
+    for (size_t i = 0; i < f->num_key_shares; i++) {
+        if (tlsneg_named_group_is_pq(f->key_shares[i].group)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* moves_to_pq: the HelloRetryRequest asks a client that shared only
+ * classical groups for a post-quantum one. */
+static bool moves_to_pq(const judge *j)
+{
+    return tlsneg_named_group_is_pq(j->f->group_selected) && !shares_pq(j->in->client_hello);
+}
+
+static void check_hrr_lacks_predicted(const judge *j)
+{
+    const tlsneg_facts *client = j->in->client_hello;
+    if (!hrr_for_unshared(j) || !client->num_key_shares || moves_to_pq(j)) {
+        return;
+    }
+    char more[32] = "";
+    if (client->num_key_shares > 1) {
+        snprintf(more, sizeof more, " and %u more", (unsigned)client->num_key_shares - 1u);
+    }
+    report(j, TLSNEG_RULE_HRR_LACKS_PREDICTED,
+           "The HelloRetryRequest asks for %s instead of the group the client predicted with a "
+           "key share, %s%s: the server lacks (or does not prefer) it; a round trip more",
+           group_text(j->f->group_selected).s, group_text(client->key_shares[0].group).s, more);
+}
+
+static void check_hrr_moves_to_pq(const judge *j)
+{
+    if (hrr_for_unshared(j) && moves_to_pq(j)) {
+        report(j, TLSNEG_RULE_HRR_MOVES_TO_PQ,
+               "The HelloRetryRequest asks for %s, which the client offered without a key share "
+               "(it predicted only classical groups): the server moves it to post-quantum key "
+               "exchange, for a round trip more",
+               group_text(j->f->group_selected).s);
+    }
+}
+
 /* server_share_judged: a ServerHello (not a HelloRetryRequest) with a key
  * share, after a whole ClientHello of the same connection. */
 static bool server_share_judged(const judge *j)

@@ -35,4 +35,54 @@ void tlsneg_judge_probe(tlsneg_verdicts *out, const tlsneg_probe *p, bool new_pr
  * version" for 0 (buf: TLSNEG_VERSION_NAME_MAX bytes). */
 const char *tlsneg_judge_vname(uint16_t v, char *buf);
 
+/* keyshare.c: attempts compared by their key exchange and size. */
+
+/* What a retry r dropped or changed of the failed offer f's key exchange. */
+typedef struct {
+    bool pq_share; /* f sent a post-quantum key share, r none */
+    bool pq_group; /* f listed a post-quantum group, r none */
+    bool groups;   /* the groups or shares differ in any way (FFDHE aside) */
+    bool size;     /* f's hello took several segments (or was too long for one), r's one */
+} tlsneg_kx_diff;
+
+tlsneg_kx_diff tlsneg_kx_compare(const tlsneg_offer *f, const tlsneg_offer *r);
+
+/* tlsneg_kx_only: r offers the same versions, cipher suites, signature
+ * algorithms and other extensions as f, and differs in its groups, key
+ * shares or size. */
+bool tlsneg_kx_only(const tlsneg_offer *f, const tlsneg_offer *r);
+
+/* tlsneg_judge_kx_fallback adds key_share_fallback for a retry (offer o)
+ * of the failed attempt b (offer bo) that differs only in its key
+ * exchange, if it drops the post-quantum group or share. */
+void tlsneg_judge_kx_fallback(const tlsneg_attempt *b, const tlsneg_offer *bo,
+                              const tlsneg_offer *o, tlsneg_verdicts *out);
+
+/* tlsneg_judge_kx_outcome judges the success of such a retry (slot as,
+ * offer ao) after the failed attempt prev: key_share_intolerance. */
+void tlsneg_judge_kx_outcome(const tlsneg_tracker *t, uint32_t as, const tlsneg_offer *ao,
+                             const tlsneg_attempt *prev, tlsneg_verdicts *out);
+
+/* tlsneg_judge_kx_lower judges the success of a lower retry (slot as,
+ * offer ao) of the failed attempt prev (offer po) that also dropped its
+ * post-quantum group or share or its size: key_share_intolerance where
+ * another ServerHello showed the higher version tolerated, else
+ * intolerance_unresolved. False when only the versions changed (the
+ * version verdicts judge). */
+bool tlsneg_judge_kx_lower(const tlsneg_tracker *t, uint32_t as, const tlsneg_offer *ao,
+                           const tlsneg_attempt *prev, const tlsneg_offer *po, unsigned best_offer,
+                           tlsneg_verdicts *out);
+
+/* tlsneg_judge_kx_pool adds key_exchange_inconsistent for a ServerHello
+ * (answer) of attempt a (offer ao) that chooses a classical group where
+ * this server chose a post-quantum one for the client before. */
+void tlsneg_judge_kx_pool(const tlsneg_attempt *a, const tlsneg_offer *ao,
+                          const tlsneg_answer *answer, tlsneg_verdicts *out);
+
+/* tlsneg_kx_remember records in h what the ServerHello in frame (answer
+ * to offer ao) shows of the server's key exchange; new_best: it is the
+ * highest version in force for this key so far. */
+void tlsneg_kx_remember(tlsneg_attempt *h, const tlsneg_offer *ao, const tlsneg_answer *answer,
+                        bool new_best, uint32_t frame);
+
 #endif

@@ -3,6 +3,7 @@
  * compare (its versions and fingerprints), and the comparisons. */
 #include "analysis/offer.h"
 
+#include "core/groups.h"
 #include "core/util.h"
 #include "core/versions.h"
 
@@ -239,6 +240,26 @@ static void extension_sets(const tlsneg_hello *h, uint32_t *exts, uint32_t *pre1
     }
 }
 
+/* key_exchange notes the offer's post-quantum groups and shares and its
+ * size, from the facts. */
+static void key_exchange(tlsneg_offer *out, const tlsneg_facts *f)
+{
+    out->pq_offered = f->pq_offered;
+    out->pq_key_share = f->pq_key_share;
+    for (size_t i = 0; i < f->num_key_shares && !out->pq_group; i++) {
+        if (tlsneg_named_group_is_pq(f->key_shares[i].group)) {
+            out->pq_group = f->key_shares[i].group;
+        }
+    }
+    for (size_t i = 0; i < f->num_groups && !out->pq_group; i++) {
+        if (tlsneg_named_group_is_pq(f->groups[i])) {
+            out->pq_group = f->groups[i];
+        }
+    }
+    out->hello_length = (uint16_t)(f->hello_length < UINT16_MAX ? f->hello_length : UINT16_MAX);
+    out->hello_segments = (uint8_t)(f->hello_segments < UINT8_MAX ? f->hello_segments : UINT8_MAX);
+}
+
 void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tlsneg_facts *f)
 {
     bool dtls = f->wire == TLSNEG_WIRE_DTLS;
@@ -278,6 +299,7 @@ void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tls
     all = tlsneg_hash_mix(all ^ all_sigalgs, 1);
     all = tlsneg_hash_mix(all ^ all_exts, 2);
     out->fp_all = fp_fold(all);
+    key_exchange(out, f);
 }
 
 void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const tlsneg_facts *f)
@@ -287,6 +309,8 @@ void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const t
     out->version = f->has_negotiated ? f->negotiated_version : 0;
     out->session_id = session_hash(h);
     out->sentinel = f->has_sentinel;
+    out->has_group = f->has_group_selected;
+    out->group = f->group_selected;
 }
 
 static unsigned rank(const tlsneg_offer *o, uint16_t v)
@@ -319,6 +343,7 @@ bool tlsneg_offer_same(const tlsneg_offer *a, const tlsneg_offer *b)
 {
     return a->has_offered_max == b->has_offered_max && a->offered_max == b->offered_max &&
            a->has_supported_versions == b->has_supported_versions && a->versions == b->versions &&
+           a->pq_offered == b->pq_offered && a->pq_key_share == b->pq_key_share &&
            (!a->has_fingerprint || !b->has_fingerprint || a->fp_all == b->fp_all);
 }
 

@@ -58,11 +58,20 @@ typedef struct {
     uint32_t fp_exts;         /* extension types as a set, without GREASE, padding, TLS 1.3 ones */
     uint32_t fp_exts_pre12;   /* the same without signature_algorithms */
     uint32_t fp_all;          /* the whole offer: versions, every suite, groups, extensions */
+    /* Its key exchange and size (keyshare.c compares them): */
+    bool pq_offered;        /* a post-quantum or hybrid group in supported_groups */
+    bool pq_key_share;      /* a post-quantum or hybrid key share */
+    uint16_t pq_group;      /* the first such share's group, else the first such group; 0 */
+    uint16_t hello_length;  /* the message with its header, at most 65,535 */
+    uint8_t hello_segments; /* segments (packets, fragments) that carried it, at most 255;
+                               0: not known */
 } tlsneg_offer;
 
 /* What a ServerHello answers. */
 typedef struct {
     bool is_hrr;
+    bool has_group; /* the group chosen (ServerHello key_share, HRR selected_group) */
+    uint16_t group;
     uint16_t version;    /* in force (not for a HelloRetryRequest) */
     uint64_t session_id; /* a hash of the session ID; 0 if empty */
     bool sentinel;       /* ServerHello.random ends with a downgrade sentinel (the checks

@@ -40,11 +40,16 @@ static void judge_retry(const tlsneg_tracker *t, uint32_t as, const tlsneg_offer
     if (!tlsneg_offer_offers(&po, v)) {
         return; /* no common version with that offer, not intolerance */
     }
+    char changed[TLSNEG_INTOLERANT_MAX], what[TLSNEG_INTOLERANT_MAX];
+    bool other = tlsneg_offer_changed(&po, ao, changed, sizeof changed) != NULL;
+    /* Never "only its versions" where the key exchange or the size changed
+     * too (keyshare.c). */
+    if (!other && tlsneg_judge_kx_lower(t, as, ao, prev, &po, best_offer, out)) {
+        return;
+    }
     if (best_offer && best_offer >= tlsneg_offer_rank(&po)) {
         return; /* it completed an offer as high from this client before */
     }
-    char changed[TLSNEG_INTOLERANT_MAX], what[TLSNEG_INTOLERANT_MAX];
-    bool other = tlsneg_offer_changed(&po, ao, changed, sizeof changed) != NULL;
     tlsneg_verdict *vd = tlsneg_verdict_add(
         out, other ? TLSNEG_VERDICT_OTHER_CAUSE : TLSNEG_VERDICT_INTOLERANT, false);
     if (!vd) {
@@ -112,14 +117,17 @@ static void judge_versions(const tlsneg_attempt *a, const tlsneg_offer *ao,
 /* remember_best records what the server has shown this client (in a and
  * in the key's latest attempt head), for the next attempts. */
 static void remember_best(tlsneg_attempt *a, tlsneg_attempt *head, const tlsneg_offer *ao,
-                          uint16_t version, unsigned r, uint32_t frame)
+                          const tlsneg_answer *answer, unsigned r, uint32_t frame)
 {
+    uint16_t version = answer->version;
     for (tlsneg_attempt *h = a; h; h = h != head ? head : NULL) {
+        bool new_best = r && (!h->has_best || r > rank_of(ao->dtls, h->best_version));
+        tlsneg_kx_remember(h, ao, answer, new_best, frame);
         h->accepted |= tlsneg_version_bit(version, ao->dtls);
         if (tlsneg_offer_rank(ao) > h->best_offer) {
             h->best_offer = (uint16_t)tlsneg_offer_rank(ao);
         }
-        if (r && (!h->has_best || r > rank_of(ao->dtls, h->best_version))) {
+        if (new_best) {
             h->has_best = true;
             h->best_version = version;
             h->best_frame = frame;
@@ -196,11 +204,19 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
     unsigned r = rank_of(ao.dtls, answer->version);
 
     uint32_t ps = tlsneg_attempts_prev(&t->st, as);
-    if (ps != TLSNEG_NO_SLOT && !a->same_retry && !tlsneg_judge_in_probe(t, a)) {
-        judge_retry(t, as, &ao, at(t, ps), answer->version, best_offer, out);
+    bool probe = tlsneg_judge_in_probe(t, a) != NULL;
+    if (ps != TLSNEG_NO_SLOT && !a->same_retry && !probe) {
+        if (a->kx_retry) {
+            tlsneg_judge_kx_outcome(t, as, &ao, at(t, ps), out);
+        } else {
+            judge_retry(t, as, &ao, at(t, ps), answer->version, best_offer, out);
+        }
     }
     judge_versions(a, &ao, answer, r, out);
-    remember_best(a, head, &ao, answer->version, r, frame);
+    if (!probe) {
+        tlsneg_judge_kx_pool(a, &ao, answer, out);
+    }
+    remember_best(a, head, &ao, answer, r, frame);
     judge_session(t, a, as, answer, out);
 }
 

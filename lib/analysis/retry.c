@@ -135,6 +135,8 @@ static void copy_history(tlsneg_attempt *a, const tlsneg_attempt *before)
     a->best_fp = before->best_fp;
     a->accepted = before->accepted;
     a->best_offer = before->best_offer;
+    a->best_fits = before->best_fits;
+    a->pq_frame = before->pq_frame;
 }
 
 /* A retry: the last attempt with this key failed, not long ago. It is a
@@ -147,10 +149,10 @@ static void copy_history(tlsneg_attempt *a, const tlsneg_attempt *before)
  * not the start of a dance (nmap tries TLS 1.2, then 1.1, then 1.0, each
  * once). */
 static void weigh_retry(const tlsneg_tracker *t, retry *r, uint64_t time_us, bool *fallback,
-                        bool *same, bool *changed)
+                        bool *same, bool *changed, bool *kx)
 {
     const tlsneg_attempt *b = r->before;
-    *fallback = *same = *changed = false;
+    *fallback = *same = *changed = *kx = false;
     r->less = NULL;
     bool starts = (b->prev_back && !b->changed_retry) || !b->probed ||
                   tlsneg_offer_rank(r->bo) >= rank_of(b->dtls, b->probe_highest);
@@ -165,6 +167,9 @@ static void weigh_retry(const tlsneg_tracker *t, retry *r, uint64_t time_us, boo
     /* A datagram attempt that got no answer may have been answered out of
      * sight: only a seen failure makes a same-offer retry. */
     *same = !r->less && b->outcome != TLSNEG_CAUSE_NONE && tlsneg_offer_same(r->bo, r->o);
+    /* The same versions, suites, signature algorithms and extensions, other
+     * groups, shares or size (keyshare.c). */
+    *kx = !r->less && !*same && b->outcome != TLSNEG_CAUSE_NONE && tlsneg_kx_only(r->bo, r->o);
 }
 
 void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
@@ -190,27 +195,30 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
 
     tlsneg_offer bo;
     retry r = {s, before, &bo, offer, NULL};
-    bool fallback = false, same = false, changed = false;
+    bool fallback = false, same = false, changed = false, kx = false;
     if (before) {
         tlsneg_attempt_offer(before, &bo);
-        weigh_retry(t, &r, time_us, &fallback, &same, &changed);
+        weigh_retry(t, &r, time_us, &fallback, &same, &changed, &kx);
     }
     if (!t->cfg.no_probes) {
         tlsneg_probe p;
-        tlsneg_probe_state ps =
-            tlsneg_probes_count(&t->probes, a, pbefore, fallback || same, t->cfg.window_us, &p);
+        tlsneg_probe_state ps = tlsneg_probes_count(&t->probes, a, pbefore, fallback || same || kx,
+                                                    t->cfg.window_us, &p);
         if (ps != TLSNEG_PROBE_NONE) {
             tlsneg_judge_probe(out, &p, ps == TLSNEG_PROBE_NEW);
             return; /* a probe: no fallback, no chain */
         }
     }
-    if (!fallback && !same && !changed) {
+    if (!fallback && !same && !changed && !kx) {
         return;
     }
     a->prev_back = (uint32_t)(tlsneg_attempts_id(&t->st, s) - tlsneg_attempts_id(&t->st, ks));
     a->same_retry = same;
     a->changed_retry = changed;
-    if (!changed) { /* else linked for its outcome only: another offer, not a fallback */
+    a->kx_retry = kx;
+    if (kx) {
+        tlsneg_judge_kx_fallback(before, &bo, offer, out);
+    } else if (!changed) { /* else linked for its outcome only: another offer, not a fallback */
         say_retry(t, &r, fallback, out);
     }
 }

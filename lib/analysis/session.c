@@ -324,6 +324,9 @@ void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
         add_verdicts(out, ev->frame);
         uint8_t alert;
         uint8_t cause = failed ? tlsneg_tracker_cause(t, c->id, &alert) : TLSNEG_CAUSE_NONE;
+        if (cause != TLSNEG_CAUSE_NONE && cause != TLSNEG_CAUSE_CLIENT_ABORT) {
+            tlsneg_tracker_failed_in(t, c->id, ev->frame);
+        }
         if (cause != TLSNEG_CAUSE_NONE && failed < ev->frame &&
             out->num_back_notes < TLSNEG_MAX_BACK_NOTES) {
             out->failed_attempt = failed;
@@ -344,6 +347,7 @@ void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     out->ended_attempt_frame = tlsneg_tracker_close(t, c->id, ev->time_us, reset);
     if (out->ended_attempt_frame) {
         out->cause = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
+        tlsneg_tracker_failed_in(t, c->id, ev->frame);
         out->from_client = tlsneg_session_from_client(c, &ev->src);
         set_sni(&out->has_sni, out->sni, c->client_hello ? c->client_hello->sni : NULL);
         fill_failed(&out->note, out->ended_attempt_frame, ev->frame, out->cause, 0);

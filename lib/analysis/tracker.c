@@ -75,7 +75,8 @@ void tlsneg_judge_chain(const tlsneg_tracker *t, uint32_t s, tlsneg_verdict *v)
         v->chain_frames[i] = st->frame;
         v->chain_versions[i] = st->has_offered_max ? st->offered_max : 0;
         v->chain_scsv |= (uint8_t)(st->fallback_scsv ? 1u << i : 0u);
-        v->chain_same |= (uint8_t)(st->same_retry ? 1u << i : 0u);
+        /* a retry with other key shares is a retry at the same version too */
+        v->chain_same |= (uint8_t)(st->same_retry || st->kx_retry ? 1u << i : 0u);
     }
 }
 
@@ -123,6 +124,15 @@ uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint64_t time_us
     a->outcome = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
     a->time_us = time_us;
     return a->frame;
+}
+
+void tlsneg_tracker_failed_in(tlsneg_tracker *t, uint64_t conn, uint32_t frame)
+{
+    tlsneg_attempt *a = tlsneg_attempts_get(&t->st, TLSNEG_BY_CONN, conn);
+    if (a && !a->fail_frame && a->outcome != TLSNEG_CAUSE_NONE && a->outcome != TLSNEG_SUCCESS &&
+        a->outcome != TLSNEG_COMPLETED) {
+        a->fail_frame = frame;
+    }
 }
 
 void tlsneg_tracker_progress(tlsneg_tracker *t, uint64_t conn, bool from_server)

@@ -70,6 +70,11 @@ uint8_t tlsneg_tracker_cause(const tlsneg_tracker *t, uint64_t conn, uint8_t *al
 /* A TCP RST (reset) or FIN on the connection. Returns the frame of the
  * ClientHello whose attempt this ends before any ServerHello, or 0. */
 uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, bool reset);
+/* tlsneg_tracker_failed_in tells in which frame the alert, reset or close
+ * came that made the attempt on conn fail (after tlsneg_tracker_alert or
+ * tlsneg_tracker_close returned its ClientHello's frame); the first one
+ * told is kept. */
+void tlsneg_tracker_failed_in(tlsneg_tracker *t, uint64_t conn, uint32_t frame);
 
 /* ChangeCipherSpec or an encrypted record on the connection: once both
  * sides have sent one, a handshake whose ServerHello the capture misses

@@ -1113,7 +1113,11 @@ static void verdict_table(void)
                                               TLSNEG_RULE_RETRY_SAME_VERSION,
                                               TLSNEG_RULE_FAILURE_OTHER_CAUSE,
                                               TLSNEG_RULE_NO_COMMON_VERSION,
-                                              TLSNEG_RULE_CLIENT_ABORTED};
+                                              TLSNEG_RULE_CLIENT_ABORTED,
+                                              TLSNEG_RULE_KEY_SHARE_FALLBACK,
+                                              TLSNEG_RULE_KEY_SHARE_INTOLERANCE,
+                                              TLSNEG_RULE_INTOLERANCE_UNRESOLVED,
+                                              TLSNEG_RULE_KEY_EXCHANGE_INCONSISTENT};
     size_t n = 0, want = sizeof headline / sizeof headline[0];
     bool listed = true;
     for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
@@ -1123,7 +1127,7 @@ static void verdict_table(void)
         listed = listed && tlsneg_rule_is_verdict(headline[i]);
     }
     ok(n == want && listed && !tlsneg_rule_is_verdict(TLSNEG_RULE_PROBE),
-       "tlsneg_rule_is_verdict: the same %zu findings as before the table, not probe", n);
+       "tlsneg_rule_is_verdict: the %zu findings of the table's headline rows, not probe", n);
 
     /* A verdict of a row's shape, and two that are not. */
     tlsneg_verdicts vs = {0};
