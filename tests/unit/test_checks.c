@@ -6,6 +6,7 @@
 #include "core/versions.h"
 
 #include "tap.h"
+#include "pq_vectors.h"
 #include "vectors.h"
 
 /* ---- a small hello builder ---------------------------------------------- */
@@ -729,6 +730,27 @@ static void key_exchange_rules(void)
     expect(judge_hex(TLSNEG_WIRE_TLS, hrr_hex, 0x0303), "hrr_lacks_predicted",
            "HelloRetryRequest for secp256r1, listed by the client and not shared: only the note "
            "that the client's prediction (x25519) missed");
+
+    /* pcaps/pq-hrr-lacks-predicted.pcap: the client predicts X25519MLKEM768
+     * only, the OpenSSL 3.0 server asks for x25519 (frames 6, 8). */
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_TLS, pq_predicts_mlkem_hex, 0x0301), "",
+           "ClientHello predicting X25519MLKEM768 only");
+    expect(judge_hex(TLSNEG_WIRE_TLS, hrr_to_x25519_hex, 0x0303), "hrr_lacks_predicted",
+           "HelloRetryRequest for x25519 after an X25519MLKEM768 prediction: lacks the predicted "
+           "group, not moves to post-quantum");
+    /* pcaps/pq-hrr-moves-to-pq.pcap: the client shares x25519 and lists
+     * X25519MLKEM768; the OpenSSL 3.5 server asks for it (frames 4, 6). */
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_TLS, pq_predicts_x25519_hex, 0x0301), "",
+           "ClientHello predicting x25519, listing X25519MLKEM768");
+    expect(judge_hex(TLSNEG_WIRE_TLS, hrr_to_mlkem_hex, 0x0303), "hrr_moves_to_pq",
+           "HelloRetryRequest for X25519MLKEM768 after an x25519-only prediction: moves the "
+           "client to post-quantum");
+    /* The same HelloRetryRequest without the ClientHello: nothing to explain. */
+    new_connection();
+    expect(judge_hex(TLSNEG_WIRE_TLS, hrr_to_mlkem_hex, 0x0303), "",
+           "HelloRetryRequest without its ClientHello: no note");
 
     new_connection();
     static const uint16_t two[] = {0x001d, 0x0017}, two_len[] = {32, 65};
