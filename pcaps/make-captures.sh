@@ -37,6 +37,7 @@ py=${PYTHON:-/usr/bin/python3}
 
 all_scenarios=(
     tls13-openssl
+    sni-odd-bytes
     tls12-only-server
     tls12-client-tls13-server
     tls13-hrr
@@ -296,6 +297,27 @@ scenario_tls13-openssl() {
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name == "localhost"' 1
     expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions.supported_version == 0x0304' 1
+}
+
+# Three server names no DNS name has, as OpenSSL 3.0 s_client sends them (it
+# checks nothing): a quote and a comma, CR LF, and bytes that are not UTF-8.
+# For the CSV and JSON writers and the tree: one rendering of odd bytes.
+scenario_sni-odd-bytes() {
+    local n=sni-odd-bytes p=44367 name
+    cap_start $n $p
+    server_start $n openssl s_server -accept "$server_addr:$p" -cert "$cert" -key "$key" \
+        -naccept 3 -quiet
+    wait_listen $n $p
+    for name in 'q"uo"te,comma.example' "$(printf 'cr\r\nlf.example')" \
+        "$(printf 'bad\377utf8\303.example')"; do
+        client $n openssl s_client -connect "$server_addr:$p" -servername "$name"
+    done
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name contains "\x22uo\x22te,"' 1
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name contains "\x0d\x0a"' 1
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extension.type == 0 && frame contains "bad\xffutf8\xc3.example"' 1
+    expect_count $n 'tls.handshake.type == 2' 3
 }
 
 scenario_tls12-only-server() {
