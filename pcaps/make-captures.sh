@@ -84,6 +84,7 @@ all_scenarios=(
     scan-nmap-tls12
     scan-testssl-tls13
     scan-testssl-tls12
+    late-duplicate-close-notify
 )
 
 log() { printf '[make-captures] %s\n' "$*" >&2; }
@@ -1109,6 +1110,24 @@ scenario_scan-testssl-tls12() {
     scan_scenario scan-testssl-tls12 44366 0 tls12 testssl --quiet --color 0 --warnings off -p -Z \
         "$server_addr:44366"
     expect_count scan-testssl-tls12 'tls.alert_message.desc == 86' 1
+}
+
+# A TLS 1.2 connection (AES-GCM) whose client ends with an encrypted
+# close_notify (15 03 03 00 1a and 26 encrypted bytes), then a copy of that
+# segment appended after both FINs by dup_after_fin.py: the late duplicate
+# of issue 27, which no front end may read as plaintext alerts.
+scenario_late-duplicate-close-notify() {
+    local n=late-duplicate-close-notify p=44370
+    cap_start $n $p
+    openssl_server $n $p -tls1_2
+    client $n openssl s_client -connect "$server_addr:$p" -servername localhost
+    server_wait $n
+    cap_stop $n
+    "$py" "$here/dup_after_fin.py" "$out/$n.pcap" "$tmp/$n.dup.pcap"
+    install -m 644 "$tmp/$n.dup.pcap" "$out/$n.pcap"
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303' 1
+    expect_count $n 'tls.record.content_type == 21 && tls.record.length == 26' 2
+    expect_count $n 'tls.alert_message.desc' 0
 }
 
 # ---------------------------------------------------------------- main
