@@ -142,7 +142,7 @@ void tlsneg_judge_kx_fallback(const tlsneg_attempt *b, const tlsneg_offer *bo,
     at_frame(b->fail_frame, where, sizeof where);
     tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, b->frame);
     if (b->fail_frame) {
-        tlsneg_verdict_add_link(v, TLSNEG_LINK_FAILED_IN, b->fail_frame);
+        tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_FAILED_IN, b->fail_frame);
     }
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_CAUSE, cause);
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_DROPPED, dropped);
@@ -178,9 +178,8 @@ static void say_intolerant(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
     } else {
         snprintf(failure, sizeof failure, "%s", cause);
     }
-    tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, prev->frame);
     if (prev->fail_frame) {
-        tlsneg_verdict_add_link(v, TLSNEG_LINK_FAILED_IN, prev->fail_frame);
+        tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_FAILED_IN, prev->fail_frame);
     }
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_INTOLERANT_OF, what);
     if (n > 1) {
@@ -246,7 +245,6 @@ bool tlsneg_judge_kx_lower(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
         return true;
     }
     tlsneg_judge_chain(t, as, v);
-    tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, prev->frame);
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_CANDIDATES, what);
     tlsneg_verdict_detail(v,
                           "Frame %u's attempt failed and this retry completes, but it changed at "

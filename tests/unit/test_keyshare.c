@@ -159,7 +159,7 @@ static void downgrade_after_reset(void)
            find(&c, TLSNEG_VERDICT_KEY_SHARE_FALLBACK)->rule == TLSNEG_RULE_KEY_SHARE_FALLBACK,
        "the x25519-only retry is a key_share_fallback, and only that");
     ok(link_of(&c, TLSNEG_VERDICT_KEY_SHARE_FALLBACK, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 7 &&
-           link_of(&c, TLSNEG_VERDICT_KEY_SHARE_FALLBACK, TLSNEG_LINK_FAILED_IN) == 8,
+           link_of(&c, TLSNEG_VERDICT_KEY_SHARE_FALLBACK, TLSNEG_LINK_PREVIOUS_FAILED_IN) == 8,
        "it names the failed attempt (7) and the frame it failed in (8)");
     ok(strcmp(text(&c, TLSNEG_VERDICT_KEY_SHARE_FALLBACK, TLSNEG_TEXT_CAUSE),
               "TCP reset before any ServerHello") == 0 &&
@@ -175,7 +175,7 @@ static void downgrade_after_reset(void)
               "the X25519MLKEM768 key share or its size (1546 bytes, then 312)") == 0,
        "it names the difference, post-quantum share or size: %s",
        text(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF));
-    ok(link_of(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, TLSNEG_LINK_FAILED_IN) == 8,
+    ok(link_of(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, TLSNEG_LINK_PREVIOUS_FAILED_IN) == 8,
        "and the frame the attempt failed in");
     tlsneg_tracker_free(t);
 
@@ -241,9 +241,12 @@ static void lower_retry_settled(void)
     ok(find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT) && !find(&c, TLSNEG_VERDICT_UNRESOLVED) &&
            !find(&c, TLSNEG_VERDICT_INTOLERANT),
        "TLS 1.3 completed at this server before: key_share_intolerance, settled");
+    const tlsneg_verdict *v = find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT);
     ok(link_of(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, TLSNEG_LINK_TOLERATED_IN) == 6 &&
-           link_of(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 20,
-       "it links the ServerHello that settles it (6) and the failed attempt (20)");
+           link_of(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, TLSNEG_LINK_PREVIOUS_FAILED_IN) == 21 &&
+           v->chain_len == 2 && v->chain_frames[0] == 20 && v->chain_frames[1] == 25,
+       "it links the ServerHello that settles it (6), where the attempt failed (21), its chain "
+       "20 -> 25");
     tlsneg_tracker_free(t);
 }
 
