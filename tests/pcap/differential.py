@@ -189,12 +189,13 @@ KNOWN_JSONL = {
     "pcaps/scan-testssl-tls13.pcap": (1, 4, SCANNER_JSONL),
     # Issue 28 (KNOWN above): the plugin's records of the lost hellos, their
     # reset outcomes, and the retry's hello and ServerHello records, whose
-    # findings differ (fallback_retry, version_intolerance: the plugin's,
-    # resting on the hello tlsneg-pcap lost) and appear once on each side.
-    "pcaps/pq-split-rst-classical-retry.pcap": (2, 0, PQ_SPLIT_RST),
+    # findings differ (fallback_retry, intolerance_unresolved,
+    # key_share_fallback, key_share_intolerance: the plugin's, resting on the
+    # hello tlsneg-pcap lost) and appear once on each side.
+    "pcaps/pq-split-rst-classical-retry.pcap": (4, 2, PQ_SPLIT_RST),
     "pcaps/pq-split-rst-same-retry.pcap": (4, 0, PQ_SPLIT_RST),
     "pcaps/pq-split-rst-tls12-retry.pcap": (4, 2, PQ_SPLIT_RST),
-    "pcaps/pq-split-rst-tls12-retry-tls13-ok.pcap": (3, 1, PQ_SPLIT_RST),
+    "pcaps/pq-split-rst-tls12-retry-tls13-ok.pcap": (4, 2, PQ_SPLIT_RST),
 }
 
 
