@@ -37,6 +37,7 @@ py=${PYTHON:-/usr/bin/python3}
 
 all_scenarios=(
     tls13-openssl
+    sni-odd-bytes
     tls12-only-server
     tls12-client-tls13-server
     tls13-hrr
@@ -83,6 +84,7 @@ all_scenarios=(
     scan-nmap-tls12
     scan-testssl-tls13
     scan-testssl-tls12
+    late-duplicate-close-notify
 )
 
 log() { printf '[make-captures] %s\n' "$*" >&2; }
@@ -296,6 +298,27 @@ scenario_tls13-openssl() {
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name == "localhost"' 1
     expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions.supported_version == 0x0304' 1
+}
+
+# Three server names no DNS name has, as OpenSSL 3.0 s_client sends them (it
+# checks nothing): a quote and a comma, CR LF, and bytes that are not UTF-8.
+# For the CSV and JSON writers and the tree: one rendering of odd bytes.
+scenario_sni-odd-bytes() {
+    local n=sni-odd-bytes p=44367 name
+    cap_start $n $p
+    server_start $n openssl s_server -accept "$server_addr:$p" -cert "$cert" -key "$key" \
+        -naccept 3 -quiet
+    wait_listen $n $p
+    for name in 'q"uo"te,comma.example' "$(printf 'cr\r\nlf.example')" \
+        "$(printf 'bad\377utf8\303.example')"; do
+        client $n openssl s_client -connect "$server_addr:$p" -servername "$name"
+    done
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name contains "\x22uo\x22te,"' 1
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name contains "\x0d\x0a"' 1
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extension.type == 0 && frame contains "bad\xffutf8\xc3.example"' 1
+    expect_count $n 'tls.handshake.type == 2' 3
 }
 
 scenario_tls12-only-server() {
@@ -1087,6 +1110,24 @@ scenario_scan-testssl-tls12() {
     scan_scenario scan-testssl-tls12 44366 0 tls12 testssl --quiet --color 0 --warnings off -p -Z \
         "$server_addr:44366"
     expect_count scan-testssl-tls12 'tls.alert_message.desc == 86' 1
+}
+
+# A TLS 1.2 connection (AES-GCM) whose client ends with an encrypted
+# close_notify (15 03 03 00 1a and 26 encrypted bytes), then a copy of that
+# segment appended after both FINs by dup_after_fin.py: the late duplicate
+# of issue 27, which no front end may read as plaintext alerts.
+scenario_late-duplicate-close-notify() {
+    local n=late-duplicate-close-notify p=44370
+    cap_start $n $p
+    openssl_server $n $p -tls1_2
+    client $n openssl s_client -connect "$server_addr:$p" -servername localhost
+    server_wait $n
+    cap_stop $n
+    "$py" "$here/dup_after_fin.py" "$out/$n.pcap" "$tmp/$n.dup.pcap"
+    install -m 644 "$tmp/$n.dup.pcap" "$out/$n.pcap"
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303' 1
+    expect_count $n 'tls.record.content_type == 21 && tls.record.length == 26' 2
+    expect_count $n 'tls.alert_message.desc' 0
 }
 
 # ---------------------------------------------------------------- main

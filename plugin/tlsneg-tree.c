@@ -11,6 +11,7 @@
 #include <epan/packet.h>
 #include <epan/proto.h>
 
+#include "core/alerts.h"
 #include "tlsneg-tree.h"
 #include "ws-compat.h"
 
@@ -85,6 +86,30 @@ static gboolean is_hello_type(guint32 t, gboolean dtls)
            (!dtls && t == TLSNEG_SSL2_SERVER_HELLO);
 }
 
+/* plaintext_alert: the alert whose description is fi, in the record whose
+ * version is record, is a plaintext alert by the library's rule
+ * (tlsneg_plaintext_alert): a record of 2 bytes, a known level and
+ * description, in a plaintext epoch: read where Wireshark read the record,
+ * not in bytes it decrypted, and, DTLS, in epoch 0 (the record header:
+ * version, then epoch and sequence number, then the length; TLS: version,
+ * length). */
+static gboolean plaintext_alert(field_info *fi, field_info *record, gboolean dtls)
+{
+    gint length_at = dtls ? 10 : 2;
+    if (!record || !fi->ds_tvb || !record->ds_tvb || fi->start < 1 ||
+        tvb_captured_length_remaining(record->ds_tvb, record->start + length_at) < 2 ||
+        tvb_captured_length_remaining(fi->ds_tvb, fi->start - 1) < 2) {
+        return FALSE;
+    }
+    gboolean keys = fi->ds_tvb != record->ds_tvb ||
+                    (dtls && tvb_get_ntohs(record->ds_tvb, record->start + 2) != 0);
+    tlsneg_epoch e = {.from_start = TRUE, .ccs = keys};
+    guint16 len = tvb_get_ntohs(record->ds_tvb, record->start + length_at);
+    const guint8 *bytes = tvb_get_ptr(fi->ds_tvb, fi->start - 1, 2);
+    guint8 description;
+    return tlsneg_plaintext_alert(&e, bytes, len, &description);
+}
+
 /* find_messages walks the tree in order. A record's version field comes
  * before the messages it carries, so the last version seen on the way down
  * belongs to the record around the message; it is passed by value so that it
@@ -114,8 +139,10 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
             }
             case ROLE_TLS_ALERT_DESCRIPTION:
             case ROLE_DTLS_ALERT_DESCRIPTION: {
-                found_msg m = {fi, NULL, TRUE, FALSE, has_record, record_version, record};
-                wmem_array_append_one(found, m);
+                if (plaintext_alert(fi, record, role == ROLE_DTLS_ALERT_DESCRIPTION)) {
+                    found_msg m = {fi, NULL, TRUE, FALSE, has_record, record_version, record};
+                    wmem_array_append_one(found, m);
+                }
                 break;
             }
             case ROLE_DTLS_FRAGMENTS: {

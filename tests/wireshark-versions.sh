@@ -17,7 +17,7 @@
 # For each version: makes (or reuses) the chroot, copies this source tree (the
 # files git knows, committed or not, without build folders) into it, then
 # runs the release build (warnings as errors) and ctest there: unit,
-# differential, captures, profile, ladder, package and screenshot tests (not
+# differential, captures, contract, profile, ladder, package and screenshot tests (not
 # the lint tests, which read only the sources, nor differential.pcap, which
 # checks tlsneg-pcap against the host's tshark: the host run covers them).
 #
@@ -126,7 +126,7 @@ mirror=${mirror:-http://deb.debian.org/debian}
 
 packages="build-essential dpkg-dev file cmake pkg-config python3 util-linux wireshark-dev
           libwireshark-dev tshark libglib2.0-dev shellcheck libpcap-dev libgcrypt20-dev
-          openssl iproute2 python3-cryptography"
+          openssl iproute2 python3-cryptography python3-jsonschema"
 if [ "$gui" = 1 ]; then
     packages="$packages wireshark xvfb xdotool imagemagick"
 fi

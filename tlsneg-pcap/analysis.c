@@ -10,6 +10,7 @@
 #include "core/facts.h"
 #include "core/hello.h"
 #include "conntab.h"
+#include "report/ladder.h"
 #include "report/output.h"
 #include "trace.h"
 
@@ -36,6 +37,7 @@ struct tlsneg_analysis {
     /* The outputs asked for (--jsonl, --csv, --report), in that order. */
     tlsneg_out *outs[3];
     size_t num_outs;
+    tlsneg_ladder *ladder; /* --ladder, --ladder-svg; NULL: none asked */
 };
 
 /* conn_hash: the packet path numbers connections one after the other; a
@@ -119,9 +121,12 @@ static tlsneg_out_frame out_frame_of(const tlsneg_ev *ev)
     return fr;
 }
 
-static void outs_message(const tlsneg_ev *ev, tlsneg_analysis *t, const tlsneg_result *x)
+/* outs_message hands the message record x of connection id to the outputs
+ * and the ladder. */
+static void outs_message(const tlsneg_ev *ev, uint64_t id, tlsneg_analysis *t,
+                         const tlsneg_result *x)
 {
-    if (!t->num_outs) {
+    if (!t->num_outs && !t->ladder) {
         return;
     }
     tlsneg_out_msg m;
@@ -129,6 +134,9 @@ static void outs_message(const tlsneg_ev *ev, tlsneg_analysis *t, const tlsneg_r
     tlsneg_out_frame fr = out_frame_of(ev);
     for (size_t i = 0; i < t->num_outs; i++) {
         tlsneg_out_message(t->outs[i], &fr, &m);
+    }
+    if (t->ladder) {
+        tlsneg_ladder_message(t->ladder, id, &fr, &m);
     }
 }
 
@@ -148,6 +156,13 @@ tlsneg_analysis *tlsneg_analysis_new(const tlsneg_analysis_config *cfg, FILE *ou
                 return NULL;
             }
             tlsneg_out_header(t->outs[t->num_outs++]);
+        }
+    }
+    if (cfg->ladder != TLSNEG_PCAP_LADDER_NONE) {
+        t->ladder = tlsneg_ladder_new(TLSNEG_LADDER_MAX_STEPS);
+        if (!t->ladder) {
+            tlsneg_analysis_end(t);
+            return NULL;
         }
     }
     tlsneg_tracker_config tc = TLSNEG_TRACKER_DEFAULTS;
@@ -171,6 +186,14 @@ void tlsneg_analysis_end(tlsneg_analysis *t)
         tlsneg_out_end(t->outs[i]);
         tlsneg_out_free(t->outs[i]);
     }
+    if (t->ladder) {
+        if (t->cfg.ladder == TLSNEG_PCAP_LADDER_SVG) {
+            tlsneg_ladder_print_svg(t->ladder, t->out);
+        } else {
+            tlsneg_ladder_print(t->ladder, t->out);
+        }
+        tlsneg_ladder_free(t->ladder);
+    }
     free(t);
 }
 
@@ -191,9 +214,14 @@ static void close_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_ev *ev,
     tlsneg_session_close(t->session, &tc->conn, e, ev->kind == TLSNEG_EV_RST, &cx);
     if (cx.ended_attempt_frame) {
         tlsneg_out_frame fr = out_frame_of(ev);
+        const char *sni = cx.has_sni ? cx.sni : NULL;
         for (size_t i = 0; i < t->num_outs; i++) {
             tlsneg_out_close(t->outs[i], &fr, cx.cause, cx.from_client, cx.ended_attempt_frame,
-                             cx.has_sni ? cx.sni : NULL);
+                             sni);
+        }
+        if (t->ladder) {
+            tlsneg_ladder_close(t->ladder, tc->id, &fr, cx.cause, cx.from_client,
+                                cx.ended_attempt_frame, sni);
         }
     }
     if (t->cfg.trace) {
@@ -214,7 +242,7 @@ static void hello_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_ev *ev,
         tlsneg_facts_copy(&tc->kept, &tc->kept_buf, &x->facts);
         tlsneg_conn_keep_client_hello(&tc->conn, &tc->kept);
     }
-    outs_message(ev, t, x);
+    outs_message(ev, tc->id, t, x);
     if (t->cfg.trace) {
         tlsneg_trace_message(t->out, ev, x);
     }
@@ -250,7 +278,7 @@ void tlsneg_analysis_event(tlsneg_analysis *t, uint32_t file_no, const tlsneg_ev
         close_event(t, tc, ev, &e);
     } else if (ev->kind == TLSNEG_EV_ALERT) {
         tlsneg_session_alert(t->session, &tc->conn, &e, ev->alert, &t->result);
-        outs_message(ev, t, &t->result);
+        outs_message(ev, tc->id, t, &t->result);
         if (t->cfg.trace) {
             tlsneg_trace_alert(t->out, ev, &t->result);
         }

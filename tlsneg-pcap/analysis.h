@@ -4,7 +4,8 @@
  * given, as mergecap -a would join them, their frames numbered on), with
  * the plugin's default preferences (500,000 attempts, a 30-second window,
  * SNI in the key); a table of what it keeps per connection; the outputs
- * (--jsonl, --csv, --report, through report/output.h); and --trace's text
+ * (--jsonl, --csv, --report, through report/output.h); the ladder
+ * (--ladder, --ladder-svg, through report/ladder.h); and --trace's text
  * (trace.h). Internal to tlsneg-pcap. */
 #ifndef TLSNEG_PCAP_ANALYSIS_H
 #define TLSNEG_PCAP_ANALYSIS_H
@@ -17,10 +18,19 @@
 #include "analysis/session.h"
 #include "packets.h"
 
+/* The ladder asked for: none, text (--ladder, as tshark -z tlsneg,ladder)
+ * or SVG (--ladder-svg, as -z tlsneg,ladder-svg). */
+typedef enum {
+    TLSNEG_PCAP_LADDER_NONE,
+    TLSNEG_PCAP_LADDER_TEXT,
+    TLSNEG_PCAP_LADDER_SVG,
+} tlsneg_pcap_ladder;
+
 typedef struct {
-    bool trace;            /* --trace */
-    uint32_t max_attempts; /* --max-attempts: the tracker's cap */
-    bool want[3];          /* the outputs, by tlsneg_out_format */
+    bool trace;                /* --trace */
+    tlsneg_pcap_ladder ladder; /* --ladder, --ladder-svg */
+    uint32_t max_attempts;     /* --max-attempts: the tracker's cap */
+    bool want[3];              /* the outputs, by tlsneg_out_format */
 } tlsneg_analysis_config;
 
 /* What a handshake event's bytes alone tell: worked out by
@@ -37,8 +47,8 @@ typedef struct tlsneg_analysis tlsneg_analysis;
 tlsneg_analysis *tlsneg_analysis_new(const tlsneg_analysis_config *cfg, FILE *out);
 
 /* tlsneg_analysis_end writes what the outputs know only at the end (the
- * probes of the JSON lines, the CSV, the report), also after Ctrl-C, and
- * frees a. */
+ * probes of the JSON lines, the CSV, the report, then the ladder), also
+ * after Ctrl-C, and frees a. */
 void tlsneg_analysis_end(tlsneg_analysis *a);
 
 /* tlsneg_analysis_prepare frames and parses a handshake event's hello: it

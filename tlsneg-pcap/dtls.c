@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alerts.h"
 #include "flow.h"
 
 /* A DTLS message being put together from fragments. */
@@ -196,9 +197,15 @@ void tlsneg_dtls_datagram(tlsneg_pcap *p, flow *f, int d, const uint8_t *b, size
                 dtls_fragment(p, f, d, version, h, h + 12);
                 pos += 12 + flen;
             }
-        } else if (epoch == 0 && type == 21) {
-            for (size_t i = 0; i + 1 < len; i += 2) {
-                tlsneg_emit(p, f, d, TLSNEG_WIRE_DTLS, TLSNEG_EV_ALERT, r[i + 1]);
+        } else if (type == 21) {
+            /* A DTLS record names its epoch: 0 is plaintext, any other
+             * was reached through a ChangeCipherSpec (RFC 9147 4.2.1). */
+            tlsneg_epoch e = {.from_start = true, .ccs = epoch != 0};
+            uint8_t description;
+            if (tlsneg_plaintext_alert(&e, r, len, &description)) {
+                tlsneg_emit(p, f, d, TLSNEG_WIRE_DTLS, TLSNEG_EV_ALERT, description);
+            } else {
+                p->st.not_plaintext++;
             }
         }
         b += 13 + len;

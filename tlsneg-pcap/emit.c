@@ -63,6 +63,9 @@ void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, const
             f->client_guessed = false;
         }
     }
+    if (type == 1) {
+        f->client_hello_from[d] = true;
+    }
     size_t random_at = wire == TLSNEG_WIRE_DTLS ? 14 : 6;
     if (!sslv2 && type == 2 && len >= random_at + 32 &&
         memcmp(msg + random_at, hrr_random, 32) == 0) {

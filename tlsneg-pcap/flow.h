@@ -71,6 +71,7 @@ typedef struct flow {
     bool client_guessed;
     bool hrr; /* a HelloRetryRequest was seen */
     bool hello_after_hrr[2];
+    bool client_hello_from[2]; /* endpoint sent a ClientHello */
     bool rst;
     uint8_t addr[2][16];
     uint16_t port[2];

@@ -4,7 +4,8 @@
  * It finds what tlsneg analyses (handshake messages, plaintext alerts, TCP
  * closes) in pcap and pcapng files or on a live interface, feeds them to the
  * session layer the plugin uses, and writes the plugin's outputs through the
- * same writer (report/output.h): --jsonl, --csv, --report. --events and
+ * same writer (report/output.h): --jsonl, --csv, --report; and the same
+ * ladder (report/ladder.h): --ladder, --ladder-svg. --events and
  * --trace are debug formats (docs/tlsneg-pcap.md).
  *
  * main.c reads the command line; the rest is one idea a file: the packet
@@ -35,6 +36,9 @@ static void usage(FILE *f)
                "  --jsonl           JSON lines, as tshark -z tlsneg,jsonl writes them\n"
                "  --csv             one CSV row per server at the end (-z tlsneg,csv)\n"
                "  --report          the report for people at the end (-z tlsneg,report)\n"
+               "  --ladder          the ladder as text at the end (-z tlsneg,ladder)\n"
+               "  --ladder-svg      the ladder as an SVG document at the end\n"
+               "                    (-z tlsneg,ladder-svg)\n"
                "  --shard K/N       only the clients whose address hashes to K (0..N-1)\n"
                "  --events          print each event as a line of the replay format\n"
                "                    (docs/tlsneg-pcap.md): tlsneg-dump --events reads it\n"
@@ -128,6 +132,14 @@ static int parse_option(int argc, char **argv, int *i, options *o)
         o->analysis.want[TLSNEG_OUT_CSV] = true;
     } else if (strcmp(a, "--report") == 0) {
         o->analysis.want[TLSNEG_OUT_REPORT] = true;
+    } else if (strcmp(a, "--ladder") == 0 || strcmp(a, "--ladder-svg") == 0) {
+        tlsneg_pcap_ladder l =
+            strcmp(a, "--ladder-svg") == 0 ? TLSNEG_PCAP_LADDER_SVG : TLSNEG_PCAP_LADDER_TEXT;
+        if (o->analysis.ladder != TLSNEG_PCAP_LADDER_NONE && o->analysis.ladder != l) {
+            fprintf(stderr, "tlsneg-pcap: --ladder and --ladder-svg: one or the other\n");
+            return 2;
+        }
+        o->analysis.ladder = l;
     } else if (strcmp(a, "--shard") == 0 && has_value) {
         if (!parse_shard(argv[++*i], &o->run.shard_k, &o->run.shard_n)) {
             fprintf(stderr, "tlsneg-pcap: --shard wants K/N with 0 <= K < N\n");
@@ -264,7 +276,7 @@ int main(int argc, char **argv)
     }
     const bool *w = o.analysis.want;
     tlsneg_analysis *a = NULL;
-    if (o.analysis.trace || w[0] || w[1] || w[2]) {
+    if (o.analysis.trace || w[0] || w[1] || w[2] || o.analysis.ladder != TLSNEG_PCAP_LADDER_NONE) {
         a = tlsneg_analysis_new(&o.analysis, stdout);
         if (!a) {
             fprintf(stderr, "tlsneg-pcap: out of memory\n");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alerts.h"
 #include "core/hello.h"
 #include "flow.h"
 #include "stream.h"
@@ -15,6 +16,8 @@ struct tcp_dir {
     uint32_t isn; /* stream offset 0 is this sequence number */
     bool isn_known;
     bool started;    /* the first record (or SSLv2 hello) has been read */
+    bool from_start; /* read from its first byte (tlsneg_epoch): its SYN was
+                        seen, or its first record told (tcp_first_record) */
     bool done;       /* encrypted from here, or not TLS: nothing more to find */
     bool ccs;        /* a ChangeCipherSpec was sent */
     bool progressed; /* its TLSNEG_EV_PROGRESS was sent */
@@ -209,6 +212,7 @@ static int tcp_sslv2(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *
             return -1;
         }
         t->started = true;
+        t->from_start = true;
         sslv2_emit(p, f, d, r, v2, map);
         *took = (uint32_t)v2;
         return 1;
@@ -233,16 +237,43 @@ static int tcp_sslv2(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *
     return 1;
 }
 
-/* tcp_record reads one whole record (its type, version and payload). */
+/* epoch_of: what the direction d has shown, for the library's rule on
+ * plaintext records (core/alerts.h). After ChangeCipherSpec the handshake
+ * is encrypted, except for TLS 1.3's compatibility ChangeCipherSpec around
+ * a HelloRetryRequest. */
+static tlsneg_epoch epoch_of(const flow *f, int d, const tcp_dir *t)
+{
+    tlsneg_epoch e = {t->from_start, t->ccs, f->hrr && !f->hello_after_hrr[d]};
+    return e;
+}
+
+/* tcp_first_record: a direction caught without its SYN is read from its
+ * first byte if its first record holds a hello, or if the peer's
+ * ClientHello came before it (the answer to it); else (a stream picked up
+ * mid-way, a late duplicate after the connection was forgotten) nothing in
+ * it is plaintext to us. */
+static void tcp_first_record(flow *f, int d, tcp_dir *t, uint8_t type, const uint8_t *payload,
+                             uint16_t len)
+{
+    if (!t->from_start) {
+        t->from_start =
+            (type == 22 && tlsneg_hello_record(payload, len)) || f->client_hello_from[1 - d];
+    }
+}
+
+/* tcp_record reads one whole record (its type, version and payload): a
+ * handshake record or an alert only where the epoch is plaintext, an alert
+ * only as the library says one is (tlsneg_plaintext_alert); the others are
+ * counted (not_plaintext), never read. */
 static void tcp_record(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint8_t type, uint16_t version,
                        const uint8_t *payload, uint16_t len, const seg_map *map)
 {
+    tlsneg_epoch e = epoch_of(f, d, t);
+    uint8_t description;
     switch (type) {
     case 22:
-        if (t->ccs && !(f->hrr && !f->hello_after_hrr[d])) {
-            /* After ChangeCipherSpec the handshake is encrypted, except
-             * for TLS 1.3's compatibility ChangeCipherSpec around a
-             * HelloRetryRequest. */
+        if (!tlsneg_epoch_plaintext(&e)) {
+            p->st.not_plaintext++;
             tcp_done(t);
             break;
         }
@@ -252,12 +283,13 @@ static void tcp_record(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint8_t type,
         }
         break;
     case 21:
-        if (t->ccs && !(f->hrr && !f->hello_after_hrr[d])) {
-            tcp_done(t);
+        if (tlsneg_plaintext_alert(&e, payload, len, &description)) {
+            tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_ALERT, description);
             break;
         }
-        for (uint16_t i = 0; i + 1 < len; i += 2) {
-            tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_ALERT, payload[i + 1]);
+        p->st.not_plaintext++;
+        if (!tlsneg_epoch_plaintext(&e)) {
+            tcp_done(t);
         }
         break;
     case 20:
@@ -316,6 +348,9 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
                 tcp_done(t);
             }
             break;
+        }
+        if (!t->started) {
+            tcp_first_record(f, d, t, type, r + 5, len);
         }
         t->started = true;
         pos += 5u + len;
@@ -410,6 +445,7 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
         if (!t->isn_known) {
             t->isn = n->seq + 1;
             t->isn_known = true;
+            t->from_start = true;
         }
         if (f->client < 0 || f->client_guessed) {
             f->client = (int8_t)((fl & TLSNEG_TCP_ACK) ? 1 - d : d);

@@ -5,7 +5,7 @@
 set -eu
 pkgs="build-essential dpkg-dev file cmake pkg-config clang-format shellcheck
       wireshark-dev libwireshark-dev tshark libglib2.0-dev libpcap-dev libgcrypt20-dev python3
-      python3-cryptography openssl gnutls-bin curl iproute2 util-linux
+      python3-cryptography python3-jsonschema openssl gnutls-bin curl iproute2 util-linux
       xvfb wireshark-qt xdotool imagemagick debootstrap"
 missing=""
 for p in $pkgs; do

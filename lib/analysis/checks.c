@@ -775,48 +775,6 @@ void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in)
     }
 }
 
-const char *tlsneg_alert_name(uint8_t description)
-{
-    /* RFC 8446 6 and the TLS Alerts registry; reserved values keep their old names. */
-    static const char *const names[] = {
-        [0] = "close_notify",
-        [10] = "unexpected_message",
-        [20] = "bad_record_mac",
-        [21] = "decryption_failed",
-        [22] = "record_overflow",
-        [30] = "decompression_failure",
-        [40] = "handshake_failure",
-        [41] = "no_certificate",
-        [42] = "bad_certificate",
-        [43] = "unsupported_certificate",
-        [44] = "certificate_revoked",
-        [45] = "certificate_expired",
-        [46] = "certificate_unknown",
-        [47] = "illegal_parameter",
-        [48] = "unknown_ca",
-        [49] = "access_denied",
-        [50] = "decode_error",
-        [51] = "decrypt_error",
-        [60] = "export_restriction",
-        [70] = "protocol_version",
-        [71] = "insufficient_security",
-        [80] = "internal_error",
-        [86] = "inappropriate_fallback",
-        [90] = "user_canceled",
-        [100] = "no_renegotiation",
-        [109] = "missing_extension",
-        [110] = "unsupported_extension",
-        [111] = "certificate_unobtainable",
-        [112] = "unrecognized_name",
-        [113] = "bad_certificate_status_response",
-        [114] = "bad_certificate_hash_value",
-        [115] = "unknown_psk_identity",
-        [116] = "certificate_required",
-        [120] = "no_application_protocol",
-    };
-    return description < sizeof names / sizeof names[0] ? names[description] : NULL;
-}
-
 const char *tlsneg_alert_summary(uint8_t description, bool from_server, bool after_client_hello,
                                  char *buf, size_t buf_len)
 {

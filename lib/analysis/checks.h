@@ -6,6 +6,7 @@
 #define TLSNEG_CHECKS_H
 
 #include "analysis/rules.h"
+#include "core/alerts.h"
 #include "core/facts.h"
 #include "core/util.h"
 
@@ -46,10 +47,6 @@ void tlsneg_finding_add(tlsneg_findings *out, tlsneg_rule_id rule, const char *f
 
 /* tlsneg_check fills out with every rule in breach, in rules.def order. */
 void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in);
-
-/* tlsneg_alert_name names a TLS alert description ("protocol_version"), or
- * returns NULL for a value RFC 8446 does not define. */
-const char *tlsneg_alert_name(uint8_t description);
 
 /* tlsneg_alert_ends_handshake: every alert but close_notify, user_canceled
  * and no_renegotiation ends a handshake (RFC 8446 6, RFC 5246 7.2). */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* alerts.h: the TLS alerts as bytes: their names (the IANA TLS Alerts
+ * registry), and when the bytes of an alert record are a plaintext alert.
+ *
+ * A record is read as plaintext only where its direction's state says the
+ * epoch is still plaintext (tlsneg_epoch): read from its first byte, no
+ * ChangeCipherSpec sent (but TLS 1.3's compatibility one around a
+ * HelloRetryRequest). Encrypted bytes after ChangeCipherSpec, a stream
+ * picked up mid-way, a late duplicate of an encrypted record: never a
+ * handshake message or an alert. Both front ends use this rule: the libpcap
+ * front end on the records it reads itself, the plugin on the alerts
+ * Wireshark's TLS and DTLS dissectors show it. */
+#ifndef TLSNEG_ALERTS_H
+#define TLSNEG_ALERTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* tlsneg_alert_name names a TLS alert description ("protocol_version"), or
+ * returns NULL for a value the IANA TLS Alerts registry does not hold. */
+const char *tlsneg_alert_name(uint8_t description);
+
+/* What a direction of a connection has shown, as far as the plaintext of
+ * its records goes. */
+typedef struct {
+    bool from_start; /* read from its first byte: its SYN was seen, its first
+                        record held a hello, or the peer's ClientHello came
+                        before its first byte */
+    bool ccs;        /* it sent a ChangeCipherSpec: the records after it are
+                        encrypted... */
+    bool ccs_compat; /* ...unless that was TLS 1.3's compatibility
+                        ChangeCipherSpec around a HelloRetryRequest (no hello
+                        sent since) */
+} tlsneg_epoch;
+
+/* tlsneg_epoch_plaintext: the direction's next record may be read as
+ * plaintext (a handshake message or an alert). */
+bool tlsneg_epoch_plaintext(const tlsneg_epoch *e);
+
+/* tlsneg_plaintext_alert: the payload of an alert record (content type 21,
+ * len bytes) is a plaintext alert in epoch e: exactly 2 bytes, level 1
+ * (warning) or 2 (fatal), a description the registry holds. Sets
+ * *description then. Anything else is no alert: encrypted bytes, or bytes
+ * no TLS stack sends. */
+bool tlsneg_plaintext_alert(const tlsneg_epoch *e, const uint8_t *payload, size_t len,
+                            uint8_t *description);
+
+/* tlsneg_hello_record: the payload of a handshake record (content type 22)
+ * starts with a plaintext ClientHello or ServerHello (msg_type 1 or 2, then
+ * a legacy_version of 3.x after the 3-byte length, as far as the record
+ * holds them): where a stream picked up mid-way may be read from. */
+bool tlsneg_hello_record(const uint8_t *payload, size_t len);
+
+#endif
