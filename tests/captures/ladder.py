@@ -73,7 +73,8 @@ def expected_rungs(box, cap):
         elif types and types[0] == 2:
             answered.add(stream)
             if r["tls.handshake.random"].split(",")[0] == HRR_RANDOM:
-                rungs[frame] = (False, r"HelloRetryRequest \(TLS 1\.3\)", "hrr")
+                # the group it asks for, when it names one: unit.ladder checks it
+                rungs[frame] = (False, r"HelloRetryRequest \(TLS 1\.3(, asks for \S+)?\)", "hrr")
             else:
                 v = sv[0] if sv else versions[0]
                 random = r["tls.handshake.random"].split(",")[0].replace(":", "")
