@@ -133,8 +133,9 @@ static tlsneg_event event_of(const packet_info *pinfo)
 }
 
 /* analyse_message returns FALSE when the message is not complete here. */
-static gboolean analyse_message(msg_result *r, wire_place *place, const found_msg *m,
-                                packet_info *pinfo, gboolean quic, tlsneg_result *x)
+static gboolean analyse_message(msg_result *r, wire_place *place, proto_tree *tree,
+                                const found_msg *m, packet_info *pinfo, gboolean quic,
+                                tlsneg_result *x)
 {
     tlsneg_event ev = event_of(pinfo);
     if (m->is_alert) {
@@ -149,6 +150,7 @@ static gboolean analyse_message(msg_result *r, wire_place *place, const found_ms
     if (!tlsneg_tree_frame_message(m, quic && !m->has_record, &msg)) {
         return FALSE;
     }
+    tlsneg_tree_segments(tree, pinfo, m, &msg);
     tlsneg_conn *c = connection(pinfo);
     tlsneg_session_message(session, c, &ev, &msg, m->has_record, m->record_version, x);
     tlsneg_cache_keep_result(r, x, c);
@@ -216,8 +218,8 @@ static frame_result *analyse_messages(proto_tree *tree, packet_info *pinfo, guin
     frame_result *res = tlsneg_cache_new_frame(n);
     for (guint i = 0; i < n; i++) {
         const found_msg *m = (const found_msg *)wmem_array_index(found, i);
-        if (analyse_message(&res->msgs[res->num_msgs], &res->places[res->num_msgs], m, pinfo, quic,
-                            x)) {
+        if (analyse_message(&res->msgs[res->num_msgs], &res->places[res->num_msgs], tree, m, pinfo,
+                            quic, x)) {
             res->num_msgs++;
         }
     }

@@ -27,6 +27,7 @@ typedef enum {
     ROLE_TLS_ALERT_DESCRIPTION,
     ROLE_DTLS_ALERT_DESCRIPTION,
     ROLE_TCP_FLAGS,
+    ROLE_TCP_SEGMENT,
     ROLE_COUNT
 } field_role;
 
@@ -43,6 +44,9 @@ static const struct {
     {"tls.alert_message.desc", ROLE_TLS_ALERT_DESCRIPTION},
     {"dtls.alert_message.desc", ROLE_DTLS_ALERT_DESCRIPTION},
     {"tcp.flags", ROLE_TCP_FLAGS},
+    /* Only in the frame that completes a reassembled PDU, one per segment
+     * (docs/performance.md: wanting it costs nothing measurable). */
+    {"tcp.segment", ROLE_TCP_SEGMENT},
 };
 
 /* Every hfid of every watched name (several fields can share one name),
@@ -150,6 +154,7 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
                 break;
             }
             case ROLE_TCP_FLAGS:
+            case ROLE_TCP_SEGMENT:
             case ROLE_NONE:
             case ROLE_COUNT:
                 break;
@@ -259,6 +264,46 @@ wire_place tlsneg_tree_place_of(const packet_info *pinfo, const found_msg *m,
         w.record_at = (guint)m->record->start;
     }
     return w;
+}
+
+/* frame_tvb returns the frame's own bytes: the first data source. */
+static tvbuff_t *frame_tvb(const packet_info *pinfo)
+{
+    return pinfo->data_src ? get_data_source_tvb((const struct data_source *)pinfo->data_src->data)
+                           : NULL;
+}
+
+/* A message in the frame's own bytes came in this frame's one segment
+ * (TCP) or record (DTLS); one in the bytes TCP reassembled came in the
+ * segments of that PDU that hold any of its bytes: tshark lists them as
+ * tcp.segment items on the reassembled bytes, in stream order, each with
+ * its place there. A message put together from several TLS records, DTLS
+ * fragments or QUIC CRYPTO frames is left uncounted (docs/fields.md). */
+void tlsneg_tree_segments(proto_tree *tree, const packet_info *pinfo, const found_msg *m,
+                          tlsneg_message *msg)
+{
+    tvbuff_t *ds = m->anchor->ds_tvb;
+    if (!ds || msg->wire == TLSNEG_WIRE_QUIC || msg->body_only) {
+        return;
+    }
+    if (ds == frame_tvb(pinfo)) {
+        tlsneg_segments_add(&msg->segments, pinfo->num);
+        return;
+    }
+    if (m->dtls) {
+        return;
+    }
+    gint start = m->anchor->start;
+    gint end = start + (gint)msg->len;
+    for (guint i = 0; i < by_role[ROLE_TCP_SEGMENT].n; i++) {
+        GPtrArray *segs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TCP_SEGMENT].hfid[i]);
+        for (guint j = 0; segs && j < segs->len; j++) {
+            field_info *fi = (field_info *)g_ptr_array_index(segs, j);
+            if (fi->ds_tvb == ds && fi->start < end && fi->start + fi->length > start) {
+                tlsneg_segments_add(&msg->segments, tlsneg_fi_uint(fi));
+            }
+        }
+    }
 }
 
 guint32 tlsneg_tree_tcp_flags(proto_tree *tree, gboolean *syn)

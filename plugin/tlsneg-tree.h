@@ -49,6 +49,12 @@ void tlsneg_tree_find(proto_tree *tree, wmem_array_t *found);
  * Returns FALSE when the message is not complete in this frame. */
 gboolean tlsneg_tree_frame_message(const found_msg *m, gboolean quic, tlsneg_message *out);
 
+/* tlsneg_tree_segments counts, into msg->segments, the TCP segments (or
+ * the DTLS record) that carried the message framed as msg, found as m in
+ * tree; it leaves the count 0 where it cannot tell. */
+void tlsneg_tree_segments(proto_tree *tree, const packet_info *pinfo, const found_msg *m,
+                          tlsneg_message *msg);
+
 /* tlsneg_tree_place_of says where the framed message msg, found as m,
  * sits. */
 wire_place tlsneg_tree_place_of(const packet_info *pinfo, const found_msg *m,

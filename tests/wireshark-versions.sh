@@ -19,7 +19,8 @@
 # runs the release build (warnings as errors) and ctest there: unit,
 # differential, captures, contract, profile, ladder, package and screenshot tests (not
 # the lint tests, which read only the sources, nor differential.pcap, which
-# checks tlsneg-pcap against the host's tshark: the host run covers them).
+# checks tlsneg-pcap against the host's tshark, nor pcap.scheduler, which runs
+# tlsneg-pcap on Slurm and DuckDB: the host run covers them).
 #
 # The chroots are cached in $TLSNEG_CHROOT_DIR (default /var/cache/tlsneg-chroots),
 # one folder per suite, with a stamp file listing suite, mirror and packages.
@@ -342,11 +343,12 @@ $line"
     remove_tree "$work"
     copy_sources "$work"
     # The lint tests read the sources, and differential.pcap checks
-    # tlsneg-pcap, which uses no Wireshark, against the host's tshark: the
-    # host's run covers them.
-    exclude='^(lint[.].*|differential[.]pcap)$'
+    # tlsneg-pcap, which uses no Wireshark, against the host's tshark, and
+    # pcap.scheduler runs tlsneg-pcap on Slurm daemons and DuckDB that the
+    # chroots do not install: the host's run covers them.
+    exclude='^(lint[.].*|differential[.]pcap|pcap[.]scheduler)$'
     if [ "$gui" != 1 ]; then
-        exclude='^(lint[.].*|differential[.]pcap|screenshot)$'
+        exclude='^(lint[.].*|differential[.]pcap|pcap[.]scheduler|screenshot)$'
         echo "== note: screenshot test excluded: TLSNEG_VERSIONS_GUI=0, so no Wireshark GUI or Xvfb in the chroot =="
     fi
     rc=0

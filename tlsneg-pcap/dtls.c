@@ -81,7 +81,12 @@ static void dtls_fragment(tlsneg_pcap *p, flow *f, int d, uint16_t rv, const uin
         }
         memcpy(m, h, 12);
         memcpy(m + 12, data, len);
-        tlsneg_emit_message(p, f, d, TLSNEG_WIRE_DTLS, m, (size_t)len + 12, true, rv);
+        /* One fragment in one record: the plugin counts it (a reassembled
+         * message it does not). */
+        tlsneg_segments one;
+        memset(&one, 0, sizeof one);
+        tlsneg_segments_add(&one, p->frame);
+        tlsneg_emit_message(p, f, d, TLSNEG_WIRE_DTLS, m, (size_t)len + 12, true, rv, &one);
         free(m);
         return;
     }
@@ -140,7 +145,7 @@ static void dtls_fragment(tlsneg_pcap *p, flow *f, int d, uint16_t rv, const uin
     memcpy(s->msg + 12 + off, data, flen);
     if (s->covered == len) {
         tlsneg_emit_message(p, f, d, TLSNEG_WIRE_DTLS, s->msg, (size_t)len + 12, true,
-                            s->record_version);
+                            s->record_version, NULL);
         slot_clear(s);
     }
 }

@@ -48,7 +48,7 @@ void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, tlsneg_ev_kin
 }
 
 void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, const uint8_t *msg,
-                         size_t len, bool has_rv, uint16_t rv)
+                         size_t len, bool has_rv, uint16_t rv, const tlsneg_segments *segs)
 {
     bool sslv2 = wire == TLSNEG_WIRE_SSL2;
     /* SSL 2.0: CLIENT-HELLO 1, SERVER-HELLO 4 (TLSNEG_SSL2_*). */
@@ -81,6 +81,9 @@ void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, const
     ev.record_version = rv;
     ev.bytes = msg;
     ev.len = len;
+    if (segs) {
+        ev.segments = *segs;
+    }
     deliver(p, f, d, &ev);
 }
 
@@ -89,14 +92,52 @@ bool tlsneg_hs_keep_type(uint8_t type)
     return type == 1 || type == 2 || type == 3;
 }
 
-bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire, const uint8_t *b,
-                    size_t n, bool has_rv, uint16_t rv)
+void tlsneg_seg_count(tlsneg_segments *out, const seg_map *map, uint64_t start, uint64_t end)
 {
+    /* Stream order: the next segment after the one counted last. */
+    uint64_t from = start;
+    for (;;) {
+        const seg_span *next = NULL;
+        for (size_t i = 0; i < map->n; i++) {
+            const seg_span *s = &map->segs[i];
+            if (s->end > from && s->start < end && (!next || s->start < next->start)) {
+                next = s;
+            }
+        }
+        if (!next) {
+            return;
+        }
+        tlsneg_segments_add(out, next->frame);
+        from = next->end;
+    }
+}
+
+/* hs_emit emits the message h holds, which ends at b's byte `at` (b's
+ * first byte is at map->off). */
+static void hs_emit(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire, const seg_map *map,
+                    size_t at)
+{
+    tlsneg_segments segs;
+    memset(&segs, 0, sizeof segs);
+    if (map && h->one_feed) {
+        tlsneg_seg_count(&segs, map, h->start, map->off + at);
+    }
+    tlsneg_emit_message(p, f, d, wire, h->msg, (size_t)h->len + 4, h->has_record_version,
+                        h->record_version, segs.count ? &segs : NULL);
+}
+
+bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire, const uint8_t *b,
+                    size_t n, bool has_rv, uint16_t rv, const seg_map *map)
+{
+    const uint8_t *b0 = b;
+    h->one_feed = false; /* a message carried on from an earlier feed */
     while (n > 0) {
         if (h->hdr_got < 4) {
             if (h->hdr_got == 0) {
                 h->has_record_version = has_rv;
                 h->record_version = rv;
+                h->one_feed = true;
+                h->start = map ? map->off + (uint64_t)(b - b0) : 0;
             }
             h->hdr[h->hdr_got++] = *b++;
             n--;
@@ -129,8 +170,7 @@ bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire,
         n -= take;
         if (h->got == h->len) {
             if (h->keep) {
-                tlsneg_emit_message(p, f, d, wire, h->msg, (size_t)h->len + 4,
-                                    h->has_record_version, h->record_version);
+                hs_emit(p, f, d, h, wire, map, (size_t)(b - b0));
             }
             free(h->msg);
             memset(h, 0, sizeof *h);

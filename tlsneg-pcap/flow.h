@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "conntab.h"
+#include "core/hello.h"
 #include "net.h"
 #include "packets.h"
 #include "quic.h"
@@ -30,7 +31,28 @@ typedef struct {
     bool has_record_version;
     uint32_t len, got; /* body length, body bytes seen */
     uint8_t *msg;      /* header + body while keep */
+    uint64_t start;    /* stream offset of its type byte, if the feed has a seg_map */
+    bool one_feed;     /* started in the feed that is reading it (one TLS record) */
 } hs_msg;
+
+/* One TCP segment's new bytes in its direction's stream: [start, end). */
+typedef struct {
+    uint32_t frame;
+    uint64_t start, end;
+} seg_span;
+
+/* Which segments hold the bytes handed to tlsneg_hs_feed: off is the
+ * stream offset of the first of them; segs (n of them, in any order) cover
+ * at least those bytes. */
+typedef struct {
+    uint64_t off;
+    const seg_span *segs;
+    size_t n;
+} seg_map;
+
+/* tlsneg_seg_count counts into out the segments of map that hold any byte
+ * of the stream range [start, end), in stream order. */
+void tlsneg_seg_count(tlsneg_segments *out, const seg_map *map, uint64_t start, uint64_t end);
 
 /* Each transport's state of a flow, in its own file. */
 typedef struct tcp_dir tcp_dir;
@@ -107,16 +129,20 @@ void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, tlsneg_ev_kin
                  uint8_t alert);
 /* tlsneg_emit_message reports a whole handshake message sent by endpoint d
  * of f over wire (SSL2: an SSL 2.0 record's), carried in a record of
- * version rv if has_rv. */
+ * version rv if has_rv, by the segments (TCP) or the record (DTLS) segs
+ * says (NULL: not known). */
 void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, const uint8_t *msg,
-                         size_t len, bool has_rv, uint16_t rv);
+                         size_t len, bool has_rv, uint16_t rv, const tlsneg_segments *segs);
 /* tlsneg_hs_keep_type: a handshake message type the packet path reports. */
 bool tlsneg_hs_keep_type(uint8_t type);
 /* tlsneg_hs_feed adds n bytes of handshake data and emits every message
- * they complete. Returns false when a message does not fit the buffer
- * limit (the rest of this direction is then not read). */
+ * they complete; with a map (one TLS record's payload at a time), a
+ * message wholly in these bytes is told with the segments that carried it,
+ * one spread over several feeds (records) with none, as the plugin sees
+ * them. Returns false when a message does not fit the buffer limit (the
+ * rest of this direction is then not read). */
 bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire, const uint8_t *b,
-                    size_t n, bool has_rv, uint16_t rv);
+                    size_t n, bool has_rv, uint16_t rv, const seg_map *map);
 void tlsneg_hs_free(hs_msg *h);
 
 /* ---- the transports (tcp.c, dtls.c, quicflow.c) ---- */

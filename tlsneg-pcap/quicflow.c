@@ -51,7 +51,7 @@ static void quic_crypto(void *user, uint64_t offset, const uint8_t *data, size_t
         return;
     }
     uint32_t n = s->s.have;
-    if (tlsneg_hs_feed(c->p, c->f, c->d, &s->hs, TLSNEG_WIRE_QUIC, s->s.buf, n, false, 0)) {
+    if (tlsneg_hs_feed(c->p, c->f, c->d, &s->hs, TLSNEG_WIRE_QUIC, s->s.buf, n, false, 0, NULL)) {
         tlsneg_stream_consume(&s->s, n);
     } else {
         tlsneg_stream_free(&s->s);

@@ -29,13 +29,25 @@ struct tcp_dir {
     bool resync_over; /* an application-data record was read there */
     uint64_t resync_at;
     hs_msg hs;
+    /* The segments that brought the bytes still pending in s, for the
+     * messages they hold (hello_segments); log_lost: more came than
+     * TCP_LOG_MAX, and nothing is counted until s empties. */
+    seg_span *log;
+    uint16_t log_n, log_cap;
+    bool log_lost;
 };
+
+/* Segments remembered per direction while a record waits for its end: a
+ * ClientHello split over more is not counted (the plugin still counts
+ * it: tlsneg-pcap's limit, docs/tlsneg-pcap.md). */
+#define TCP_LOG_MAX 64
 
 void tlsneg_tcp_dir_free(tcp_dir *t)
 {
     if (t) {
         tlsneg_stream_free(&t->s);
         tlsneg_hs_free(&t->hs);
+        free(t->log);
         free(t);
     }
 }
@@ -53,6 +65,51 @@ static void tcp_done(tcp_dir *t)
     t->done = true;
     tlsneg_stream_free(&t->s);
     tlsneg_hs_free(&t->hs);
+    free(t->log);
+    t->log = NULL;
+    t->log_n = t->log_cap = 0;
+}
+
+/* log_segment remembers that frame brought the stream bytes [start, end). */
+static void log_segment(tcp_dir *t, uint32_t frame, uint64_t start, uint64_t end)
+{
+    if (t->log_n == t->log_cap) {
+        uint16_t cap = t->log_cap ? (uint16_t)(t->log_cap * 2) : 4;
+        seg_span *l = cap <= TCP_LOG_MAX ? realloc(t->log, cap * sizeof *l) : NULL;
+        if (!l) {
+            t->log_lost = true;
+            return;
+        }
+        t->log = l;
+        t->log_cap = cap;
+    }
+    t->log[t->log_n++] = (seg_span){frame, start, end};
+}
+
+/* log_trim forgets the segments whose bytes were all consumed. */
+static void log_trim(tcp_dir *t)
+{
+    uint16_t kept = 0;
+    for (uint16_t i = 0; i < t->log_n; i++) {
+        if (t->log[i].end > t->s.base) {
+            t->log[kept++] = t->log[i];
+        }
+    }
+    t->log_n = kept;
+    if (kept == 0 && t->s.have == 0 && t->s.num_ahead == 0) {
+        t->log_lost = false;
+    }
+}
+
+/* log_map: the segments of the pending bytes, the first of them at stream
+ * offset off; NULL when some were not remembered. */
+static const seg_map *log_map(const tcp_dir *t, uint64_t off, seg_map *out)
+{
+    if (t->log_lost) {
+        return NULL;
+    }
+    *out = (seg_map){off, t->log, t->log_n};
+    return out;
 }
 
 /* sslv2_hello tells how long the SSLv2-compatible ClientHello record at the
@@ -121,13 +178,26 @@ static void progress(tlsneg_pcap *p, flow *f, int d, tcp_dir *t)
     }
 }
 
+/* sslv2_emit emits the SSL 2.0 record r of len bytes, r[0] at map->off. */
+static void sslv2_emit(tlsneg_pcap *p, flow *f, int d, const uint8_t *r, size_t len,
+                       const seg_map *map)
+{
+    tlsneg_segments segs;
+    memset(&segs, 0, sizeof segs);
+    if (map) {
+        tlsneg_seg_count(&segs, map, map->off + 2, map->off + len);
+    }
+    tlsneg_emit_message(p, f, d, TLSNEG_WIRE_SSL2, r + 2, len - 2, true, 0x0002,
+                        segs.count ? &segs : NULL);
+}
+
 /* tcp_sslv2 reads an SSLv2-compatible ClientHello or an SSL 2.0
  * SERVER-HELLO at the start of a direction's stream (r, left bytes).
  * Returns the bytes it took (*took), 0 when there is none (TLS records
  * follow), or -1 when reading stops here (more bytes are needed, or the
  * direction is done). */
 static int tcp_sslv2(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *r, uint32_t left,
-                     uint32_t *took)
+                     const seg_map *map, uint32_t *took)
 {
     size_t v2 = sslv2_hello(r, left);
     if (v2 == SIZE_MAX) {
@@ -143,7 +213,7 @@ static int tcp_sslv2(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *
         }
         t->started = true;
         t->from_start = true;
-        tlsneg_emit_message(p, f, d, TLSNEG_WIRE_SSL2, r + 2, v2 - 2, true, 0x0002);
+        sslv2_emit(p, f, d, r, v2, map);
         *took = (uint32_t)v2;
         return 1;
     }
@@ -161,7 +231,7 @@ static int tcp_sslv2(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *
     /* What follows in SSL 2.0 is no TLS record, and nothing more to find:
      * the direction is done. */
     t->started = true;
-    tlsneg_emit_message(p, f, d, TLSNEG_WIRE_SSL2, r + 2, sh - 2, true, 0x0002);
+    sslv2_emit(p, f, d, r, sh, map);
     tcp_done(t);
     *took = (uint32_t)sh;
     return 1;
@@ -196,7 +266,7 @@ static void tcp_first_record(flow *f, int d, tcp_dir *t, uint8_t type, const uin
  * only as the library says one is (tlsneg_plaintext_alert); the others are
  * counted (not_plaintext), never read. */
 static void tcp_record(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint8_t type, uint16_t version,
-                       const uint8_t *payload, uint16_t len)
+                       const uint8_t *payload, uint16_t len, const seg_map *map)
 {
     tlsneg_epoch e = epoch_of(f, d, t);
     uint8_t description;
@@ -207,7 +277,7 @@ static void tcp_record(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint8_t type,
             tcp_done(t);
             break;
         }
-        if (!tlsneg_hs_feed(p, f, d, &t->hs, TLSNEG_WIRE_TLS, payload, len, true, version)) {
+        if (!tlsneg_hs_feed(p, f, d, &t->hs, TLSNEG_WIRE_TLS, payload, len, true, version, map)) {
             p->st.tcp_gave_up++;
             tcp_done(t);
         }
@@ -235,18 +305,24 @@ static void tcp_record(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint8_t type,
     }
 }
 
-/* tcp_records reads every complete record in the contiguous bytes; returns
- * the bytes consumed. */
+/* tcp_records reads every complete record in the contiguous bytes (b[0]
+ * at map->off, if map); returns the bytes consumed. */
 static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *b,
-                            uint32_t n)
+                            uint32_t n, const seg_map *map)
 {
     uint32_t pos = 0;
     while (!t->done) {
         const uint8_t *r = b + pos;
         uint32_t left = n - pos;
+        seg_map here, *at = NULL;
+        if (map) {
+            here = *map;
+            here.off += pos;
+            at = &here;
+        }
         if (!t->started) {
             uint32_t took = 0;
-            int v2 = tcp_sslv2(p, f, d, t, r, left, &took);
+            int v2 = tcp_sslv2(p, f, d, t, r, left, at, &took);
             if (v2 < 0) {
                 break;
             }
@@ -278,7 +354,10 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
         }
         t->started = true;
         pos += 5u + len;
-        tcp_record(p, f, d, t, type, version, r + 5, len);
+        if (at) {
+            here.off += 5;
+        }
+        tcp_record(p, f, d, t, type, version, r + 5, len, at);
     }
     return t->done ? 0 : pos;
 }
@@ -386,15 +465,24 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
             n->payload_len <= p->cfg.max_buffer) {
             /* Nothing pending and this segment is next (nearly always): read
              * its records where they lie, keep only an incomplete tail. */
-            uint32_t used = tcp_records(p, f, d, t, n->payload, (uint32_t)n->payload_len);
+            seg_span one = {p->frame, off, off + n->payload_len};
+            seg_map map = {off, &one, 1};
+            uint32_t used = tcp_records(p, f, d, t, n->payload, (uint32_t)n->payload_len, &map);
             if (!t->done) {
                 t->s.base += used;
-                (void)tlsneg_stream_add(&t->s, t->s.base, n->payload + used, n->payload_len - used,
-                                        p->cfg.max_buffer, &p->st.tcp_dropped);
+                if (tlsneg_stream_add(&t->s, t->s.base, n->payload + used, n->payload_len - used,
+                                      p->cfg.max_buffer,
+                                      &p->st.tcp_dropped) == TLSNEG_STREAM_IN_ORDER) {
+                    log_segment(t, p->frame, t->s.base, off + n->payload_len);
+                }
             }
         } else {
+            uint64_t next = t->s.base + t->s.have;
             tlsneg_stream_result r = tlsneg_stream_add(&t->s, off, n->payload, n->payload_len,
                                                        p->cfg.max_buffer, &p->st.tcp_dropped);
+            if (r == TLSNEG_STREAM_AHEAD || r == TLSNEG_STREAM_IN_ORDER) {
+                log_segment(t, p->frame, off < next ? next : off, off + n->payload_len);
+            }
             if (r == TLSNEG_STREAM_AHEAD) {
                 p->st.tcp_out_of_order++;
                 tcp_resync(p, f, d, t, off < t->s.base ? t->s.base : off);
@@ -402,9 +490,12 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
                 p->st.tcp_retransmitted++;
             }
             if (r == TLSNEG_STREAM_IN_ORDER) {
-                uint32_t used = tcp_records(p, f, d, t, t->s.buf, t->s.have);
+                seg_map map;
+                uint32_t used =
+                    tcp_records(p, f, d, t, t->s.buf, t->s.have, log_map(t, t->s.base, &map));
                 if (!t->done) {
                     tlsneg_stream_consume(&t->s, used);
+                    log_trim(t);
                 }
             }
         }

@@ -49,6 +49,35 @@ static bool parse_sender(const char *s, bool guessed, tlsneg_ev *ev)
     return false;
 }
 
+/* parse_segments reads a hello's segments=N[:F,F...]. */
+static bool parse_segments(const char *v, tlsneg_ev *ev)
+{
+    char *end;
+    unsigned long n = strtoul(v, &end, 10);
+    if (end == v || *v < '0' || *v > '9' || n == 0 || n > UINT16_MAX) {
+        return false;
+    }
+    tlsneg_segments *s = &ev->segments;
+    memset(s, 0, sizeof *s);
+    s->count = (uint16_t)n;
+    if (*end == '\0') {
+        return true;
+    }
+    if (*end != ':') {
+        return false;
+    }
+    do {
+        const char *f = end + 1;
+        unsigned long frame = strtoul(f, &end, 10);
+        if (end == f || *f < '0' || *f > '9' || frame == 0 || frame > UINT32_MAX ||
+            s->num_frames == TLSNEG_MAX_SEGMENT_FRAMES || s->num_frames == s->count) {
+            return false;
+        }
+        s->frames[s->num_frames++] = (uint32_t)frame;
+    } while (*end == ',');
+    return *end == '\0';
+}
+
 /* parse_attribute reads one KEY=VALUE of events.h into ev. */
 static bool parse_attribute(const char *tok, tlsneg_ev *ev)
 {
@@ -65,6 +94,9 @@ static bool parse_attribute(const char *tok, tlsneg_ev *ev)
     }
     if (key_len == 5 && strncmp(tok, "guess", 5) == 0) {
         return parse_sender(v, true, ev);
+    }
+    if (key_len == 8 && strncmp(tok, "segments", 8) == 0) {
+        return parse_segments(v, ev);
     }
     if (key_len == 4 && strncmp(tok, "wire", 4) == 0) {
         int w = lookup(v, wire_names, NUM_WIRES);
@@ -87,7 +119,7 @@ static const char *parse_attributes(const char *s, tlsneg_ev *ev)
         if (!eq) {
             return s;
         }
-        char tok[64];
+        char tok[128];
         if (n >= sizeof tok) {
             return NULL;
         }
@@ -212,6 +244,12 @@ void tlsneg_ev_write(FILE *out, const tlsneg_ev *ev)
     }
     switch (ev->kind) {
     case TLSNEG_EV_HELLO:
+        if (ev->segments.count) {
+            fprintf(out, " segments=%u", ev->segments.count);
+            for (unsigned i = 0; i < ev->segments.num_frames; i++) {
+                fprintf(out, "%c%u", i ? ',' : ':', ev->segments.frames[i]);
+            }
+        }
         fprintf(out, " %s ", wire_names[ev->wire]);
         if (ev->has_record) {
             fprintf(out, "0x%04x ", ev->record_version);
@@ -243,8 +281,12 @@ bool tlsneg_ev_frame(tlsneg_message *m, const tlsneg_ev *ev)
     /* An SSL 2.0 record's message is framed as the core reads it from a
      * TLS stream: record version 0x0002 (core/hello.h). */
     bool ssl2 = ev->wire == TLSNEG_WIRE_SSL2;
-    return tlsneg_frame_message(m, ssl2 ? TLSNEG_WIRE_TLS : ev->wire, ssl2 || ev->has_record,
-                                ssl2 ? 0x0002 : ev->record_version, ev->bytes, ev->len, 0, NULL, 0);
+    if (!tlsneg_frame_message(m, ssl2 ? TLSNEG_WIRE_TLS : ev->wire, ssl2 || ev->has_record,
+                              ssl2 ? 0x0002 : ev->record_version, ev->bytes, ev->len, 0, NULL, 0)) {
+        return false;
+    }
+    m->segments = ev->segments;
+    return true;
 }
 
 tlsneg_event tlsneg_ev_session_event(const tlsneg_ev *ev)

@@ -29,6 +29,8 @@
  *                            first packet is taken for the client): the
  *                            session layer is told it does not know
  *   wire=tls|dtls|quic       the connection's wire (hello lines say it as WIRE)
+ *   segments=N[:F,F...]      a hello: the N TCP segments (or the DTLS record)
+ *                            that carried it, and the frames of the first 8
  * A connection is the transport, the pair of endpoints in either direction
  * and the conn attribute. */
 #ifndef TLSNEG_TOOLS_EVENTS_H
@@ -72,6 +74,7 @@ typedef struct {
     uint8_t alert;        /* an alert's description */
     const uint8_t *bytes; /* a hello: the message, in the producer's buffer */
     size_t len;
+    tlsneg_segments segments; /* a hello: what carried it (count 0: not known) */
 } tlsneg_ev;
 
 /* tlsneg_ev_parse reads one line into ev, the message bytes into buf (at

@@ -10,6 +10,7 @@
 
 #include "analysis/checks.h"
 #include "analysis/tracker.h"
+#include "core/groups.h"
 #include "core/util.h"
 #include "core/versions.h"
 #include "report/map.h"
@@ -155,16 +156,54 @@ static const char *vname(bool has, uint16_t v, char *buf)
     return tlsneg_version_name_or_none(has, v, false, buf, TLSNEG_VERSION_NAME_MAX);
 }
 
+/* group_text names a group ("X25519MLKEM768", "x25519", "0x1234"). */
+static const char *group_text(uint16_t g, char *buf, size_t len)
+{
+    const char *name = tlsneg_named_group_name(g);
+    if (name) {
+        return name;
+    }
+    snprintf(buf, len, "0x%04x", g);
+    return buf;
+}
+
+/* shares_text writes a ClientHello's key share groups, "X25519MLKEM768+x25519",
+ * or "none". */
+static void shares_text(const tlsneg_step *s, char *out, size_t len)
+{
+    char g[8];
+    size_t at = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < s->num_groups && at < len; i++) {
+        int n = snprintf(out + at, len - at, "%s%s", i ? "+" : "",
+                         group_text(s->groups[i], g, sizeof g));
+        at += n > 0 ? (size_t)n : 0;
+    }
+    if (!s->num_groups) {
+        snprintf(out, len, "none");
+    }
+}
+
+static bool same_shares(const tlsneg_step *a, const tlsneg_step *b)
+{
+    return a->num_groups == b->num_groups &&
+           memcmp(a->groups, b->groups, a->num_groups * sizeof a->groups[0]) == 0;
+}
+
 static void outcome_text(const tlsneg_step *s, char *out, size_t len)
 {
-    char v[TLSNEG_VERSION_NAME_MAX];
+    char v[TLSNEG_VERSION_NAME_MAX], g[8];
     const char *name;
     switch (s->kind) {
     case TLSNEG_STEP_SERVER_HELLO:
-        snprintf(out, len, "ServerHello: %s in force", vname(s->has_version, s->version, v));
+        snprintf(out, len, "ServerHello: %s in force%s%s", vname(s->has_version, s->version, v),
+                 s->num_groups ? ", " : "",
+                 s->num_groups ? group_text(s->groups[0], g, sizeof g) : "");
         break;
     case TLSNEG_STEP_HELLO_RETRY_REQUEST:
-        snprintf(out, len, "HelloRetryRequest (%s)", vname(s->has_version, s->version, v));
+        snprintf(out, len, "HelloRetryRequest (%s%s%s)", vname(s->has_version, s->version, v),
+                 s->num_groups ? ", asks for " : "",
+                 s->num_groups ? group_text(s->groups[0], g, sizeof g) : "");
         break;
     case TLSNEG_STEP_HELLO_VERIFY_REQUEST:
         snprintf(out, len, "HelloVerifyRequest");
@@ -227,15 +266,27 @@ static void layout_lane(const tlsneg_ladder *l, const lane *ln, const tlsneg_lad
     o->head(o->ctx, buf, client, server);
 
     unsigned n = 0;
-    uint32_t last = NONE; /* the attempt of the last line written */
+    uint32_t last = NONE;                 /* the attempt of the last line written */
+    const tlsneg_step *prev_hello = NULL; /* the last attempt's first ClientHello */
     for (uint32_t i = ln->first; i != NONE; i = l->steps[i].next) {
         const tlsneg_step *s = &l->steps[i].s;
         unsigned k = number_of(firsts, n, s->attempt);
         if (s->kind == TLSNEG_STEP_CLIENT_HELLO && s->frame == s->attempt) {
+            /* A retry after a failed attempt whose key shares differ: the
+             * group move, "X25519MLKEM768 -> x25519". */
+            char move[128] = "";
+            if (prev_hello && n && failed[n - 1] && prev_hello->num_groups && s->num_groups &&
+                !same_shares(prev_hello, s)) {
+                char from[48], to[48];
+                shares_text(prev_hello, from, sizeof from);
+                shares_text(s, to, sizeof to);
+                snprintf(move, sizeof move, ", key share %s -> %s", from, to);
+            }
             firsts[n++] = s->frame;
-            snprintf(text, sizeof text, "#%u ClientHello, up to %s%s", n,
+            prev_hello = s;
+            snprintf(text, sizeof text, "#%u ClientHello, up to %s%s%s", n,
                      vname(s->has_version, s->version, v),
-                     s->fallback_scsv ? ", TLS_FALLBACK_SCSV" : "");
+                     s->fallback_scsv ? ", TLS_FALLBACK_SCSV" : "", move);
             o->arrow(o->ctx, s->frame, true, text);
             last = s->attempt;
             continue;

@@ -80,6 +80,8 @@ typedef enum {
     TLSNEG_STEP_VERDICT, /* a finding across connections, or about a downgrade */
 } tlsneg_step_kind;
 
+#define TLSNEG_LADDER_GROUPS 4
+
 typedef struct {
     tlsneg_step_kind kind;
     uint32_t frame;
@@ -94,6 +96,10 @@ typedef struct {
     uint8_t alert;       /* ALERT: its description */
     uint8_t failure;     /* ALERT, RESET, CLOSE: this step made its attempt fail, and how
                             (a tlsneg_cause, as the session layer judged it); 0: it did not */
+    uint8_t num_groups;  /* ClientHello: its key shares' groups (the first
+                            TLSNEG_LADDER_GROUPS, GREASE left out); ServerHello,
+                            HelloRetryRequest: 1 if it names a group */
+    uint16_t groups[4];  /* TLSNEG_LADDER_GROUPS */
     const char *finding; /* VERDICT: the rule's finding name (copied) */
     const char *detail;  /* VERDICT: its sentence (copied) */
 } tlsneg_step;

@@ -7,6 +7,7 @@
 
 #include "analysis/rules.h"
 #include "analysis/tracker.h"
+#include "core/versions.h"
 
 /* The ends of a step, as its lane names them. */
 typedef struct {
@@ -34,6 +35,11 @@ static void hello_step(tlsneg_step *s, const tlsneg_out_msg *m)
 {
     const tlsneg_facts *f = &m->facts;
     if (f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
+        for (unsigned i = 0; i < f->num_key_shares && s->num_groups < TLSNEG_LADDER_GROUPS; i++) {
+            if (!tlsneg_is_grease(f->key_shares[i].group)) {
+                s->groups[s->num_groups++] = f->key_shares[i].group;
+            }
+        }
         s->kind = TLSNEG_STEP_CLIENT_HELLO;
         s->has_version = f->has_offered_max;
         s->version = f->offered_max;
@@ -42,6 +48,9 @@ static void hello_step(tlsneg_step *s, const tlsneg_out_msg *m)
         s->kind = f->is_hrr ? TLSNEG_STEP_HELLO_RETRY_REQUEST : TLSNEG_STEP_SERVER_HELLO;
         s->has_version = f->is_hrr ? f->has_selected : f->has_negotiated;
         s->version = f->is_hrr ? f->selected_version : f->negotiated_version;
+        if (f->has_group_selected) {
+            s->groups[s->num_groups++] = f->group_selected;
+        }
     } else {
         s->kind = TLSNEG_STEP_HELLO_VERIFY_REQUEST;
     }

@@ -106,6 +106,13 @@ static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out
             "resets, %u closes before any ServerHello; %u fallback retries\n",
             s->client_hellos, s->server_hellos, s->hrrs, s->alerts, s->resets, s->closes,
             s->fallbacks);
+    const tlsneg_kx_counts *kx = &s->kx;
+    if (kx->pq || kx->classical || kx->pq_offers) {
+        fprintf(out,
+                "  key exchange:      post-quantum x%u, classical x%u (ServerHellos); %u "
+                "ClientHello offered post-quantum, %u answered with a classical group\n",
+                kx->pq, kx->classical, kx->pq_offers, kx->classical_while_pq);
+    }
     if (s->intolerant_of) {
         fprintf(out, "  VERSION-INTOLERANT: does not tolerate %s (verdict in frame %u)\n",
                 s->intolerant_of, s->intolerant_frame);
@@ -149,6 +156,77 @@ static void print_rules(const tlsneg_totals *t, FILE *out)
     }
 }
 
+/* pq_failures appends each finding of tlsneg_pq_failure_findings that s
+ * has ("key_share_intolerance x1"); returns whether rules.def has any of
+ * them at all (the cross-connection key-share verdicts). */
+static bool pq_failures(const tlsneg_server_totals *s, tlsneg_buf *a)
+{
+    bool known = false;
+    for (const char *const *name = tlsneg_pq_failure_findings; *name; name++) {
+        for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+            known = known || strcmp(tlsneg_rules[r].finding, *name) == 0;
+        }
+        unsigned n = tlsneg_findings_named(s->findings, *name);
+        if (n) {
+            tlsneg_buf_printf(a, "%s%s x%u", a->len ? ", " : "", *name, n);
+        }
+    }
+    return known;
+}
+
+/* print_readiness writes the post-quantum readiness section: the servers
+ * that negotiate post-quantum key exchange, those that answered a
+ * ClientHello offering it with a classical group only, and (once rules.def
+ * has the verdicts) those that fail it or a split ClientHello. Nothing
+ * when no ClientHello offered post-quantum and no server selected it. */
+static void print_readiness(tlsneg_server_totals **list, size_t num, tlsneg_buf *a, FILE *out)
+{
+    unsigned offers = 0, pq = 0;
+    for (size_t i = 0; i < num; i++) {
+        offers += list[i]->kx.pq_offers;
+        pq += list[i]->kx.pq;
+    }
+    if (!offers && !pq) {
+        return;
+    }
+    fprintf(out, "\n--- Post-quantum readiness (the group each ServerHello selected) ---\n");
+    static const char *const heads[] = {
+        "negotiate post-quantum",
+        "classical only, although the ClientHello offered post-quantum",
+        "fail post-quantum or a split ClientHello",
+    };
+    bool known = false;
+    for (int part = 0; part < 3; part++) {
+        unsigned n = 0;
+        for (size_t i = 0; i < num; i++) {
+            const tlsneg_server_totals *s = list[i];
+            tlsneg_buf_clear(a);
+            known = pq_failures(s, a);
+            bool in = part == 0   ? s->kx.pq > 0
+                      : part == 1 ? s->kx.pq == 0 && s->kx.classical_while_pq > 0
+                                  : a->len > 0;
+            if (!in) {
+                continue;
+            }
+            if (n++ == 0) {
+                fprintf(out, "%s:\n", heads[part]);
+            }
+            fprintf(out, "  %s %s: ", s->label, *s->sni ? s->sni : "(no SNI)");
+            if (part == 2) {
+                fprintf(out, "%s\n", tlsneg_buf_str(a));
+            } else {
+                fprintf(out,
+                        "post-quantum x%u, classical x%u (%u after a ClientHello offering "
+                        "post-quantum)\n",
+                        s->kx.pq, s->kx.classical, s->kx.classical_while_pq);
+            }
+        }
+        if (n == 0 && (part < 2 || known)) {
+            fprintf(out, "%s: none\n", heads[part]);
+        }
+    }
+}
+
 void tlsneg_report_write(const tlsneg_totals *t, FILE *out)
 {
     tlsneg_server_totals **list = tlsneg_totals_servers(t);
@@ -171,6 +249,7 @@ void tlsneg_report_write(const tlsneg_totals *t, FILE *out)
     for (size_t i = 0; i < num; i++) {
         print_server(list[i], &a, out);
     }
+    print_readiness(list, num, &a, out);
     tlsneg_buf_free(&a);
     fprintf(out, "\n--- Client offers (supported_versions, GREASE folded) ---\n");
     print_offers(t, out);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "report/buf.h"
+#include "report/keyexchange.h"
 #include "report/map.h"
 #include "report/output.h"
 
@@ -42,6 +43,7 @@ typedef struct {
     unsigned client_hellos, server_hellos, hrrs, alerts, resets, closes, fallbacks;
     tlsneg_version_counts offered;  /* highest version offered */
     tlsneg_version_counts in_force; /* version put in force */
+    tlsneg_kx_counts kx;            /* key exchange (keyexchange.h) */
     unsigned findings[TLSNEG_RULE_COUNT];
     char *intolerant_of;
     uint32_t intolerant_frame;
@@ -53,6 +55,7 @@ typedef struct {
     tlsneg_map probes;  /* first frame -> tlsneg_probe_seen */
     tlsneg_map servers; /* key -> tlsneg_server_totals */
     tlsneg_map offers;  /* offer pattern (with its NUL) -> unsigned count */
+    tlsneg_kx_links kx_links;
     unsigned findings[TLSNEG_RULE_COUNT];
     unsigned messages[4]; /* [0] alerts, then by msg_type: ClientHello, ServerHello, other */
     char **verdicts;      /* the main findings, one line each, in frame order */

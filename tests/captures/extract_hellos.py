@@ -78,6 +78,8 @@ def messages(node, proto, wire, frame, found):
                 "wire": wire,
                 "type": int(t),
                 "hex": raw[0] if isinstance(raw, list) else raw,
+                # where the message sits in its data source (-x: [hex, pos, len, ...])
+                "pos": raw[1] if isinstance(raw, list) and len(raw) > 1 else None,
                 "legacy_version": first(hs, proto + ".handshake.version"),
                 "supported_versions": collect(hs, proto + ".handshake.extensions.supported_version", []),
                 "extension_types": [int(x) for x in collect(hs, proto + ".handshake.extension.type", [])],
@@ -112,8 +114,9 @@ def sslv2_records(node, frame, found):
         if ssl2_type not in ("1", "4"):
             continue
         hexed = raw[0] if isinstance(raw, list) else raw
+        pos = raw[1] + 2 if isinstance(raw, list) and len(raw) > 1 else None
         found.append({"frame": frame, "wire": "ssl2", "type": 1 if ssl2_type == "1" else 2,
-                      "hex": hexed[4:],
+                      "hex": hexed[4:], "pos": pos,
                       "legacy_version": first(rec, "tls.handshake.version"),
                       "supported_versions": [], "extension_types": []})
 

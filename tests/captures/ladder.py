@@ -16,6 +16,7 @@ ladder (-z tlsneg,ladder-svg) is well-formed XML naming the same frames,
 rungs and notes as the text. A client's abort after a ServerHello with a
 sentinel, from a client that offered TLS 1.3, says it caught the downgrade."""
 import argparse
+import html
 import os
 import re
 import sys
@@ -72,7 +73,8 @@ def expected_rungs(box, cap):
         elif types and types[0] == 2:
             answered.add(stream)
             if r["tls.handshake.random"].split(",")[0] == HRR_RANDOM:
-                rungs[frame] = (False, r"HelloRetryRequest \(TLS 1\.3\)", "hrr")
+                # the group it asks for, when it names one: unit.ladder checks it
+                rungs[frame] = (False, r"HelloRetryRequest \(TLS 1\.3(, asks for \S+)?\)", "hrr")
             else:
                 v = sv[0] if sv else versions[0]
                 random = r["tls.handshake.random"].split(",")[0].replace(":", "")
@@ -293,6 +295,29 @@ def check_info_notes(box, cap, name, want, check):
           f"{name}: -o tlsneg.info_notes:FALSE leaves the Info column alone")
 
 
+# pq-split-rst-classical-retry.pcap (tests/captures/readoff/pq.json, tshark's
+# tls.handshake.extensions_key_share_group): the ClientHello of frame 7 sends shares for
+# 0x11ec (X25519MLKEM768) and 0x001d (x25519) and is reset (frame 8); the retry in frame 12
+# sends 0x001d alone; the ServerHello of frame 14 selects 0x001d.
+GROUP_MOVE = ("pq-split-rst-classical-retry.pcap", {
+    12: "#2 ClientHello, up to TLS 1.3, key share X25519MLKEM768+x25519 -> x25519 ",
+    14: " ServerHello: TLS 1.3 in force, x25519"})
+
+
+def check_group_move(box, check):
+    """The group move on the retry's rung and the group in force on the
+    completed one, in the text and the SVG."""
+    name, want = GROUP_MOVE
+    cap = box.add_capture(os.path.join(ROOT, "pcaps", name))
+    out = box.run(["-n", "-r", cap, "-q", "-z", "tlsneg,ladder"]).stdout
+    svg = box.run(["-n", "-r", cap, "-q", "-z", "tlsneg,ladder-svg"]).stdout
+    for frame, text in want.items():
+        line = next((l for l in out.splitlines() if re.match(rf"^ *{frame}  ", l)), "")
+        check(text in line, f"{name}: frame {frame}'s rung says {text.strip()!r}", out)
+        check(html.escape(text.strip(), quote=False) in svg,
+              f"{name}: the SVG says it too", svg[:2000])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     tsharkbox.add_arguments(ap)
@@ -337,6 +362,7 @@ def main():
                 check_svg(box, cap, label, mode, out, check)
             check_titles(box, cap, name, want, check)
             check_info_notes(box, cap, name, want, check)
+        check_group_move(box, check)
     finally:
         box.close()
     return res.summary()

@@ -175,6 +175,27 @@ VERDICT_FACTS = {
         "frame 13  127.0.0.3:44350 localhost  downgrade_sentinel: "],
 }
 
+# Key exchange (tests/captures/readoff/pq.json, tshark's tls.handshake.extensions_supported_group
+# and _key_share_group): pq-mixed-pool.pcap, four TLS 1.3 connections to 192.0.2.3:44409
+# localhost, every ClientHello lists 0x11ec (X25519MLKEM768); ServerHellos select 0x11ec in
+# frames 8 and 43, 0x001d (x25519) in frames 26 and 60. pq-hrr-lacks-predicted.pcap: both
+# ClientHellos (frames 6, 10) list 0x11ec, the HelloRetryRequest (frame 8) asks for 0x001d, the
+# ServerHello (frame 11) selects 0x001d: the only one.
+REPORT_FACTS["pcaps/pq-mixed-pool.pcap"] = [
+    "  key exchange:      post-quantum x2, classical x2 (ServerHellos); 4 ClientHello offered "
+    "post-quantum, 2 answered with a classical group",
+    "negotiate post-quantum:",
+    "  192.0.2.3:44409 localhost: post-quantum x2, classical x2 (2 after a ClientHello offering "
+    "post-quantum)",
+    "classical only, although the ClientHello offered post-quantum: none"]
+REPORT_FACTS["pcaps/pq-hrr-lacks-predicted.pcap"] = [
+    "  2 ClientHello, 1 ServerHello, 1 HelloRetryRequest; failures: 0 alerts, 0 resets, 0 closes "
+    "before any ServerHello; 0 fallback retries",
+    "negotiate post-quantum: none",
+    "classical only, although the ClientHello offered post-quantum:",
+    "  192.0.2.3:44407 localhost: post-quantum x0, classical x1 (1 after a ClientHello offering "
+    "post-quantum)"]
+
 # The scanner captures (pcaps/README.md, their manifests): one line per probe, no verdict.
 # scan-sslscan-tls13.pcap: 16 ClientHellos from 127.0.0.2 to 127.0.0.3 port 44361, the first in
 # frame 16 (frame.time_relative 0.009405), the last at 0.024126 (0.015 s later); highest offers
@@ -215,7 +236,23 @@ CSV_FACTS = {
     "pcaps/intolerant-rst-scsv.pcap": {
         "server": "127.0.0.3", "port": "44329",
         "findings": "fallback_scsv:1;fallback_retry:1;version_intolerance:1"},
+    # The key-exchange columns at the end of the row (REPORT_FACTS above for the bytes).
+    "pcaps/pq-mixed-pool.pcap": {
+        "server": "192.0.2.3", "port": "44409", "server_hellos": "4", "key_exchange_pq": "2",
+        "key_exchange_classical": "2", "pq_offered": "4", "classical_while_pq_offered": "2"},
+    "pcaps/pq-hrr-lacks-predicted.pcap": {
+        "server": "192.0.2.3", "port": "44407", "hello_retry_requests": "1",
+        "key_exchange_pq": "0", "key_exchange_classical": "1", "pq_offered": "2",
+        "classical_while_pq_offered": "1"},
+    # TLS 1.3 with x25519 only (tls13-curl.pcap: group_selected 0x001d in frame 6).
+    "pcaps/tls13-curl.pcap": {
+        "key_exchange_pq": "0", "key_exchange_classical": "1", "pq_offered": "0",
+        "classical_while_pq_offered": "0"},
 }
+# The CSV's header: the columns of version 1, the new ones at the end (docs/output-formats.md).
+CSV_HEADER = ("server,port,sni,client_hellos,server_hellos,hello_retry_requests,alerts,resets,"
+              "closes,fallbacks,intolerant_of,highest_offered,in_force,findings,key_exchange_pq,"
+              "key_exchange_classical,pq_offered,classical_while_pq_offered")
 
 
 def main():
@@ -278,8 +315,11 @@ def main():
                   "\n".join(problems) + "\n" + "\n".join(per_rule))
         for capture, want in CSV_FACTS.items():
             name = box.add_capture(run.resolve_capture(capture))
-            rows = list(csv.DictReader(io.StringIO(
-                box.run(["-r", name, "-q", "-z", "tlsneg,csv"]).stdout)))
+            text = box.run(["-r", name, "-q", "-z", "tlsneg,csv"]).stdout
+            res.check(text.splitlines()[:1] == [CSV_HEADER],
+                      f"{capture}: the CSV header keeps its columns, the new ones at the end",
+                      text.splitlines()[:1])
+            rows = list(csv.DictReader(io.StringIO(text)))
             have = {k: rows[0].get(k) for k in want} if len(rows) == 1 else rows
             res.check(have == want, f"{capture}: -z tlsneg,csv has one row with the facts",
                       f"{have}")

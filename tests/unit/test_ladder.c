@@ -370,20 +370,25 @@ static const char alert_ladder[] =
     "\n"
     "===\n";
 
-/* pcaps/tls13-hrr.pcap: a second ClientHello after the HelloRetryRequest. */
+/* pcaps/tls13-hrr.pcap: a second ClientHello after the HelloRetryRequest;
+ * the HelloRetryRequest's selected_group and the ServerHello's key share are
+ * both 0x0017 secp256r1 (its manifest, read off tshark's
+ * tls.handshake.extensions_key_share_selected_group and _group). */
 static const char hrr_ladder[] =
     "=== tlsneg ladder ===\n"
     "127.0.0.3:44304 (SNI localhost), client 127.0.0.2: 1 attempt\n"
     "   frame  client                                                      server\n"
     "       4  #1 ClientHello, up to TLS 1.3 ----------------------------------->\n"
-    "       6  <------------------------------------- HelloRetryRequest (TLS 1.3)\n"
+    "       6  <----------------- HelloRetryRequest (TLS 1.3, asks for secp256r1)\n"
     "       8  ClientHello again, up to TLS 1.3 -------------------------------->\n"
-    "       9  <----------------------------------- ServerHello: TLS 1.3 in force\n"
+    "       9  <------------------------ ServerHello: TLS 1.3 in force, secp256r1\n"
     "\n"
     "===\n";
 
 /* pcaps/public/zeek/dtls13-cid.pcap: five DTLS 1.3 connections, two with
- * a HelloRetryRequest, hellos sent again unchanged. */
+ * a HelloRetryRequest (a cookie, no selected_group), hellos sent again
+ * unchanged; the ServerHellos' key shares are 0x0017 secp256r1 (its
+ * manifest). */
 static const char cid_ladder[] =
     "=== tlsneg ladder ===\n"
     "10.168.36.144:11111, client 10.168.36.147: 5 attempts\n"
@@ -392,13 +397,13 @@ static const char cid_ladder[] =
     "       4  #2 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
     "       5  <------------------------------------ HelloRetryRequest (DTLS 1.3)\n"
     "       6  ClientHello again, up to DTLS 1.3 ------------------------------->\n"
-    "       7  <---------------------------------- ServerHello: DTLS 1.3 in force\n"
+    "       7  <----------------------- ServerHello: DTLS 1.3 in force, secp256r1\n"
     "      19  #3 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
     "      23  #4 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
     "      26  #5 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
     "      27  <------------------------------------ HelloRetryRequest (DTLS 1.3)\n"
     "      28  ClientHello again, up to DTLS 1.3 ------------------------------->\n"
-    "      29  <---------------------------------- ServerHello: DTLS 1.3 in force\n"
+    "      29  <----------------------- ServerHello: DTLS 1.3 in force, secp256r1\n"
     "            #1 (frame 1): no answer in the capture\n"
     "            #3 (frame 19): no answer in the capture\n"
     "            #4 (frame 23): no answer in the capture\n"

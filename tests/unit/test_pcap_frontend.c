@@ -293,6 +293,12 @@ static void test_tcp_out_of_order(const uint8_t *hello, size_t hello_len)
     ok(tlsneg_pcap_get_stats(p)->tcp_out_of_order == 1 &&
            tlsneg_pcap_get_stats(p)->tcp_retransmitted == 1,
        "one segment counted out of order, one retransmitted");
+    /* Segment 1 (frame 3) holds 3 bytes of the record header, none of the
+     * message; its retransmission (frame 4) brings nothing new. */
+    const tlsneg_segments *sg = es.n == 1 ? &es.e[0].ev.segments : NULL;
+    ok(sg && sg->count == 2 && sg->num_frames == 2 && sg->frames[0] == 5 && sg->frames[1] == 2,
+       "hello_segments 2, frames 5 and 2 in stream order (not the header-only segment, not the "
+       "retransmission)");
     tlsneg_pcap_free(p);
     free(syn);
     free(s1);
@@ -338,6 +344,8 @@ static void test_tcp_records(const uint8_t *hello, size_t hello_len)
     ok(es.n == 1 && es.e[0].ev.frame == 2 && es.e[0].ev.record_version == 0x0301 &&
            es.e[0].ev.len == hello_len && memcmp(es.e[0].bytes, hello, hello_len) == 0,
        "a message over two records: whole, with the first record's version");
+    ok(es.n == 1 && es.e[0].ev.segments.count == 0,
+       "a message over two records: its segments not counted (as the plugin cannot)");
     ok(es.n == 1 && es.e[0].ev.sender_guessed == false && from_client(&es.e[0].ev),
        "without a SYN, the ClientHello's sender is the client");
     /* an RST from the server after it */
@@ -386,6 +394,22 @@ static void test_tcp_captures(void)
        "from msg_type on");
     run_capture("pcaps/client-hello-many-segments.pcap", &es, NULL);
     ok(es.n >= 1 && es.e[0].bytes[0] == 1, "client-hello-many-segments.pcap: the ClientHello");
+    /* tshark: tcp.segment.count 11, tcp.segment 4, 6, ..., 24 */
+    const tlsneg_segments *sg = es.n >= 1 ? &es.e[0].ev.segments : NULL;
+    ok(sg && sg->count == 11 && sg->num_frames == 8 && sg->frames[0] == 4 && sg->frames[7] == 18,
+       "client-hello-many-segments.pcap: 11 segments, the first 8 frames 4 to 18");
+    /* tests/captures/readoff/pq.json: the ClientHello in frames 4 and 6
+     * (1,448 + 98 bytes), the ServerHello in frame 8. */
+    run_capture("pcaps/pq-split-healthy.pcap", &es, NULL);
+    ok(es.n >= 2 && es.e[0].ev.frame == 6 && es.e[0].ev.segments.count == 2 &&
+           es.e[0].ev.segments.frames[0] == 4 && es.e[0].ev.segments.frames[1] == 6 &&
+           es.e[1].ev.frame == 8 && es.e[1].ev.segments.count == 1 &&
+           es.e[1].ev.segments.frames[0] == 8,
+       "pq-split-healthy.pcap: the ClientHello in 2 segments (frames 4, 6), the ServerHello in 1");
+    /* SSLv2-compatible ClientHello in one segment. */
+    run_capture("pcaps/sslv2-client-hello.pcap", &es, NULL);
+    ok(es.n >= 1 && es.e[0].ev.segments.count == 1 && es.e[0].ev.segments.frames[0] == 4,
+       "sslv2-client-hello.pcap: one segment, frame 4");
 }
 
 static void test_tcp(void)

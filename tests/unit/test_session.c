@@ -400,6 +400,44 @@ static void who_is_the_client(void)
     done(&rn);
 }
 
+/* The segments attribute of a hello line (events.h) read, written and
+ * carried to the facts. */
+static void segments_attribute(void)
+{
+    /* pq-split-healthy.pcap frame 6 (tests/captures/readoff/pq.json): 2
+     * segments, frames 4 and 6; the message is this test's own 4 bytes. */
+    static const char line[] =
+        "hello 6 1000 tcp 10.0.0.1 40000 10.0.0.2 443 conn=1 from=client segments=2:4,6 tls "
+        "0x0301 01000000";
+    tlsneg_ev ev;
+    ok(tlsneg_ev_parse(line, &ev, msg_buf, sizeof msg_buf) == 1 && ev.segments.count == 2 &&
+           ev.segments.num_frames == 2 && ev.segments.frames[0] == 4 && ev.segments.frames[1] == 6,
+       "segments=2:4,6 reads as 2 segments in frames 4 and 6");
+    char out[512] = "";
+    FILE *mem = tmpfile();
+    if (mem) {
+        tlsneg_ev_write(mem, &ev);
+        rewind(mem);
+        if (!fgets(out, sizeof out, mem)) {
+            out[0] = '\0';
+        }
+        fclose(mem);
+    }
+    ok(strncmp(out, line, strlen(line)) == 0, "and is written back the same: %s", out);
+    tlsneg_message m;
+    ok(tlsneg_ev_frame(&m, &ev) && m.segments.count == 2 && m.segments.frames[1] == 6,
+       "the framed message carries them");
+    static const char *const bad[] = {
+        "hello 6 1000 tcp 10.0.0.1 1 10.0.0.2 2 segments=0 tls 0x0301 01000000",
+        "hello 6 1000 tcp 10.0.0.1 1 10.0.0.2 2 segments=1:4,6 tls 0x0301 01000000",
+        "hello 6 1000 tcp 10.0.0.1 1 10.0.0.2 2 segments=2:4, tls 0x0301 01000000",
+        "hello 6 1000 tcp 10.0.0.1 1 10.0.0.2 2 segments=2;4 tls 0x0301 01000000",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ok(tlsneg_ev_parse(bad[i], &ev, msg_buf, sizeof msg_buf) == -1, "rejected: %s", bad[i]);
+    }
+}
+
 static void without_tracker(void)
 {
     /* A NULL session judges messages, without verdicts across connections. */
@@ -521,6 +559,7 @@ int main(void)
     fallback_linked_and_back_noted();
     who_is_the_client();
     without_tracker();
+    segments_attribute();
     parsed_ahead();
     replay_table_bounded();
     return tap_done();

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Add the key-exchange lines (group, key_share_group, key_share_length,
-group_selected, pq_offered, pq_key_share, pq_selected, hello_length) to the
-msg blocks of manifests, read off tshark's own dissection
-(tests/captures/extract_hellos.py: tls.handshake.extensions_supported_group,
+group_selected, pq_offered, pq_key_share, pq_selected, hello_length,
+hello_segments) to the msg blocks of manifests, read off tshark's own
+dissection (tests/captures/extract_hellos.py: tls.handshake.extensions_supported_group,
 _key_share_group, _key_share_key_exchange_length, _key_share_selected_group,
-tls.handshake.length), never off tlsneg. A throw-away helper, run once per
-manifest by hand:
+tls.handshake.length; for hello_segments the frame's bytes and tcp.segments:
+tcp.segment, tcp.segment_raw's place in tcp.reassembled.data), never off
+tlsneg. A throw-away helper, run once per manifest by hand:
 
     python3 -m tests.captures.readoff.keyexchange tests/captures/expect/X.expect...
 
@@ -19,16 +20,57 @@ import os
 import re
 import sys
 
-from tests.captures.extract_hellos import extract
+from tests.captures.extract_hellos import dissection, extract, first
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 PQ = {0x0200, 0x0201, 0x0202, 0x11eb, 0x11ec, 0x11ed, 0x6399, 0x639a}
 KEYS = ("group", "key_share_group", "key_share_length", "group_selected", "pq_offered",
-        "pq_key_share", "pq_selected", "hello_length")
+        "pq_key_share", "pq_selected", "hello_length", "hello_segments")
 
 
-def lines_for(m):
+def carriers(path):
+    """Per frame: its own bytes (hex) and the PDUs TCP reassembled there,
+    each as (reassembled hex, [(frame, pos, len) of each tcp.segment])."""
+    out = {}
+    for pkt in dissection(path):
+        layers = pkt["_source"][0]["layers"][0]
+        frame = int(first(first(layers, "frame"), "frame.number"))
+        raw = first(layers, "frame_raw")
+        pdus = []
+        for segs in layers.get("tcp.segments", []):
+            data = first(segs, "tcp.reassembled.data_raw")
+            spans = [(int(f), r[1], r[2]) for f, r in
+                     zip(segs.get("tcp.segment", []), segs.get("tcp.segment_raw", []))]
+            pdus.append((data[0] if isinstance(data, list) else data, spans))
+        out[frame] = (raw[0] if isinstance(raw, list) else raw, pdus)
+    return out
+
+
+def segments_of(m, carried):
+    """The segments that carried message m (hex at m["pos"] of its data
+    source), as tlsneg counts them (docs/fields.md): 1 if its bytes are the
+    frame's own (one TCP segment, one DTLS record holding the whole
+    message), the tcp.segment frames of the reassembled PDU that hold any of
+    its bytes, else None (several TLS records, DTLS fragments, QUIC)."""
+    if m["wire"] == "quic" or m.get("pos") is None:
+        return None
+    frame_hex, pdus = carried[m["frame"]]
+    hx, pos = m["hex"], m["pos"]
+    n = len(hx) // 2
+    if m["wire"] == "dtls" and m.get("length") is not None and n != int(m["length"]) + 12:
+        return None  # a fragment: the message was put together from several
+    if frame_hex[2 * pos:2 * (pos + n)] == hx:
+        return [m["frame"]]
+    if m["wire"] == "dtls":
+        return None
+    for data, spans in pdus:
+        if data[2 * pos:2 * (pos + n)] == hx:
+            return [f for f, at, ln in spans if at < pos + n and at + ln > pos]
+    return None
+
+
+def lines_for(m, carried):
     """The manifest lines of one message, as tshark reads it."""
     out = []
     t = m["type"]
@@ -54,6 +96,9 @@ def lines_for(m):
         out.append(f"hello_length {len(m['hex']) // 2}")
     elif m.get("length") is not None:
         out.append(f"hello_length {int(m['length']) + (12 if m['wire'] == 'dtls' else 4)}")
+    segs = segments_of(m, carried)
+    if segs:
+        out.append(f"hello_segments {len(segs)}")
     return out
 
 
@@ -71,6 +116,7 @@ def rewrite(path):
     text = open(path, encoding="utf-8").read().splitlines()
     cap = next(l.split()[1] for l in text if l.startswith("capture "))
     by = complete(extract(os.path.join(ROOT, cap)))
+    carried = carriers(os.path.join(ROOT, cap))
     seen = collections.Counter()
     out, i = [], 0
     while i < len(text):
@@ -95,7 +141,7 @@ def rewrite(path):
             continue
         m = cands[min(k, len(cands) - 1)] if len(cands) > k else cands[-1]
         out.extend(body)
-        out.extend("  " + l for l in lines_for(m))
+        out.extend("  " + l for l in lines_for(m, carried))
     open(path, "w", encoding="utf-8").write("\n".join(out) + "\n")
 
 
