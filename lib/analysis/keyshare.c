@@ -161,7 +161,7 @@ static void say_intolerant(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
                            const tlsneg_attempt *prev, const tlsneg_offer *po,
                            uint32_t tolerated_in, tlsneg_verdicts *out)
 {
-    char what[TLSNEG_VERDICT_TEXT_MAX], cause[96], failure[128], why[64] = "";
+    char what[TLSNEG_VERDICT_TEXT_MAX], cause[96], failure[128];
     unsigned n = what_changed(po, ao, false, " or ", what, sizeof what);
     tlsneg_verdict *v;
     if (!n || !(v = tlsneg_verdict_add(out, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, false))) {
@@ -188,13 +188,17 @@ static void say_intolerant(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
     if (tolerated_in) {
         char name[TLSNEG_VERSION_NAME_MAX];
         tlsneg_verdict_add_link(v, TLSNEG_LINK_TOLERATED_IN, tolerated_in);
-        snprintf(why, sizeof why, " (frame %u showed %s tolerated)", tolerated_in,
-                 tlsneg_judge_vname(po->offered_max, name));
+        tlsneg_verdict_detail(v,
+                              "The server failed frame %u's attempt, completes this retry and put "
+                              "%s in force in frame %u: it does not tolerate %s%s",
+                              prev->frame, tlsneg_judge_vname(po->offered_max, name), tolerated_in,
+                              what, n > 1 ? "; the capture cannot tell which" : "");
+        return;
     }
     tlsneg_verdict_detail(v,
-                          "The server failed frame %u's attempt (%s) and completes this retry%s: "
-                          "it does not tolerate %s%s",
-                          prev->frame, failure, why, what,
+                          "The server failed frame %u's attempt (%s) and completes this retry: it "
+                          "does not tolerate %s%s",
+                          prev->frame, failure, what,
                           n > 1 ? "; the capture cannot tell which" : "");
 }
 
@@ -247,8 +251,8 @@ bool tlsneg_judge_kx_lower(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
     tlsneg_judge_chain(t, as, v);
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_CANDIDATES, what);
     tlsneg_verdict_detail(v,
-                          "Frame %u's attempt failed and this retry completes, but it changed at "
-                          "once %s: the capture cannot tell which the server does not tolerate",
+                          "Frame %u's attempt failed; this retry, changing at once %s, completes: "
+                          "the capture cannot tell which one the server failed on",
                           prev->frame, what);
     return true;
 }
