@@ -47,8 +47,12 @@ static void render_finding(proto_tree *tree, packet_info *pinfo, tlsneg_rule_id 
 {
     const tlsneg_rule *rule = &tlsneg_rules[id];
     proto_item *it = tlsneg_item_string(tree, hf_finding, rule->finding);
-    expert_add_info_format(pinfo, it, &ei_rules[id], "%s [%s]", detail, rule->rfc);
-    if (shown(tree, hf_finding)) {
+    char text[TLSNEG_EXPERT_TEXT_MAX + 1];
+    gboolean cut = tlsneg_rule_expert_text(id, detail, text, sizeof text);
+    expert_add_info_format(pinfo, it, &ei_rules[id], "%s", text);
+    /* The expert item says the sentence; one cut to fit a label has it
+     * whole below, once. */
+    if (cut && shown(tree, hf_finding)) {
         char *sentence = wmem_strdup_printf(pinfo->pool, "%s [%s]", detail, rule->rfc);
         tlsneg_item_wrapped(proto_item_add_subtree(it, ett_finding), pinfo, ett_finding, sentence);
     }
