@@ -150,9 +150,12 @@ void tlsneg_ladder_add(tlsneg_ladder *l, const char *server, const char *sni, co
 
 /* ---- layout ------------------------------------------------------------- */
 
-static const char *vname(bool has, uint16_t v, char *buf)
+/* vname names a step's version in its wire family (DTLS 1.3 draft-43, not
+ * TLS 1.3 draft-43, for NSS's 0x7f2b in DTLS). */
+static const char *vname(const tlsneg_step *s, char *buf)
 {
-    return tlsneg_version_name_or_none(has, v, false, buf, TLSNEG_VERSION_NAME_MAX);
+    return tlsneg_version_name_or_none(s->has_version, s->version, s->dtls, buf,
+                                       TLSNEG_VERSION_NAME_MAX);
 }
 
 static void outcome_text(const tlsneg_step *s, char *out, size_t len)
@@ -161,10 +164,10 @@ static void outcome_text(const tlsneg_step *s, char *out, size_t len)
     const char *name;
     switch (s->kind) {
     case TLSNEG_STEP_SERVER_HELLO:
-        snprintf(out, len, "ServerHello: %s in force", vname(s->has_version, s->version, v));
+        snprintf(out, len, "ServerHello: %s in force", vname(s, v));
         break;
     case TLSNEG_STEP_HELLO_RETRY_REQUEST:
-        snprintf(out, len, "HelloRetryRequest (%s)", vname(s->has_version, s->version, v));
+        snprintf(out, len, "HelloRetryRequest (%s)", vname(s, v));
         break;
     case TLSNEG_STEP_HELLO_VERIFY_REQUEST:
         snprintf(out, len, "HelloVerifyRequest");
@@ -234,7 +237,7 @@ static void layout_lane(const tlsneg_ladder *l, const lane *ln, const tlsneg_lad
         if (s->kind == TLSNEG_STEP_CLIENT_HELLO && s->frame == s->attempt) {
             firsts[n++] = s->frame;
             snprintf(text, sizeof text, "#%u ClientHello, up to %s%s", n,
-                     vname(s->has_version, s->version, v),
+                     vname(s, v),
                      s->fallback_scsv ? ", TLS_FALLBACK_SCSV" : "");
             o->arrow(o->ctx, s->frame, true, text);
             last = s->attempt;
@@ -248,7 +251,7 @@ static void layout_lane(const tlsneg_ladder *l, const lane *ln, const tlsneg_lad
         }
         if (s->kind == TLSNEG_STEP_CLIENT_HELLO) {
             snprintf(text, sizeof text, "ClientHello again, up to %s",
-                     vname(s->has_version, s->version, v));
+                     vname(s, v));
         } else {
             outcome_text(s, text, sizeof text);
         }
