@@ -249,7 +249,7 @@ def fields_output(box, name):
         values = {}
         for f, col in zip(FIELDS, cols[1:]):
             if col:
-                values[f] = [norm(f, v) for v in col.split("|")]
+                values[f] = [norm(f, box.field_text(v)) for v in col.split("|")]
         if values:
             frames[int(cols[0])] = sort_unordered(values)
     return frames

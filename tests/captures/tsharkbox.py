@@ -204,6 +204,15 @@ class TsharkBox:
                 raise RuntimeError(f"tshark {' '.join(args)}: sanitizer report:\n{p.stderr[:4000]}")
         return p
 
+    def field_text(self, value):
+        """A string value as -T fields printed it, unescaped. Per-version
+        note: 4.4 and later write a backslash as \\\\ (4.0 as it is; 4.2 not
+        tried); both write CR, LF and tab as \\r, \\n, \\t."""
+        if tuple(int(x) for x in self.ws_version.split(".")) < (4, 4):
+            return value
+        return re.sub(r"\\(.)", lambda m: {"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}.get(
+            m.group(1), "\\" + m.group(1)), value)
+
     def _check_plugin(self):
         p = self.run(["-G", "plugins"])
         lines = [l for l in p.stdout.splitlines() if "tlsneg" in l]

@@ -181,8 +181,8 @@ def main():
 def check_odd_snis(res, box, tool):
     """One rendering of odd server-name bytes, read back by standard parsers."""
     name = box.add_capture(ODD)
-    tree = box.run(["-r", name, "-Y", "tlsneg.msg_type == 1", "-T", "fields", "-e",
-                    "tlsneg.sni"]).stdout.splitlines()
+    tree = [box.field_text(v) for v in box.run(["-r", name, "-Y", "tlsneg.msg_type == 1", "-T",
+                                                 "fields", "-e", "tlsneg.sni"]).stdout.splitlines()]
     res.check(tree == ODD_SNIS, "the tree's tlsneg.sni renders the odd bytes as read off them", tree)
     outputs = {
         "tshark": (box.run(["-r", name, "-q", "-z", "tlsneg,jsonl"]).stdout,
