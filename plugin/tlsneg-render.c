@@ -47,8 +47,12 @@ static void render_finding(proto_tree *tree, packet_info *pinfo, tlsneg_rule_id 
 {
     const tlsneg_rule *rule = &tlsneg_rules[id];
     proto_item *it = tlsneg_item_string(tree, hf_finding, rule->finding);
-    expert_add_info_format(pinfo, it, &ei_rules[id], "%s [%s]", detail, rule->rfc);
-    if (shown(tree, hf_finding)) {
+    char text[TLSNEG_EXPERT_TEXT_MAX + 1];
+    gboolean cut = tlsneg_rule_expert_text(id, detail, text, sizeof text);
+    expert_add_info_format(pinfo, it, &ei_rules[id], "%s", text);
+    /* The expert item says the sentence; one cut to fit a label has it
+     * whole below, once. */
+    if (cut && shown(tree, hf_finding)) {
         char *sentence = wmem_strdup_printf(pinfo->pool, "%s [%s]", detail, rule->rfc);
         tlsneg_item_wrapped(proto_item_add_subtree(it, ett_finding), pinfo, ett_finding, sentence);
     }
@@ -93,11 +97,12 @@ static int *const text_hf[TLSNEG_TEXT_ROLES] = {
     [TLSNEG_TEXT_FAILURE] = &hf_failure,
 };
 
-static void render_link(proto_tree *tree, const tlsneg_link *l)
+static proto_item *render_link(proto_tree *tree, const tlsneg_link *l)
 {
     if (l->role < TLSNEG_LINK_ROLES && link_hf[l->role]) {
-        tlsneg_item_uint(tree, *link_hf[l->role], l->frame);
+        return tlsneg_item_uint(tree, *link_hf[l->role], l->frame);
     }
+    return NULL;
 }
 
 static void render_text(proto_tree *tree, guint8 role, const char *text)
@@ -146,7 +151,11 @@ static void render_back_note(proto_tree *tree, packet_info *pinfo, const msg_res
         if (!n->set) {
             continue;
         }
-        render_link(tree, &n->link);
+        proto_item *li = render_link(tree, &n->link);
+        if (li && i == TLSNEG_NOTE_PROBE) {
+            proto_item_append_text(li, " (known once a later hello made the burst a probe: "
+                                       "not on a first pass)");
+        }
         if (n->has_text) {
             render_text(tree, n->text_role, n->text);
         }
@@ -433,6 +442,11 @@ void tlsneg_render_info_notes(packet_info *pinfo, const msg_result *r)
 {
     for (guint i = 0; i < r->num_verdicts; i++) {
         col_append_sep_fstr(pinfo->cinfo, COL_INFO, " ", "[%s]", r->verdicts[i].note);
+    }
+    const back_note *b = r->is_alert ? NULL : tlsneg_cache_back_note(pinfo, r);
+    if (b && b->note[TLSNEG_NOTE_PROBE].set) { /* a probe's first hellos, known later */
+        col_append_sep_fstr(pinfo->cinfo, COL_INFO, " ", "[%s]",
+                            tlsneg_verdict_tag(TLSNEG_VERDICT_PROBE));
     }
     if (!r->is_alert && !r->retransmission_of && r->facts.has_sentinel) {
         col_append_sep_str(pinfo->cinfo, COL_INFO, " ", "[DOWNGRD]");

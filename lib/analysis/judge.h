@@ -28,8 +28,9 @@ tlsneg_probe_rec *tlsneg_judge_in_probe(tlsneg_tracker *t, const tlsneg_attempt 
 
 /* tlsneg_judge_probe adds the verdict of a probe's message to out: a
  * finding for the hello that made it recognised (new_probe), silent
- * evidence for the others. */
-void tlsneg_judge_probe(tlsneg_verdicts *out, const tlsneg_probe *p, bool new_probe);
+ * evidence for the others; it returns the verdict, or NULL when out is
+ * full. */
+tlsneg_verdict *tlsneg_judge_probe(tlsneg_verdicts *out, const tlsneg_probe *p, bool new_probe);
 
 /* tlsneg_judge_vname names v in a finding's sentence, or says "no known
  * version" for 0 (buf: TLSNEG_VERSION_NAME_MAX bytes). */

@@ -87,6 +87,8 @@ static void state_of(const tlsneg_probes *p, const tlsneg_attempt *a, tlsneg_pro
     st->probe.dtls = a->dtls;
     st->probe.hellos = 1;
     st->probe.scsv = a->fallback_scsv ? 1 : 0;
+    st->num_earlier = 1;
+    st->earlier[0] = a->frame;
     st->seen[0] =
         (a->fp_all ^ (a->fallback_scsv ? 0x5600u : 0u) ^ (uint32_t)a->versions << 24 ^ top_of(a)) |
         1u;
@@ -118,6 +120,9 @@ static void add_hello(tlsneg_probe_rec *st, const tlsneg_attempt *a, uint32_t id
     }
     st->probe.hellos++;
     st->probe.last_us = a->hello_us;
+    if (!st->recognised && st->num_earlier < TLSNEG_PROBE_EARLIER) {
+        st->earlier[st->num_earlier++] = a->frame;
+    }
     st->probe.scsv = (uint16_t)(st->probe.scsv + (a->fallback_scsv && st->probe.scsv < UINT16_MAX));
 }
 
@@ -158,7 +163,7 @@ static void step(tlsneg_probes *p, tlsneg_attempt *a, tlsneg_attempt *prev, bool
 }
 
 tlsneg_probe_state tlsneg_probes_count(tlsneg_probes *p, tlsneg_attempt *a, tlsneg_attempt *prev,
-                                       bool dance, uint64_t window_us, tlsneg_probe *out)
+                                       bool dance, uint64_t window_us, tlsneg_probe_rec *out)
 {
     tlsneg_probe_rec st;
     step(p, a, prev, dance, window_us, &st);
@@ -173,7 +178,7 @@ tlsneg_probe_state tlsneg_probes_count(tlsneg_probes *p, tlsneg_attempt *a, tlsn
     } else if (st.recognised) {
         state = TLSNEG_PROBE_KNOWN;
     }
-    *out = st.probe;
+    *out = st;
     return state;
 }
 

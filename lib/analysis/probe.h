@@ -22,6 +22,8 @@
  * same offer again). */
 #define TLSNEG_PROBE_HELLOS     5
 #define TLSNEG_PROBE_VARIATIONS 3
+_Static_assert(TLSNEG_PROBE_EARLIER >= TLSNEG_PROBE_HELLOS - 1,
+               "every hello before the fifth of a probe is told it belongs to one");
 
 /* The probe state of a burst of two hellos or more. */
 typedef struct {
@@ -29,6 +31,8 @@ typedef struct {
     uint32_t seen[4]; /* the last distinct offers of the burst (fp_all, SCSV folded in) */
     uint16_t variations;
     bool recognised;
+    uint8_t num_earlier; /* until recognised: the burst's first ClientHellos */
+    uint32_t earlier[TLSNEG_PROBE_EARLIER];
     uint32_t next_free; /* in the free list: the next free record plus one */
 } tlsneg_probe_rec;
 
@@ -56,10 +60,12 @@ typedef enum {
 /* tlsneg_probes_count counts the new attempt a (the pair's latest in the
  * store) into the burst of its client and server, carried over from the
  * pair's previous attempt prev (or NULL), and says what a is to probe
- * detection, with the probe so far in *out. dance: a is a retry of a failed
- * attempt (no variation); window_us: the longest gap within a burst. */
+ * detection, with the burst so far in *out (out->earlier: its first
+ * ClientHellos, a's last, up to TLSNEG_PROBE_EARLIER). dance: a is a retry
+ * of a failed attempt (no variation); window_us: the longest gap within a
+ * burst. */
 tlsneg_probe_state tlsneg_probes_count(tlsneg_probes *p, tlsneg_attempt *a, tlsneg_attempt *prev,
-                                       bool dance, uint64_t window_us, tlsneg_probe *out);
+                                       bool dance, uint64_t window_us, tlsneg_probe_rec *out);
 
 /* tlsneg_probes_of returns the record of the burst of a's pair if it is
  * recognised as a probe and a belongs to it (perhaps only since a later

@@ -201,11 +201,16 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
         weigh_retry(t, &r, time_us, &fallback, &same, &changed, &kx);
     }
     if (!t->cfg.no_probes) {
-        tlsneg_probe p;
+        tlsneg_probe_rec p;
         tlsneg_probe_state ps = tlsneg_probes_count(&t->probes, a, pbefore, fallback || same || kx,
                                                     t->cfg.window_us, &p);
         if (ps != TLSNEG_PROBE_NONE) {
-            tlsneg_judge_probe(out, &p, ps == TLSNEG_PROBE_NEW);
+            tlsneg_verdict *v = tlsneg_judge_probe(out, &p.probe, ps == TLSNEG_PROBE_NEW);
+            for (size_t i = 0; v && ps == TLSNEG_PROBE_NEW && i < p.num_earlier; i++) {
+                if (p.earlier[i] != a->frame) {
+                    v->probe_earlier[v->probe_earlier_len++] = p.earlier[i];
+                }
+            }
             return; /* a probe: no fallback, no chain */
         }
     }

@@ -3,6 +3,9 @@
 
 #include "analysis/verdict.h"
 
+#include <stdio.h>
+#include <string.h>
+
 const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT] = {
 #define TLSNEG_RULE(id, name, finding, group, severity, drafts, check, rfc, text)                  \
     [TLSNEG_RULE_##id] = {name, finding, TLSNEG_GROUP_##group, TLSNEG_SEVERITY_##severity, drafts, \
@@ -10,6 +13,52 @@ const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT] = {
 #include "rules.def"
 #undef TLSNEG_RULE
 };
+
+/* clause_ends lists in out (at most max) where the clauses of text end:
+ * before ", ", "; " or ": " outside parentheses. */
+static size_t clause_ends(const char *text, size_t len, size_t *out, size_t max)
+{
+    size_t n = 0;
+    int depth = 0;
+    for (size_t i = 1; i + 1 < len && n < max; i++) {
+        depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+        if (!depth && strchr(",;:", text[i]) && text[i + 1] == ' ') {
+            out[n++] = i;
+        }
+    }
+    return n;
+}
+
+bool tlsneg_rule_expert_text(tlsneg_rule_id r, const char *detail, char *buf, size_t size)
+{
+    const char *rfc = tlsneg_rules[r].rfc;
+    size_t limit = size - 1 < TLSNEG_EXPERT_TEXT_MAX ? size - 1 : TLSNEG_EXPERT_TEXT_MAX;
+    size_t len = strlen(detail), tail = strlen(rfc) + 3; /* " [" rfc "]" */
+    if (len + tail <= limit) {
+        snprintf(buf, size, "%s [%s]", detail, rfc);
+        return false;
+    }
+    /* The first clause or more, " ... ", and the longest run of last
+     * clauses that fits: the sentence's subject and its conclusion. */
+    size_t ends[32], n = clause_ends(detail, len, ends, 32);
+    size_t room = limit > tail + 5 ? limit - tail - 5 : 0;
+    for (size_t t = 0; t < n; t++) {
+        size_t from = ends[t] + 2, keep = len - from, head = 0;
+        for (size_t h = 0; h < t && ends[h] + keep <= room; h++) {
+            head = ends[h];
+        }
+        if (head) {
+            snprintf(buf, size, "%.*s ... %s [%s]", (int)head, detail, detail + from, rfc);
+            return true;
+        }
+    }
+    size_t cut = 0; /* no clauses to keep: the words that fit */
+    for (size_t i = 1; i < len && i <= room; i++) {
+        cut = detail[i] == ' ' ? i : cut;
+    }
+    snprintf(buf, size, "%.*s ... [%s]", (int)cut, detail, rfc);
+    return true;
+}
 
 const char *tlsneg_group_name(tlsneg_group g)
 {

@@ -52,6 +52,20 @@ extern const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT];
  * headline rows of verdicts.def; a few checks' findings are too. */
 bool tlsneg_rule_is_verdict(tlsneg_rule_id r);
 
+/* The longest expert text: Wireshark 4.0 cuts an item's label at
+ * ITEM_LABEL_LENGTH (240) bytes, and the expert item's label is
+ * "Expert Info (Warning/Malformed): " (33 bytes) and the text. */
+#define TLSNEG_EXPERT_TEXT_MAX 200
+
+/* tlsneg_rule_expert_text writes the expert text of a finding of rule r
+ * whose sentence is detail: "detail [rfc]" if that fits
+ * TLSNEG_EXPERT_TEXT_MAX bytes; else its first clauses, " ... " and its
+ * last clauses, cut where a clause ends (", ", "; ", ": " outside
+ * parentheses), or failing that its first words, then " [rfc]". buf holds
+ * at least TLSNEG_EXPERT_TEXT_MAX + 1 bytes. Returns true if the sentence
+ * was cut: then it belongs whole beside the expert text. */
+bool tlsneg_rule_expert_text(tlsneg_rule_id r, const char *detail, char *buf, size_t size);
+
 /* Public names of groups and severities ("protocol", "warn"). */
 const char *tlsneg_group_name(tlsneg_group g);
 const char *tlsneg_severity_name(tlsneg_severity s);

@@ -140,7 +140,8 @@ static void own_title(tlsneg_result *out)
 /* back_notes tells the earlier attempts of a chain what this frame
  * revealed: the last failed attempt that it retried it, every failed attempt
  * what the server did not tolerate, every retry of a chain that ended here
- * its number among all of them. */
+ * its number among all of them; the first hellos of a probe recognised
+ * here that they belong to it. */
 static void back_notes(tlsneg_result *out, uint32_t frame)
 {
     for (size_t k = 0; k < out->verdicts.count; k++) {
@@ -159,6 +160,13 @@ static void back_notes(tlsneg_result *out, uint32_t frame)
                 n->has_text = true;
                 n->text.role = TLSNEG_TEXT_TITLE;
                 tlsneg_retry_text(&r, n->text.text, sizeof n->text.text);
+            }
+        }
+        for (size_t i = 0; row->note == TLSNEG_NOTE_PROBE && i < v->probe_earlier_len; i++) {
+            tlsneg_back_note *n = add_note(out, v->probe_earlier[i], TLSNEG_NOTE_PROBE);
+            if (n) {
+                n->link.role = TLSNEG_LINK_PROBE_START;
+                n->link.frame = v->probe.first_frame;
             }
         }
         const char *what = tlsneg_verdict_text(v, TLSNEG_TEXT_INTOLERANT_OF);

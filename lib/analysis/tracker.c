@@ -80,11 +80,11 @@ void tlsneg_judge_chain(const tlsneg_tracker *t, uint32_t s, tlsneg_verdict *v)
     }
 }
 
-void tlsneg_judge_probe(tlsneg_verdicts *out, const tlsneg_probe *p, bool new_probe)
+tlsneg_verdict *tlsneg_judge_probe(tlsneg_verdicts *out, const tlsneg_probe *p, bool new_probe)
 {
     tlsneg_verdict *v = tlsneg_verdict_add(out, TLSNEG_VERDICT_PROBE, false);
     if (!v) {
-        return;
+        return NULL;
     }
     char text[TLSNEG_VERDICT_TEXT_MAX];
     tlsneg_probe_text(p, text, sizeof text);
@@ -98,6 +98,7 @@ void tlsneg_judge_probe(tlsneg_verdicts *out, const tlsneg_probe *p, bool new_pr
                           "This client %s so far, changing its offer on purpose: a scanner or a "
                           "test; its attempts are not judged as fallbacks or intolerance",
                           text);
+    return v;
 }
 
 tlsneg_probe_rec *tlsneg_judge_in_probe(tlsneg_tracker *t, const tlsneg_attempt *a)

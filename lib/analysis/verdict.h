@@ -101,6 +101,11 @@ typedef struct {
     bool dtls;
 } tlsneg_probe;
 
+/* The most ClientHellos of a burst before the one that makes it a probe
+ * that are told so afterwards (TLSNEG_NOTE_PROBE); a burst needs at least
+ * TLSNEG_PROBE_HELLOS - 1 (probe.h). */
+#define TLSNEG_PROBE_EARLIER 12
+
 #define TLSNEG_VERDICT_LINKS    4
 #define TLSNEG_VERDICT_VERSIONS 4
 #define TLSNEG_VERDICT_TEXTS    4
@@ -143,8 +148,12 @@ typedef struct {
     /* TLSNEG_VERDICT_CLIENT_ABORT: the ServerHello carried a downgrade
      * sentinel and the client had offered TLS 1.3: it caught the downgrade. */
     bool downgrade_caught;
-    /* TLSNEG_VERDICT_PROBE: the probe as far as it has gone. */
+    /* TLSNEG_VERDICT_PROBE: the probe as far as it has gone; on the hello
+     * that made it recognised, the burst's ClientHellos before it (a back
+     * note each: the first pass could not know them as a probe's). */
     tlsneg_probe probe;
+    uint8_t probe_earlier_len;
+    uint32_t probe_earlier[TLSNEG_PROBE_EARLIER];
 } tlsneg_verdict;
 
 typedef struct {

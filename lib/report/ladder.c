@@ -151,9 +151,12 @@ void tlsneg_ladder_add(tlsneg_ladder *l, const char *server, const char *sni, co
 
 /* ---- layout ------------------------------------------------------------- */
 
-static const char *vname(bool has, uint16_t v, char *buf)
+/* vname names a step's version in its wire family (DTLS 1.3 draft-43, not
+ * TLS 1.3 draft-43, for NSS's 0x7f2b in DTLS). */
+static const char *vname(const tlsneg_step *s, char *buf)
 {
-    return tlsneg_version_name_or_none(has, v, false, buf, TLSNEG_VERSION_NAME_MAX);
+    return tlsneg_version_name_or_none(s->has_version, s->version, s->dtls, buf,
+                                       TLSNEG_VERSION_NAME_MAX);
 }
 
 /* group_text names a group ("X25519MLKEM768", "x25519", "0x1234"). */
@@ -196,12 +199,11 @@ static void outcome_text(const tlsneg_step *s, char *out, size_t len)
     const char *name;
     switch (s->kind) {
     case TLSNEG_STEP_SERVER_HELLO:
-        snprintf(out, len, "ServerHello: %s in force%s%s", vname(s->has_version, s->version, v),
-                 s->num_groups ? ", " : "",
+        snprintf(out, len, "ServerHello: %s in force%s%s", vname(s, v), s->num_groups ? ", " : "",
                  s->num_groups ? group_text(s->groups[0], g, sizeof g) : "");
         break;
     case TLSNEG_STEP_HELLO_RETRY_REQUEST:
-        snprintf(out, len, "HelloRetryRequest (%s%s%s)", vname(s->has_version, s->version, v),
+        snprintf(out, len, "HelloRetryRequest (%s%s%s)", vname(s, v),
                  s->num_groups ? ", asks for " : "",
                  s->num_groups ? group_text(s->groups[0], g, sizeof g) : "");
         break;
@@ -284,8 +286,7 @@ static void layout_lane(const tlsneg_ladder *l, const lane *ln, const tlsneg_lad
             }
             firsts[n++] = s->frame;
             prev_hello = s;
-            snprintf(text, sizeof text, "#%u ClientHello, up to %s%s%s", n,
-                     vname(s->has_version, s->version, v),
+            snprintf(text, sizeof text, "#%u ClientHello, up to %s%s%s", n, vname(s, v),
                      s->fallback_scsv ? ", TLS_FALLBACK_SCSV" : "", move);
             o->arrow(o->ctx, s->frame, true, text);
             last = s->attempt;
@@ -298,8 +299,7 @@ static void layout_lane(const tlsneg_ladder *l, const lane *ln, const tlsneg_lad
             continue;
         }
         if (s->kind == TLSNEG_STEP_CLIENT_HELLO) {
-            snprintf(text, sizeof text, "ClientHello again, up to %s",
-                     vname(s->has_version, s->version, v));
+            snprintf(text, sizeof text, "ClientHello again, up to %s", vname(s, v));
         } else {
             outcome_text(s, text, sizeof text);
         }

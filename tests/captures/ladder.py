@@ -318,6 +318,28 @@ def check_group_move(box, check):
               f"{name}: the SVG says it too", svg[:2000])
 
 
+def check_dtls_names(box, check):
+    """NSS's DTLS 1.3 draft (0x7f00 + draft, draft-ietf-tls-dtls13) is named
+    DTLS on the ladder's ClientHello rungs, as tshark's dtls.* fields show
+    the hello's highest offer."""
+    cap = box.add_capture(os.path.join(ROOT, "pcaps", "dtls13draft-nss-client.pcap"))
+    rows = box.run(["-n", "-r", cap, "-Y", "dtls.handshake.type == 1", "-T", "fields",
+                    "-e", "frame.number", "-e", "dtls.handshake.extensions.supported_version",
+                    "-E", "occurrence=a", "-E", "aggregator=,"]).stdout.split("\n")
+    want = {}
+    for r in filter(None, rows):
+        frame, versions = r.split("\t")
+        drafts = [int(v, 16) for v in versions.split(",") if int(v, 16) >> 8 == 0x7f]
+        want[int(frame)] = f"DTLS 1.3 draft-{max(drafts) & 0xff}"
+    out = box.run(["-n", "-r", cap, "-q", "-z", "tlsneg,ladder"]).stdout
+    for frame, name in sorted(want.items()):
+        line = re.search(rf"^ *{frame}  (.*)$", out, re.M)
+        check(line and f"up to {name} " in line.group(1),
+              f"dtls13draft-nss-client.pcap: frame {frame} rung says up to {name}", out)
+    check(want and not re.search(r"(?<!D)TLS 1\.3 draft", out),
+          "dtls13draft-nss-client.pcap: no rung calls the DTLS draft TLS", out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     tsharkbox.add_arguments(ap)
@@ -363,6 +385,9 @@ def main():
             check_titles(box, cap, name, want, check)
             check_info_notes(box, cap, name, want, check)
         check_group_move(box, check)
+
+
+        check_dtls_names(box, check)
     finally:
         box.close()
     return res.summary()

@@ -105,7 +105,10 @@ static void check_result(const tlsneg_result *x, const tlsneg_conn *c, uint32_t 
     require(x->num_back_notes <= TLSNEG_MAX_BACK_NOTES);
     for (size_t i = 0; i < x->num_back_notes; i++) {
         const tlsneg_back_note *n = &x->back_notes[i];
-        require(n->kind < TLSNEG_NOTE_KINDS && n->frame < frame && n->link.frame == frame);
+        /* A probe's first hellos link its first hello; the others, this frame. */
+        require(
+            n->kind < TLSNEG_NOTE_KINDS && n->frame < frame &&
+            (n->kind == TLSNEG_NOTE_PROBE ? n->link.frame <= n->frame : n->link.frame == frame));
         require(!n->has_text || terminated(n->text.text, sizeof n->text.text));
         require(!n->has_finding || terminated(n->finding.detail, sizeof n->finding.detail));
     }

@@ -809,6 +809,33 @@ static void every_rule_is_named(void)
     ok(fine, "every rule has a unique name, text and reference; variants are <finding>_<variant>");
 }
 
+/* Expert texts fit Wireshark 4.0's label (ITEM_LABEL_LENGTH 240, less
+ * "Expert Info (Warning/Malformed): "), cut where a clause ends. */
+static void expert_texts(void)
+{
+    char buf[TLSNEG_EXPERT_TEXT_MAX + 1];
+    ok(!tlsneg_rule_expert_text(TLSNEG_RULE_VERSION_NOT_OFFERED, "Short", buf, sizeof buf) &&
+           strcmp(buf, "Short [RFC 8446 4.2.1]") == 0,
+       "a short sentence: itself and its RFC (%s)", buf);
+    const char *longer =
+        "The ClientHello carries TLS_FALLBACK_SCSV and offers up to TLS 1.1 (0x0302); this "
+        "ServerHello's DOWNGRD\\x00 proves the server supports at least TLS 1.2 (0x0303), yet it "
+        "puts TLS 1.1 (0x0302) in force instead of refusing with inappropriate_fallback";
+    ok(tlsneg_rule_expert_text(TLSNEG_RULE_IGNORED_FALLBACK_SCSV, longer, buf, sizeof buf) &&
+           strcmp(buf, "The ClientHello carries TLS_FALLBACK_SCSV and offers up to TLS 1.1 "
+                       "(0x0302) ... yet it puts TLS 1.1 (0x0302) in force instead of refusing "
+                       "with inappropriate_fallback [RFC 7507 3]") == 0 &&
+           strlen(buf) <= TLSNEG_EXPERT_TEXT_MAX,
+       "a long one: its subject, its conclusion and its RFC (%s)", buf);
+    char word[400];
+    memset(word, 'x', sizeof word - 1);
+    word[sizeof word - 1] = '\0';
+    word[150] = ' ';
+    ok(tlsneg_rule_expert_text(TLSNEG_RULE_MALFORMED, word, buf, sizeof buf) &&
+           strlen(buf) <= TLSNEG_EXPERT_TEXT_MAX && strstr(buf, " ... [RFC 8446 4]"),
+       "no clauses: the words that fit (%zu bytes)", strlen(buf));
+}
+
 int main(void)
 {
     real_hellos();
@@ -822,6 +849,7 @@ int main(void)
     fallback_and_alert_rules();
     malformed_rules();
     dtls_rules();
+    expert_texts();
     missing_supported_versions_rules();
     dtls_draft_rules();
     key_exchange_rules();

@@ -517,6 +517,8 @@ typedef struct {
     uint8_t chain_len;
     uint32_t chain_frames[TLSNEG_CHAIN_MAX];
     tlsneg_probe probe_info;
+    uint8_t probe_earlier_len;
+    uint32_t probe_earlier[TLSNEG_PROBE_EARLIER];
     tlsneg_verdicts vs;
 } tlsneg_cross;
 
@@ -575,6 +577,8 @@ static void view(tlsneg_cross *c)
             c->probe = true;
             c->probe_new = !v->silent;
             c->probe_info = v->probe;
+            c->probe_earlier_len = v->probe_earlier_len;
+            memcpy(c->probe_earlier, v->probe_earlier, sizeof c->probe_earlier);
             break;
         case TLSNEG_VERDICT_INCONSISTENT:
             c->inconsistent = true;
@@ -850,6 +854,8 @@ static void probes(void)
         tlsneg_tracker *t = tlsneg_tracker_new(&cfg);
         int recognised = 0, in_probe = 0, verdicts = 0;
         tlsneg_probe last = {0};
+        uint8_t earlier_len = 0;
+        uint32_t earlier[TLSNEG_PROBE_EARLIER] = {0};
         for (size_t i = 0; i < n; i++) {
             tlsneg_cross c;
             /* sslscan sends SNI in most hellos, not in all: one probe. */
@@ -859,6 +865,10 @@ static void probes(void)
             ch_(t, i, &k, frame, now, &steps[i].offer, &c);
             recognised += c.probe_new;
             in_probe += c.probe;
+            if (c.probe_new) {
+                earlier_len = c.probe_earlier_len;
+                memcpy(earlier, c.probe_earlier, sizeof earlier);
+            }
             verdicts += c.fallback || c.same_retry;
             if (c.probe) {
                 last = c.probe_info;
@@ -879,6 +889,10 @@ static void probes(void)
             ok(recognised == 1 && in_probe == 6, "recognised once, at the fifth hello (%d, %d)",
                recognised, in_probe);
             ok(verdicts == 0, "no fallback, retry or intolerance verdict in the probe");
+            ok(earlier_len == 4 && earlier[0] == 22 && earlier[1] == 32 && earlier[2] == 42 &&
+                   earlier[3] == 52,
+               "the hello that makes it a probe names the four before it (%u: %u %u %u %u)",
+               earlier_len, earlier[0], earlier[1], earlier[2], earlier[3]);
             char text[200];
             ok(last.first_frame == 22 && last.hellos == 10 && last.scsv == 1 &&
                    last.scsv_refused == 1 && last.lowest == TLSNEG_V_SSL3 &&

@@ -65,6 +65,7 @@ out_lines = []
 burst = None
 hello_list = []
 stream_outcome = {}
+later_probe = {}   # ClientHello frame -> its probe's first hello, known only later
 def fp(fr):
     r = rows[fr]
     ext = frozenset(e for e in ints(r["tls.handshake.extension.type"])
@@ -113,13 +114,19 @@ for m in msgs:
             # (no hello of these captures is a retry of a failed attempt: checked by hand)
             key = (cur_fp, 0x5600 in suites)
             if burst is None or now - burst["last"] > 30:
-                burst = {"first": fr, "n": 0, "var": 0, "rec": False, "last": now, "seen": [key]}
+                burst = {"first": fr, "n": 0, "var": 0, "rec": False, "last": now, "seen": [key],
+                         "before": []}
             elif key not in burst["seen"]:
                 burst["var"] += 1
                 burst["seen"] = ([key] + burst["seen"])[:4]
             burst["n"] += 1; burst["last"] = now
             if not burst["rec"] and burst["n"] >= 5 and burst["var"] >= 3:
                 burst["rec"] = True; expert.append("probe")
+                # the hellos before this one learn it once the capture has been read
+                for b_fr in burst["before"]:
+                    later_probe[b_fr] = burst["first"]
+            elif not burst["rec"]:
+                burst["before"].append(fr)
             stream_outcome[st] = burst
             if burst["rec"]:
                 lines.append("  probe %d" % burst["first"])
@@ -167,4 +174,13 @@ for m in msgs:
     if expert:
         lines.insert(1, "  expert " + " ".join(expert))
     out_lines += lines
-print("\n".join(out_lines))
+# "later probe": after each earlier hello's block
+final, cur = [], None
+for l in out_lines + ["msg frame=0 type=0"]:
+    m = re.match(r"(msg|alert) frame=(\d+)", l)
+    if m and cur in later_probe:
+        final.append("  later probe %d" % later_probe[cur])
+    if m:
+        cur = int(m.group(2)) if m.group(1) == "msg" else None
+    final.append(l)
+print("\n".join(final[:-1]))
