@@ -159,18 +159,26 @@ static gboolean analyse_message(msg_result *r, wire_place *place, proto_tree *tr
 }
 
 /* track_close tells the session layer about a TCP RST or FIN in a
- * connection that has shown a hello or alert; res keeps it if it ended an
- * attempt. */
+ * connection that has shown a hello or alert, or, from the server, in one
+ * where TLS has begun (a ClientHello may be in flight: the session layer
+ * holds the ending for it); res keeps it if it ended an attempt. */
 static frame_result *track_close(guint32 flags, packet_info *pinfo, frame_result *res)
 {
     if (!(flags & 0x005)) { /* FIN 0x001, RST 0x004 */
         return res;
     }
     tlsneg_conn *c = existing_connection(pinfo);
-    if (!c) {
-        return res;
-    }
     tlsneg_event ev = event_of(pinfo);
+    if (!c || !c->has_client_hello) {
+        /* Used while the connection has shown no ClientHello. */
+        ev.sender = tlsneg_tree_tcp_sender(pinfo);
+    }
+    if (!c) {
+        if (ev.sender != TLSNEG_SENDER_SERVER || !tlsneg_tree_tls_begun(pinfo)) {
+            return res;
+        }
+        c = connection(pinfo);
+    }
     tlsneg_close_result x;
     tlsneg_session_close(session, c, &ev, (flags & 0x004) != 0, &x);
     if (x.ended_attempt_frame) {

@@ -210,6 +210,11 @@ void tlsneg_cache_keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn
     r->title = x->title[0] ? kept_text(x->title) : NULL;
     r->failed_attempt = x->failed_attempt;
     r->failure_cause = x->failure_cause;
+    r->held = x->held;
+    r->early_frame = x->early_frame;
+    r->early_time_us = x->early_time_us;
+    r->early_cause = x->early_cause;
+    r->early_alert = x->early_alert;
 }
 
 const back_note *tlsneg_cache_back_note(const packet_info *pinfo, const msg_result *r)

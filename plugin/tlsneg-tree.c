@@ -361,6 +361,15 @@ tlsneg_sender tlsneg_tree_tcp_sender(packet_info *pinfo)
                                                   : TLSNEG_SENDER_UNKNOWN;
 }
 
+gboolean tlsneg_tree_tls_begun(packet_info *pinfo)
+{
+    if (proto_tls < 0) {
+        return FALSE;
+    }
+    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    return conv && conversation_get_proto_data(conv, proto_tls) != NULL;
+}
+
 /* watch_protocol_fields adds every field of protocol proto_name whose name
  * is watched: several fields share one name (the SSLv2 handshake type is
  * tls.handshake.type too), and 4.0 does not chain them all through

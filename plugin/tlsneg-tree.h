@@ -73,4 +73,9 @@ gboolean tlsneg_tree_has_progress_record(proto_tree *tree);
  * knows it. */
 tlsneg_sender tlsneg_tree_tcp_sender(packet_info *pinfo);
 
+/* tlsneg_tree_tls_begun tells whether the TLS dissector has state on this
+ * frame's conversation: it has read bytes of it (the first segment of a
+ * ClientHello still to be completed, say). */
+gboolean tlsneg_tree_tls_begun(packet_info *pinfo);
+
 #endif

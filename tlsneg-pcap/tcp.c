@@ -452,7 +452,10 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
             f->client_guessed = false;
         }
     }
-    if (n->payload_len > 0 && !t->done && !f->rst) {
+    /* After a reset, only the other side's bytes already in flight are read
+     * (the reset does not take back what was sent before it). */
+    bool reset_side = f->rst && f->rst_dir == d;
+    if (n->payload_len > 0 && !t->done && !reset_side) {
         if (!t->isn_known) {
             /* Caught mid-stream: the stream starts here. */
             t->isn = n->seq;
@@ -502,11 +505,32 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
     }
     if ((fl & TLSNEG_TCP_RST) && !f->rst) {
         f->rst = true;
+        f->rst_dir = (int8_t)d;
         tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_RST, 0);
     } else if ((fl & TLSNEG_TCP_FIN) && !t->fin) {
         t->fin = true;
         tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_FIN, 0);
     }
+}
+
+/* in_flight: endpoint d of f has sent bytes that complete no record or
+ * handshake message yet (a hello whose next segment is still to come). */
+static bool in_flight(const flow *f, int d)
+{
+    const tcp_dir *t = f->tcp[d];
+    return t && !t->done && (t->s.have > 0 || t->s.num_ahead > 0 || t->hs.hdr_got > 0);
+}
+
+/* over: nothing more to find in f. After a reset, the other side's bytes
+ * in flight are still read (a server that resets between the two segments
+ * of a ClientHello: the second was sent before the reset came), until
+ * they are complete; no more than max_buffer of them, as any stream. */
+static bool over(const flow *f)
+{
+    if (f->rst) {
+        return !in_flight(f, 1 - f->rst_dir);
+    }
+    return f->tcp[0] && f->tcp[1] && f->tcp[0]->fin && f->tcp[1]->fin;
 }
 
 void tlsneg_tcp_segment(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h, flow *f, int d)
@@ -533,7 +557,7 @@ void tlsneg_tcp_segment(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h, 
     }
     tlsneg_flow_seen(p, f);
     tcp_packet(p, f, d, n);
-    if (f->rst || (f->tcp[0] && f->tcp[1] && f->tcp[0]->fin && f->tcp[1]->fin)) {
+    if (over(f) || (f->rst && (n->tcp_flags & TLSNEG_TCP_RST) && f->rst_dir != d)) {
         /* Over: nothing more to find, and memory stays flat in the number
          * of connections. */
         p->st.flows_closed++;

@@ -260,6 +260,15 @@ static void print_event(const tlsneg_ev *ev, const tlsneg_replay_out *out)
     if (x->client_hello_frame) {
         printf(",\"client_hello_frame\":%u", x->client_hello_frame);
     }
+    if (x->held) {
+        printf(",\"held\":true");
+    }
+    if (x->early_frame) {
+        printf(",\"early_frame\":%u,\"early_cause\":\"%s\"", x->early_frame,
+               x->early_cause == TLSNEG_CAUSE_ALERT   ? "alert"
+               : x->early_cause == TLSNEG_CAUSE_RESET ? "reset"
+                                                      : "close");
+    }
     print_sni(x->has_sni, x->sni);
     print_findings(&x->findings);
     print_verdicts(&x->verdicts);

@@ -93,6 +93,11 @@ static void result_init(tlsneg_result *out)
     out->title[0] = '\0';
     out->failed_attempt = 0;
     out->failure_cause = TLSNEG_CAUSE_NONE;
+    out->held = false;
+    out->early_frame = 0;
+    out->early_time_us = 0;
+    out->early_cause = TLSNEG_CAUSE_NONE;
+    out->early_alert = 0;
     memset(&out->facts, 0, sizeof out->facts);
 }
 
@@ -216,6 +221,41 @@ static void track_client_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tl
     tlsneg_tracker_client_hello(t, c->id, &key, ev->frame, ev->time_us, &offer, &out->verdicts);
 }
 
+/* hold_early: the server ended c (cause, alert) before its ClientHello
+ * was complete; the first such ending is kept for that attempt. */
+static bool hold_early(tlsneg_conn *c, const tlsneg_event *ev, uint8_t cause, uint8_t alert)
+{
+    if (c->has_client_hello || ev->sender != TLSNEG_SENDER_SERVER || c->early_frame) {
+        return false;
+    }
+    c->early_frame = ev->frame;
+    c->early_time_us = ev->time_us;
+    c->early_cause = cause;
+    c->early_alert = alert;
+    return true;
+}
+
+/* early_failure: the ClientHello just tracked completes on a connection
+ * the server had already ended: its attempt failed there, in that frame,
+ * and the result says so (early_*, a failure note for this frame). */
+static void early_failure(tlsneg_tracker *t, tlsneg_conn *c, const tlsneg_event *ev,
+                          tlsneg_result *out)
+{
+    if (!c->early_frame ||
+        !tlsneg_tracker_early_end(t, c->id, c->early_time_us, c->early_cause, c->early_alert)) {
+        return;
+    }
+    tlsneg_tracker_failed_in(t, c->id, c->early_frame);
+    out->early_frame = c->early_frame;
+    out->early_time_us = c->early_time_us;
+    out->early_cause = c->early_cause;
+    out->early_alert = c->early_alert;
+    tlsneg_back_note *n = add_note(out, ev->frame, TLSNEG_NOTE_FAILED);
+    if (n) {
+        fill_failed(n, ev->frame, c->early_frame, c->early_cause, c->early_alert);
+    }
+}
+
 static void track_server_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tlsneg_event *ev,
                                const tlsneg_hello *h, const tlsneg_facts *f, tlsneg_result *out)
 {
@@ -279,6 +319,9 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     tlsneg_tracker *t = tracker_of(s);
     if (t && client) {
         track_client_hello(t, c, ev, h, f, out);
+        if (!c->has_client_hello) {
+            early_failure(t, c, ev, out);
+        }
     } else if (t && f->msg_type == TLSNEG_HS_SERVER_HELLO) {
         track_server_hello(t, c, ev, h, f, out);
     }
@@ -326,6 +369,11 @@ void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
         .client_hello = c->client_hello, .is_alert = true, .alert_description = description};
     tlsneg_check(&out->findings, &in);
     tlsneg_tracker *t = tracker_of(s);
+    if (t && tlsneg_alert_ends_handshake(description) &&
+        hold_early(c, ev, TLSNEG_CAUSE_ALERT, description)) {
+        out->held = true; /* told with the ClientHello it makes fail */
+        return;
+    }
     if (t) {
         uint32_t failed = tlsneg_tracker_alert(t, c->id, ev->time_us, description,
                                                out->alert_from_server, &out->verdicts);
@@ -349,7 +397,7 @@ void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
 {
     memset(out, 0, sizeof *out);
     tlsneg_tracker *t = tracker_of(s);
-    if (!t) {
+    if (!t || hold_early(c, ev, reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE, 0)) {
         return;
     }
     out->ended_attempt_frame = tlsneg_tracker_close(t, c->id, ev->time_us, reset);

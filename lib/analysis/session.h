@@ -70,6 +70,13 @@ typedef struct {
      * DTLS or QUIC hello sent again unchanged. */
     uint64_t last_hash[2];
     uint32_t last_frame[2];
+    /* The server's first ending (TCP RST or FIN, fatal alert) while the
+     * connection had no complete ClientHello yet: held for the attempt of
+     * the ClientHello that completes later (its failure), or 0. */
+    uint32_t early_frame;
+    uint64_t early_time_us;
+    uint8_t early_cause; /* tlsneg_cause */
+    uint8_t early_alert; /* the alert's description */
 } tlsneg_conn;
 
 /* A back note: what a later frame revealed about an earlier frame's
@@ -129,6 +136,19 @@ typedef struct {
      * TLSNEG_NOTE_FAILED back note tells it), and how; or 0. */
     uint32_t failed_attempt;
     uint8_t failure_cause; /* tlsneg_cause */
+    /* An alert the server sent before the connection's ClientHello was
+     * complete: held for that attempt, whose ClientHello tells it (early_*);
+     * its outcome belongs there, not here. */
+    bool held;
+    /* A ClientHello whose attempt the server had already ended before it
+     * was complete (a TCP RST or FIN, a fatal alert: held on the
+     * connection): that ending's frame, time, cause and alert; the attempt
+     * failed there (a TLSNEG_NOTE_FAILED back note for this very frame
+     * says so). early_frame 0: none. */
+    uint32_t early_frame;
+    uint64_t early_time_us;
+    uint8_t early_cause; /* tlsneg_cause */
+    uint8_t early_alert;
     size_t num_back_notes;
     tlsneg_back_note back_notes[TLSNEG_MAX_BACK_NOTES];
 } tlsneg_result;
@@ -179,7 +199,12 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
 void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
                           uint8_t description, tlsneg_result *out);
 
-/* tlsneg_session_close tells about a TCP RST (reset) or FIN on c. */
+/* tlsneg_session_close tells about a TCP RST (reset) or FIN on c. A
+ * server's ending before c's ClientHello is complete (ev->sender tells the
+ * server while c has none) ends no attempt yet: it is held on c, and is the
+ * failure of the attempt whose ClientHello completes later on c
+ * (tlsneg_result.early_frame); so is a server's fatal alert then
+ * (tlsneg_result.held). */
 void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev, bool reset,
                           tlsneg_close_result *out);
 

@@ -136,6 +136,21 @@ void tlsneg_tracker_failed_in(tlsneg_tracker *t, uint64_t conn, uint32_t frame)
     }
 }
 
+bool tlsneg_tracker_early_end(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_t cause,
+                              uint8_t alert)
+{
+    tlsneg_attempt *a = tlsneg_attempts_get(&t->st, TLSNEG_BY_CONN, conn);
+    if (!a || a->outcome != TLSNEG_CAUSE_NONE) {
+        return false;
+    }
+    /* No verdict: the server failed a hello it had not read whole, which
+     * says nothing about what the hello offered. */
+    a->outcome = (uint8_t)(cause & 0xf);
+    a->alert = alert;
+    a->time_us = time_us;
+    return true;
+}
+
 void tlsneg_tracker_progress(tlsneg_tracker *t, uint64_t conn, bool from_server)
 {
     tlsneg_attempt *a = tlsneg_attempts_get(&t->st, TLSNEG_BY_CONN, conn);

@@ -76,6 +76,13 @@ uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint64_t time_us
  * told is kept. */
 void tlsneg_tracker_failed_in(tlsneg_tracker *t, uint64_t conn, uint32_t frame);
 
+/* tlsneg_tracker_early_end: the attempt on conn had been ended by the
+ * server (cause, alert: an alert's description) before its ClientHello was
+ * complete, at time_us. Returns false if the attempt is unknown or has an
+ * outcome already. */
+bool tlsneg_tracker_early_end(tlsneg_tracker *t, uint64_t conn, uint64_t time_us, uint8_t cause,
+                              uint8_t alert);
+
 /* ChangeCipherSpec or an encrypted record on the connection: once both
  * sides have sent one, a handshake whose ServerHello the capture misses
  * completed all the same; it is no failure. */

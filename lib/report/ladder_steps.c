@@ -60,8 +60,8 @@ void tlsneg_ladder_message(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_fra
                            const tlsneg_out_msg *m)
 {
     const tlsneg_facts *f = &m->facts;
-    if (!m->is_alert && m->retransmission_of) {
-        return;
+    if ((!m->is_alert && m->retransmission_of) || m->held) {
+        return; /* a held alert: a step of the ClientHello it made fail */
     }
     bool client_hello = !m->is_alert && f->msg_type == TLSNEG_HS_CLIENT_HELLO;
     peers p;
@@ -80,6 +80,17 @@ void tlsneg_ladder_message(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_fra
         hello_step(&s, m);
     }
     tlsneg_ladder_add(l, p.server, p.sni, p.client, &s);
+    if (client_hello && m->early_frame) {
+        /* The server ended the attempt before its ClientHello was complete. */
+        tlsneg_step e = {.kind = m->early_cause == TLSNEG_CAUSE_ALERT   ? TLSNEG_STEP_ALERT
+                                 : m->early_cause == TLSNEG_CAUSE_RESET ? TLSNEG_STEP_RESET
+                                                                        : TLSNEG_STEP_CLOSE,
+                         .frame = m->early_frame,
+                         .attempt = attempt,
+                         .alert = m->early_alert,
+                         .failure = m->early_cause};
+        tlsneg_ladder_add(l, p.server, p.sni, p.client, &e);
+    }
     for (unsigned i = 0; i < m->num_findings; i++) {
         tlsneg_rule_id id = m->findings[i].rule;
         if (tlsneg_rule_is_verdict(id)) {

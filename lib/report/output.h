@@ -35,9 +35,11 @@ typedef struct {
     const tlsneg_kept_verdict *verdicts; /* across connections (analysis/tracker.h) */
     const char *sni;             /* the server name of the connection's ClientHello, or NULL */
     const char *title;           /* a retry: what its title says (tlsneg_result.title), or NULL */
+    uint64_t early_time_us;      /* a ClientHello: tlsneg_result.early_time_us */
     uint32_t client_hello_frame; /* an alert: the ClientHello it answers, or 0 */
     uint32_t retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
     uint32_t failed_attempt;     /* an alert: the ClientHello whose attempt it made fail, or 0 */
+    uint32_t early_frame; /* a ClientHello: the server's ending before it was complete, or 0 */
     unsigned num_findings;
     unsigned findings_dropped; /* findings beyond TLSNEG_MAX_FINDINGS: counted, not kept */
     unsigned num_verdicts;
@@ -46,6 +48,12 @@ typedef struct {
     bool alert_from_server;
     bool from_client;
     uint8_t failure_cause; /* an alert that made its attempt fail: how (tlsneg_cause) */
+    uint8_t early_cause;   /* with early_frame: how (tlsneg_cause) */
+    uint8_t early_alert;   /* with early_frame, an alert: its description */
+    /* An alert held for the attempt whose ClientHello was not complete
+     * (tlsneg_result.held): written with that ClientHello, as its early
+     * ending. */
+    bool held;
 } tlsneg_out_msg;
 
 /* Storage for tlsneg_out_msg_view. */
@@ -81,7 +89,12 @@ void tlsneg_out_free(tlsneg_out *o);
 /* tlsneg_out_reset forgets what was counted (a new capture in the GUI). */
 void tlsneg_out_reset(tlsneg_out *o);
 void tlsneg_out_header(tlsneg_out *o);
-/* tlsneg_out_message takes one analysed message of frame fr. */
+/* tlsneg_out_message takes one analysed message of frame fr. A held alert
+ * is kept (a few dozen at most, the oldest written first) until the
+ * ClientHello whose attempt it made fail: its outcome record is written
+ * right after that ClientHello's hello record, with the attempt's frame and
+ * SNI; so is a TCP reset or close the session layer held (early_frame). An
+ * alert whose ClientHello never comes is written at the end, as it came. */
 void tlsneg_out_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsneg_out_msg *m);
 /* tlsneg_out_close takes a TCP RST (cause TLSNEG_CAUSE_RESET) or FIN
  * (TLSNEG_CAUSE_CLOSE) in frame fr that ended the attempt of ClientHello

@@ -90,6 +90,7 @@ def records(layer, proto, wire, frame, flow=None, pending=None):
 def extract(path, tshark="tshark"):
     lines = []
     pending = {}
+    clients = {}
     for pkt in dissection(path, tshark):
         layers = pkt["_source"][0]["layers"][0]
         fr = first(layers, "frame")
@@ -107,6 +108,17 @@ def extract(path, tshark="tshark"):
         l4 = tcp or udp
         sport, dport = first(l4, tr + ".srcport"), first(l4, tr + ".dstport")
         head = f"{frame} {t} {tr} {src} {sport} {dst} {dport}"
+        if tcp:
+            # Who sent it, as TCP tells (the sender of the SYN is the
+            # client), as both front ends know it.
+            flags = first(tcp, "tcp.flags_tree") or {}
+            pair = frozenset(((src, sport), (dst, dport)))
+            if (first(flags, "tcp.flags.syn") in ("1", "True")
+                    and first(flags, "tcp.flags.ack") not in ("1", "True")):
+                clients[pair] = (src, sport)
+            if pair in clients:
+                side = "client" if clients[pair] == (src, sport) else "server"
+                head += f" from={side}"
         evs = []
         for proto, wire in (("tls", "tls"), ("dtls", "dtls")):
             for layer in layers.get(proto, []):

@@ -3,7 +3,8 @@
 """The two front ends agree: every capture's events (tests/captures/extract_events.py,
 tshark's own dissection without tlsneg) replayed through the session layer by
 `tlsneg-dump --events` give the same hellos, retransmissions, findings,
-fallback links and attempts ended by RST/FIN as the plugin's
+fallback links and attempts ended by RST/FIN (before their ClientHello was
+complete too) as the plugin's
 `-z tlsneg,jsonl` on the same capture. TAP output."""
 import argparse
 import json
@@ -31,6 +32,10 @@ def replayed(dump, path):
             fb = [v.get("previous_attempt") for v in d["verdicts"] if v["kind"] == "fallback"]
             hellos.append((d["frame"], d.get("retransmission_of", 0),
                            sorted(f["expert"] for f in d["findings"]), fb[0] if fb else None))
+            if d.get("early_cause") in ("reset", "close"):
+                # The server's reset or close before this ClientHello was
+                # complete: its attempt's outcome, told with it.
+                closes.append((d["early_frame"], d["early_cause"], d["frame"]))
         elif d["event"] in ("rst", "fin"):
             closes.append((d["frame"], "reset" if d["event"] == "rst" else "close",
                            d["ends_attempt"]))

@@ -65,9 +65,6 @@ def pcap_jsonl(tool, files, shard=None):
         raise RuntimeError(f"{' '.join(args)} exited {p.returncode}: {p.stderr[:500]}")
     return lines
 
-PQ_SPLIT_RST = ("issue 28: tlsneg-pcap loses a ClientHello whose second segment comes after "
-                "the server's RST, and that RST")
-
 # (capture, side, frame, msg_type): why. side "pcap" = only tlsneg-pcap finds
 # the message, "tshark" = only tshark does.
 KNOWN = {
@@ -146,22 +143,6 @@ KNOWN = {
         "a scanner's connection that tshark does not dissect",
     ('pcaps/scan-testssl-tls13.pcap', 'pcap', 59, 1):
         "a scanner's connection that tshark does not dissect",
-    # Issue 28, open: tlsneg-pcap is wrong here. A post-quantum ClientHello
-    # in two TCP segments, the front's RST after the first (tshark's own
-    # tcp.flags.reset), the second segment 60 ms later (tcp.segment: the hello
-    # completes in that frame), then the kernel's second RST. tshark
-    # reassembles the hello; tlsneg-pcap loses the hello and the first RST
-    # (docs/tlsneg-pcap.md). Remove these when tlsneg-pcap keeps them.
-    ("pcaps/pq-split-rst-classical-retry.pcap", "tshark", 6, "close rst"): PQ_SPLIT_RST,
-    ("pcaps/pq-split-rst-classical-retry.pcap", "tshark", 7, 1): PQ_SPLIT_RST,
-    ("pcaps/pq-split-rst-same-retry.pcap", "tshark", 6, "close rst"): PQ_SPLIT_RST,
-    ("pcaps/pq-split-rst-same-retry.pcap", "tshark", 7, 1): PQ_SPLIT_RST,
-    ("pcaps/pq-split-rst-same-retry.pcap", "tshark", 14, "close rst"): PQ_SPLIT_RST,
-    ("pcaps/pq-split-rst-same-retry.pcap", "tshark", 15, 1): PQ_SPLIT_RST,
-    ("pcaps/pq-split-rst-tls12-retry.pcap", "tshark", 6, "close rst"): PQ_SPLIT_RST,
-    ("pcaps/pq-split-rst-tls12-retry.pcap", "tshark", 7, 1): PQ_SPLIT_RST,
-    ("pcaps/pq-split-rst-tls12-retry-tls13-ok.pcap", "tshark", 19, "close rst"): PQ_SPLIT_RST,
-    ("pcaps/pq-split-rst-tls12-retry-tls13-ok.pcap", "tshark", 20, 1): PQ_SPLIT_RST,
 }
 
 
@@ -187,15 +168,6 @@ KNOWN_JSONL = {
     # of frames 4 (the server's alert record before any hello) and 62 (60).
     "pcaps/scan-testssl-tls12.pcap": (1, 4, SCANNER_JSONL),
     "pcaps/scan-testssl-tls13.pcap": (1, 4, SCANNER_JSONL),
-    # Issue 28 (KNOWN above): the plugin's records of the lost hellos, their
-    # reset outcomes, and the retry's hello and ServerHello records, whose
-    # findings differ (fallback_retry, intolerance_unresolved,
-    # key_share_fallback, key_share_intolerance: the plugin's, resting on the
-    # hello tlsneg-pcap lost) and appear once on each side.
-    "pcaps/pq-split-rst-classical-retry.pcap": (4, 2, PQ_SPLIT_RST),
-    "pcaps/pq-split-rst-same-retry.pcap": (4, 0, PQ_SPLIT_RST),
-    "pcaps/pq-split-rst-tls12-retry.pcap": (4, 2, PQ_SPLIT_RST),
-    "pcaps/pq-split-rst-tls12-retry-tls13-ok.pcap": (4, 2, PQ_SPLIT_RST),
 }
 
 

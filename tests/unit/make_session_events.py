@@ -23,6 +23,9 @@ CAPTURES = [
     "pcaps/tls13-hrr.pcap",
     "pcaps/public/zeek/dtls13-cid.pcap",
     "pcaps/public/wireshark/tls12-aes128ccm.pcap",
+    "pcaps/pq-split-rst-classical-retry.pcap",
+    "pcaps/pq-split-alert-classical-retry.pcap",
+    "pcaps/pq-split-close-classical-retry.pcap",
 ]
 
 

@@ -96,6 +96,90 @@ static char *dropped(tlsneg_out_format f)
     return text;
 }
 
+/* held writes, in format f, what the session layer gives for
+ * pcaps/pq-split-alert-classical-retry.pcap's first connection (the
+ * server's alert of frame 6, held; the ClientHello of frame 9 that it made
+ * fail) and, on another connection, an alert held for a ClientHello that
+ * never comes (frame 20); with early_reset, frame 9's attempt was reset in
+ * frame 6 instead. */
+static char *held(tlsneg_out_format f, bool early_reset)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    tlsneg_out *o = tlsneg_out_new(f, mem);
+    tlsneg_out_header(o);
+    tlsneg_out_frame fr = frame(6, false);
+    fr.src = frame(6, false).dst; /* from the server */
+    fr.dst = frame(6, false).src;
+    tlsneg_out_msg a;
+    memset(&a, 0, sizeof a);
+    a.is_alert = true;
+    a.alert_description = 50;
+    a.alert_from_server = true;
+    a.held = true;
+    if (!early_reset) {
+        tlsneg_out_message(o, &fr, &a);
+    }
+    tlsneg_out_frame orphan = fr;
+    orphan.frame = 20;
+    orphan.dst.port = 50001;
+    tlsneg_out_message(o, &orphan, &a);
+    tlsneg_out_frame hf = frame(9, false);
+    tlsneg_out_msg m = client_hello("localhost");
+    m.early_frame = 6;
+    m.early_time_us = 1700000000000007u;
+    m.early_cause = early_reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_ALERT;
+    m.early_alert = early_reset ? 0 : 50;
+    tlsneg_out_message(o, &hf, &m);
+    tlsneg_out_end(o);
+    tlsneg_out_free(o);
+    fclose(mem);
+    return text;
+}
+
+static void held_endings(void)
+{
+    char *j = held(TLSNEG_OUT_JSONL, false);
+    const char *hello = strstr(j, "{\"record\":\"hello\",\"frame\":9,");
+    const char *alert = strstr(j, "{\"record\":\"outcome\",\"frame\":6,");
+    const char *orphan = strstr(j, "{\"record\":\"outcome\",\"frame\":20,");
+    ok(hello && alert && orphan && hello < alert && alert < orphan,
+       "JSON lines: the held alert follows the ClientHello it made fail; the one whose "
+       "ClientHello never came is written at the end: %s",
+       j);
+    static const char want[] =
+        "{\"record\":\"outcome\",\"frame\":6,\"time\":1700000000.000042,"
+        "\"client\":\"192.0.2.1\",\"client_port\":50000,\"server\":\"192.0.2.20\","
+        "\"port\":443,\"sni\":\"localhost\",\"attempt_frame\":9,\"outcome\":"
+        "\"alert\",\"alert\":50,\"from_server\":true,";
+    ok(alert && strncmp(alert, want, strlen(want)) == 0,
+       "JSON lines: the held alert with its own frame and time, the attempt's frame and SNI");
+    ok(orphan && strstr(orphan, "\"client_port\":50001,") &&
+           strstr(orphan, "\"sni\":null,\"attempt_frame\":0,\"outcome\":\"alert\""),
+       "JSON lines: the alert whose ClientHello never came, as it came");
+    free(j);
+    j = held(TLSNEG_OUT_JSONL, true);
+    hello = strstr(j, "{\"record\":\"hello\",\"frame\":9,");
+    const char *reset = strstr(j, "{\"record\":\"outcome\",\"frame\":6,\"time\":1700000000.000007,"
+                                  "\"client\":\"192.0.2.1\",\"client_port\":50000,\"server\":"
+                                  "\"192.0.2.20\",\"port\":443,\"sni\":\"localhost\","
+                                  "\"attempt_frame\":9,\"outcome\":\"reset\"}\n");
+    ok(hello && reset && hello < reset,
+       "JSON lines: the server's reset before the ClientHello was complete follows it, with "
+       "its own frame and time: %s",
+       j);
+    free(j);
+    j = held(TLSNEG_OUT_REPORT, false);
+    ok(strstr(j, "\n192.0.2.20:443 localhost\n") &&
+           strstr(j, "1 ClientHello, 0 ServerHello, 0 HelloRetryRequest; failures: 1 alerts, 0 "
+                     "resets, 0 closes") &&
+           strstr(j, "\n192.0.2.20:443 (no SNI)\n"),
+       "report: the held alert counts for the attempt's server and SNI, the other one alone: %s",
+       j);
+    free(j);
+}
+
 /* addresses: the one formatter, as inet_ntop and Wireshark write them. */
 static void addresses(void)
 {
@@ -191,6 +275,7 @@ int main(void)
     ok(strstr(many, "deprecated_version:12,0,0,0,0\n") != NULL, "CSV: the 12 kept are counted: %s",
        many);
     free(many);
+    held_endings();
 
     return tap_done();
 }

@@ -410,6 +410,19 @@ static void test_tcp_captures(void)
     run_capture("pcaps/sslv2-client-hello.pcap", &es, NULL);
     ok(es.n >= 1 && es.e[0].ev.segments.count == 1 && es.e[0].ev.segments.frames[0] == 4,
        "sslv2-client-hello.pcap: one segment, frame 4");
+    /* tshark's tcp.segment: the ClientHello of 1,546 bytes in frames 4
+     * (1,448 bytes) and 7 (103); tcp.flags.reset: the server's RST in frame
+     * 6, between them, and again in frame 8. */
+    run_capture("pcaps/pq-split-rst-classical-retry.pcap", &es, NULL);
+    ok(es.n >= 2 && es.e[0].ev.kind == TLSNEG_EV_RST && es.e[0].ev.frame == 6 &&
+           !from_client(&es.e[0].ev) && es.e[1].ev.kind == TLSNEG_EV_HELLO &&
+           es.e[1].ev.frame == 7 && es.e[1].ev.len == 1546 && es.e[1].bytes[0] == 1 &&
+           from_client(&es.e[1].ev),
+       "pq-split-rst-classical-retry.pcap: the server's RST (frame 6) between the ClientHello's "
+       "segments does not take back the second: the ClientHello of 1,546 bytes in frame 7");
+    ok(es.n >= 3 && es.e[2].ev.kind == TLSNEG_EV_HELLO && es.e[2].ev.frame == 12,
+       "pq-split-rst-classical-retry.pcap: the connection is over once the ClientHello is "
+       "complete (the second RST, frame 8, is no event); the retry's ClientHello, frame 12");
 }
 
 static void test_tcp(void)

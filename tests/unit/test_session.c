@@ -252,6 +252,67 @@ static void reset_and_close_end_attempts(void)
     done(&rn);
 }
 
+/* early_ending: the result of the ClientHello of frame hello carries the
+ * server's ending of frame at (cause, alert) as its attempt's failure, and a
+ * failure note for itself saying text. */
+static bool early_ending(const run *rn, uint32_t hello, uint32_t at, uint8_t cause, uint8_t alert,
+                         const char *text)
+{
+    const tlsneg_result *x = result(rn, hello);
+    const tlsneg_back_note *n = note(x, hello, TLSNEG_NOTE_FAILED);
+    return x && x->early_frame == at && x->early_cause == cause && x->early_alert == alert && n &&
+           n->link.role == TLSNEG_LINK_FAILED_IN && n->link.frame == at &&
+           strcmp(n->text.text, text) == 0;
+}
+
+static void endings_before_the_hello_is_complete(void)
+{
+    /* pcaps/pq-split-rst-classical-retry.pcap: the ClientHello's segments
+     * are frames 4 and 7 (tshark's tcp.segment), the front resets in frame 6
+     * (between them), the server's kernel resets again in frame 8 on the
+     * second segment; the retry (12) is answered (14). */
+    run rn = replay(ev_pq_split_rst_classical_retry);
+    ok(closed(&rn, 6) && closed(&rn, 6)->ended_attempt_frame == 0,
+       "split RST: the reset of frame 6 ends no attempt yet (no ClientHello complete)");
+    ok(early_ending(&rn, 7, 6, TLSNEG_CAUSE_RESET, 0, "failed: TCP reset, frame 6"),
+       "split RST: the ClientHello of frame 7 failed by the first reset, frame 6");
+    ok(closed(&rn, 8) && closed(&rn, 8)->ended_attempt_frame == 0,
+       "split RST: the kernel's second reset (frame 8) ends nothing more");
+    ok(result(&rn, 12) && result(&rn, 12)->early_frame == 0 &&
+           note(result(&rn, 12), 12, TLSNEG_NOTE_FAILED) == NULL,
+       "split RST: the retry in a new connection carries no early ending");
+    done(&rn);
+
+    /* pcaps/pq-split-alert-classical-retry.pcap: segments 4 and 9; the
+     * front's fatal decode_error (50) in frame 6, its FIN in 7 (again in
+     * 8), the client's FIN in 11. */
+    rn = replay(ev_pq_split_alert_classical_retry);
+    const tlsneg_result *a = result(&rn, 6);
+    ok(a && a->is_alert && a->alert_description == 50 && a->alert_from_server && a->held &&
+           a->client_hello_frame == 0 && a->failed_attempt == 0,
+       "split alert: the server's alert of frame 6 is held for the ClientHello in flight");
+    ok(early_ending(&rn, 9, 6, TLSNEG_CAUSE_ALERT, 50, "failed: alert decode_error (50), frame 6"),
+       "split alert: the ClientHello of frame 9 failed by the alert of frame 6");
+    ok(closed(&rn, 7) && closed(&rn, 7)->ended_attempt_frame == 0 && closed(&rn, 11) &&
+           closed(&rn, 11)->ended_attempt_frame == 0,
+       "split alert: neither the server's FIN (7) nor the client's (11) is the failure");
+    done(&rn);
+
+    /* pcaps/pq-split-close-classical-retry.pcap: segments 4 and 7; the
+     * front's FIN in frame 6; OpenSSL's own decode_error alert (50) from the
+     * client in frame 9. */
+    rn = replay(ev_pq_split_close_classical_retry);
+    ok(closed(&rn, 6) && closed(&rn, 6)->ended_attempt_frame == 0,
+       "split close: the server's FIN of frame 6 ends no attempt yet");
+    ok(early_ending(&rn, 7, 6, TLSNEG_CAUSE_CLOSE, 0, "failed: connection closed (FIN), frame 6"),
+       "split close: the ClientHello of frame 7 failed by the server's FIN, frame 6");
+    a = result(&rn, 9);
+    ok(a && a->is_alert && !a->alert_from_server && !a->held && a->client_hello_frame == 7 &&
+           a->failed_attempt == 0,
+       "split close: the client's alert of frame 9 answers frame 7 but is not its failure");
+    done(&rn);
+}
+
 static void fallback_without_tls13_only_offers(void)
 {
     /* pcaps/fallback-openssl35.pcap: OpenSSL 3.5's 1.3 offer in frame 4
@@ -543,8 +604,10 @@ static void replay_table_bounded(void)
     /* The forgotten flow comes back as a new connection. */
     const char *again[] = {ev_intolerant_rst[0], ev_intolerant_rst[2], ev_intolerant_rst[1], NULL};
     rn = replay_with(again, r);
-    ok(!closed(&rn, 6) && result(&rn, 4) && result(&rn, 10),
-       "replay table of one: a RST on a forgotten flow is not seen");
+    ok(closed(&rn, 6) && closed(&rn, 6)->ended_attempt_frame == 0 && result(&rn, 4) &&
+           result(&rn, 10),
+       "replay table of one: a RST on a forgotten flow ends no attempt (the server's ending "
+       "of a new connection, held for a ClientHello that does not come)");
     done(&rn);
     tlsneg_replay_free(r);
 }
@@ -555,6 +618,7 @@ int main(void)
     tls_hrr();
     alert_ends_attempt();
     reset_and_close_end_attempts();
+    endings_before_the_hello_is_complete();
     fallback_without_tls13_only_offers();
     fallback_linked_and_back_noted();
     who_is_the_client();
