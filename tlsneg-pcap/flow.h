@@ -72,8 +72,8 @@ typedef struct flow {
     bool hrr; /* a HelloRetryRequest was seen */
     bool hello_after_hrr[2];
     bool client_hello_from[2]; /* endpoint sent a ClientHello */
-    bool rst;       /* a TCP reset was seen (and reported) */
-    int8_t rst_dir; /* the endpoint that sent it */
+    bool rst;                  /* a TCP reset was seen (and reported) */
+    int8_t rst_dir;            /* the endpoint that sent it */
     uint8_t addr[2][16];
     uint16_t port[2];
     tcp_dir *tcp[2];
