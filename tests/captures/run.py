@@ -66,7 +66,10 @@ def norm(field, value):
 
 # later: what a message shows only once the capture has been read (-2, the
 # GUI): links back from a failed attempt to what came after it.
-Block = collections.namedtuple("Block", "frame type count fields line later")
+# dist: in a frame=* block, fields whose value varies from message to message,
+# given as how many messages have each value (`hello_segments 1:361 2:224 -:388`,
+# `-` for absent), each read off the bytes.
+Block = collections.namedtuple("Block", "frame type count fields line later dist")
 
 
 def parse_values(key, words):
@@ -93,7 +96,7 @@ def load_manifest(path):
         elif words[0] in ("msg", "alert") and not line[0].isspace():
             attrs = dict(w.split("=", 1) for w in words[1:])
             msg_type = int(attrs["type"]) if words[0] == "msg" else None
-            cur = Block(attrs["frame"], msg_type, int(attrs.get("count", 1)), {}, no, {})
+            cur = Block(attrs["frame"], msg_type, int(attrs.get("count", 1)), {}, no, {}, {})
             if msg_type is not None:
                 cur.fields["msg_type"] = [msg_type]
             blocks.append(cur)
@@ -104,6 +107,13 @@ def load_manifest(path):
             if words[0] == "later":
                 target, words = cur.later, words[1:]
             key = words[0]
+            if cur.frame == "*" and words[1:] and all(":" in w for w in words[1:]):
+                dist = collections.Counter({v: int(n) for v, n in (w.rsplit(":", 1) for w in words[1:])})
+                if sum(dist.values()) != cur.count:
+                    raise ValueError(f"{path}:{no}: {key}'s counts add up to {sum(dist.values())}, "
+                                     f"not {cur.count}")
+                cur.dist[key] = dist
+                continue
             target[key] = parse_values(key, words[1:])
             unknown = [e for e in target.get("expert", []) if e not in RULES]
             if unknown:
@@ -204,6 +214,7 @@ def compare_manifest(blocks, msgs):
         by_frame[int(b.frame)].append(b)
     seen = collections.defaultdict(int)
     rest = 0
+    got_dist = collections.defaultdict(collections.Counter)
     for frame, got in msgs:
         idx = seen[frame]
         seen[frame] += 1
@@ -215,6 +226,10 @@ def compare_manifest(blocks, msgs):
         elif wildcard:
             b = wildcard[0]
             rest += 1
+            for key in b.dist:
+                v = got.get(key)
+                got_dist[key][" ".join(map(str, v)) if v else "-"] += 1
+            got = {k: v for k, v in got.items() if k not in b.dist}
         else:
             problems.append(f"frame {frame}: message not in the manifest: {got}")
             continue
@@ -225,6 +240,9 @@ def compare_manifest(blocks, msgs):
             problems.append(f"frame {frame}: {len(bs) - seen[frame]} expected message(s) missing")
     if wildcard and rest != wildcard[0].count:
         problems.append(f"frame=*: expected {wildcard[0].count} messages, got {rest}")
+    for key, want in (wildcard[0].dist.items() if wildcard else ()):
+        if got_dist[key] != want:
+            problems.append(f"frame=*: {key}: expected {dict(want)}, got {dict(got_dist[key])}")
     return problems
 
 
