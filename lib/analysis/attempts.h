@@ -26,9 +26,10 @@ typedef struct {
     uint64_t conn;
     uint64_t key;          /* hash of the peer key */
     uint64_t pair;         /* hash of the client and the server's address and port */
-    uint64_t time_us;      /* of the ClientHello, then of the outcome */
     uint64_t hello_us;     /* of the ClientHello */
-    uint64_t session_id;   /* the offer's; once answered, the session's (in_session) or 0 */
+    uint32_t end_us;       /* the outcome's time after hello_us, at most UINT32_MAX (71 min):
+                              tlsneg_attempt_time */
+    uint32_t session_id;   /* the offer's; once answered, the session's (in_session) or 0 */
     uint32_t frame;        /* the first ClientHello */
     uint32_t answer_frame; /* the ServerHello */
     uint32_t best_frame;   /* the highest ServerHello of this key so far */
@@ -70,6 +71,20 @@ typedef struct {
     uint8_t best_fits : 1; /* the offer answered with best_version had no post-quantum share
                               and fit one segment (keyshare.c) */
 } tlsneg_attempt;
+
+/* tlsneg_attempt_time: the time of a's outcome, else of its ClientHello
+ * (a later outcome clamped at 71 minutes); tlsneg_attempt_set_time sets
+ * the outcome's. */
+static inline uint64_t tlsneg_attempt_time(const tlsneg_attempt *a)
+{
+    return a->hello_us + a->end_us;
+}
+
+static inline void tlsneg_attempt_set_time(tlsneg_attempt *a, uint64_t time_us)
+{
+    uint64_t d = time_us > a->hello_us ? time_us - a->hello_us : 0;
+    a->end_us = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+}
 
 /* Outcomes beyond the failure causes (tlsneg_cause). */
 #define TLSNEG_SUCCESS   0xf

@@ -42,7 +42,7 @@ typedef struct {
     bool offers_tls13;        /* the final TLS 1.3 (DTLS 1.3) in supported_versions */
     uint8_t tls13_extensions; /* TLSNEG_OFFER_* bits: what signals TLS 1.3 */
     bool fallback_scsv;
-    uint64_t session_id; /* a hash of the session ID; 0 if empty */
+    uint32_t session_id; /* a hash of the session ID; 0 if empty */
     /* Every version offered, one bit each (tlsneg_version_bit): the
      * supported_versions list, else every version up to legacy_version. */
     uint8_t versions;
@@ -73,7 +73,7 @@ typedef struct {
     bool has_group; /* the group chosen (ServerHello key_share, HRR selected_group) */
     uint16_t group;
     uint16_t version;    /* in force (not for a HelloRetryRequest) */
-    uint64_t session_id; /* a hash of the session ID; 0 if empty */
+    uint32_t session_id; /* a hash of the session ID; 0 if empty */
     bool sentinel;       /* ServerHello.random ends with a downgrade sentinel (the checks
                             judge an ignored SCSV by it; the tracker, without one) */
 } tlsneg_answer;

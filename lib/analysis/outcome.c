@@ -195,7 +195,7 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
         best_offer = head->best_offer;
     }
     a->outcome = TLSNEG_SUCCESS;
-    a->time_us = time_us;
+    tlsneg_attempt_set_time(a, time_us);
     a->version = answer->version;
     a->answer_frame = frame;
     a->answer_sentinel = answer->sentinel;
@@ -299,7 +299,7 @@ uint32_t tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us
     }
     a->outcome = TLSNEG_CAUSE_ALERT;
     a->alert = description;
-    a->time_us = time_us;
+    tlsneg_attempt_set_time(a, time_us);
     tlsneg_probe_rec *probe = tlsneg_judge_in_probe(t, a);
     if (probe) {
         if (description == 86 && from_server && a->fallback_scsv &&

@@ -120,7 +120,7 @@ static uint32_t new_attempt(tlsneg_tracker *t, uint64_t conn, uint64_t k, uint64
     a->conn = conn;
     a->key = k;
     a->pair = pk;
-    a->time_us = a->hello_us = time_us;
+    a->hello_us = time_us;
     a->frame = frame;
     tlsneg_attempt_set_offer(a, offer);
     a->outcome = TLSNEG_CAUSE_NONE;
@@ -156,7 +156,7 @@ static void weigh_retry(const tlsneg_tracker *t, retry *r, uint64_t time_us, boo
     r->less = NULL;
     bool starts = (b->prev_back && !b->changed_retry) || !b->probed ||
                   tlsneg_offer_rank(r->bo) >= rank_of(b->dtls, b->probe_highest);
-    if (!starts || !failed(b) || time_us - b->time_us > t->cfg.window_us) {
+    if (!starts || !failed(b) || time_us - tlsneg_attempt_time(b) > t->cfg.window_us) {
         return;
     }
     char what[TLSNEG_INTOLERANT_MAX];

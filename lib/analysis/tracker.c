@@ -123,7 +123,7 @@ uint32_t tlsneg_tracker_close(tlsneg_tracker *t, uint64_t conn, uint64_t time_us
         return 0;
     }
     a->outcome = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
-    a->time_us = time_us;
+    tlsneg_attempt_set_time(a, time_us);
     return a->frame;
 }
 
@@ -147,7 +147,7 @@ bool tlsneg_tracker_early_end(tlsneg_tracker *t, uint64_t conn, uint64_t time_us
      * says nothing about what the hello offered. */
     a->outcome = (uint8_t)(cause & 0xf);
     a->alert = alert;
-    a->time_us = time_us;
+    tlsneg_attempt_set_time(a, time_us);
     return true;
 }
 
