@@ -230,6 +230,7 @@ void tlsneg_attempt_offer(const tlsneg_attempt *a, tlsneg_offer *o)
     o->pq_offered = a->pq_offered;
     o->pq_key_share = a->pq_key_share;
     o->pq_group = a->pq_group;
+    o->group_bits = a->group_bits;
     o->hello_length = a->hello_length;
     o->hello_segments = a->hello_segments;
 }
@@ -258,6 +259,7 @@ void tlsneg_attempt_set_offer(tlsneg_attempt *a, const tlsneg_offer *o)
     a->pq_offered = o->pq_offered;
     a->pq_key_share = o->pq_key_share;
     a->pq_group = o->pq_group;
+    a->group_bits = o->group_bits;
     a->hello_length = o->hello_length;
     a->hello_segments = o->hello_segments;
 }

@@ -39,6 +39,9 @@ typedef struct {
     uint32_t probe_rec;    /* the burst's probe record plus one; 0: none */
     uint32_t fail_frame;   /* the alert, reset or close that made it fail; 0: unknown */
     uint32_t pq_frame;     /* of this key: a ServerHello that chose a post-quantum group */
+    uint32_t pq_fp;        /* fp_all of the offer it answered, mixed with the group chosen
+                              (keyshare.c: pq_offer_fp) */
+    uint32_t pq_s;         /* its time, in whole seconds (the window's guard) */
     /* The offer's fingerprints and drafts (tlsneg_offer). */
     uint32_t drafts, fp_suites, fp_suites_pre12, fp_groups, fp_sigalgs, fp_exts, fp_exts_pre12,
         fp_all;
@@ -49,6 +52,7 @@ typedef struct {
     uint16_t probe_highest; /* the burst's highest offer when this hello came */
     uint16_t hello_length;  /* the offer's (tlsneg_offer) */
     uint16_t pq_group;      /* the offer's */
+    uint16_t group_bits;    /* the offer's */
     uint8_t versions;       /* tlsneg_offer.versions */
     uint8_t alert;
     uint8_t accepted;    /* tlsneg_version_bit of every version the server put in force */
@@ -70,6 +74,11 @@ typedef struct {
                               its key exchange or size (keyshare.c) */
     uint8_t best_fits : 1; /* the offer answered with best_version had no post-quantum share
                               and fit one segment (keyshare.c) */
+    uint8_t pq_ok : 1;     /* of this key: the server completed a hello with a post-quantum
+                              share, whatever group it chose */
+    uint8_t split_ok : 1;  /* of this key: the server completed a split hello */
+    uint8_t hrr : 1;       /* a HelloRetryRequest answered it: the server read it whole */
+    uint8_t early : 1;     /* the server ended it before its ClientHello was complete */
 } tlsneg_attempt;
 
 /* tlsneg_attempt_time: the time of a's outcome, else of its ClientHello

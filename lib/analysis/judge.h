@@ -42,7 +42,8 @@ const char *tlsneg_judge_vname(uint16_t v, char *buf);
 typedef struct {
     bool pq_share; /* f sent a post-quantum key share, r none */
     bool pq_group; /* f listed a post-quantum group, r none */
-    bool groups;   /* the groups or shares differ in any way (FFDHE aside) */
+    bool groups;   /* a post-quantum group or share came or went, or supported_groups
+                      differ (GREASE and FFDHE aside); other key shares are not compared */
     bool size;     /* f's hello took several segments (or was too long for one), r's one */
 } tlsneg_kx_diff;
 
@@ -59,10 +60,16 @@ bool tlsneg_kx_only(const tlsneg_offer *f, const tlsneg_offer *r);
 void tlsneg_judge_kx_fallback(const tlsneg_attempt *b, const tlsneg_offer *bo,
                               const tlsneg_offer *o, tlsneg_verdicts *out);
 
-/* tlsneg_judge_kx_outcome judges the success of such a retry (slot as,
- * offer ao) after the failed attempt prev: key_share_intolerance. */
+/* tlsneg_judge_kx_outcome judges the success (answer) of such a retry (slot
+ * as, offer ao) after the failed attempt prev: key_share_intolerance, only
+ * where the group chosen now was offered in prev too, prev's failure was no
+ * conforming refusal of other groups, prev was read whole (no
+ * HelloRetryRequest) and the server never completed what the retry
+ * dropped; where prev ended before its hello was complete, only its size is
+ * named. */
 void tlsneg_judge_kx_outcome(const tlsneg_tracker *t, uint32_t as, const tlsneg_offer *ao,
-                             const tlsneg_attempt *prev, tlsneg_verdicts *out);
+                             const tlsneg_answer *answer, const tlsneg_attempt *prev,
+                             tlsneg_verdicts *out);
 
 /* tlsneg_judge_kx_lower judges the success of a lower retry (slot as,
  * offer ao) of the failed attempt prev (offer po) that also dropped its
@@ -76,14 +83,15 @@ bool tlsneg_judge_kx_lower(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
 
 /* tlsneg_judge_kx_pool adds key_exchange_inconsistent for a ServerHello
  * (answer) of attempt a (offer ao) that chooses a classical group where
- * this server chose a post-quantum one for the client before. */
-void tlsneg_judge_kx_pool(const tlsneg_attempt *a, const tlsneg_offer *ao,
+ * this server chose a post-quantum one for the client's same offer (fp_all)
+ * within the window, the client sharing that group again. */
+void tlsneg_judge_kx_pool(const tlsneg_tracker *t, const tlsneg_attempt *a, const tlsneg_offer *ao,
                           const tlsneg_answer *answer, tlsneg_verdicts *out);
 
-/* tlsneg_kx_remember records in h what the ServerHello in frame (answer
- * to offer ao) shows of the server's key exchange; new_best: it is the
- * highest version in force for this key so far. */
+/* tlsneg_kx_remember records in h what the ServerHello in frame at
+ * time_us (answer to offer ao) shows of the server's key exchange; new_best:
+ * it is the highest version in force for this key so far. */
 void tlsneg_kx_remember(tlsneg_attempt *h, const tlsneg_offer *ao, const tlsneg_answer *answer,
-                        bool new_best, uint32_t frame);
+                        bool new_best, uint32_t frame, uint64_t time_us);
 
 #endif

@@ -9,6 +9,7 @@
 #include "analysis/judge.h"
 
 #include "core/groups.h"
+#include "core/util.h"
 #include "core/versions.h"
 
 #include <stdio.h>
@@ -69,10 +70,12 @@ static const char *gname(uint16_t g, char *buf, size_t len)
 
 /* what_changed lists in buf, "X, Y or Z" (conj " or "), what the failed offer f had and
  * the retry r has not: the versions (if versions), the post-quantum share
- * or group, the classical groups (if nothing post-quantum changed), the
- * size; returns how many. */
+ * or group (unless early: the server ended f before its hello was complete,
+ * so it cannot have judged the share), the size; returns how many. Other
+ * groups alone are never named: a conforming server ignores the groups it
+ * does not support. */
 static unsigned what_changed(const tlsneg_offer *f, const tlsneg_offer *r, bool versions,
-                             const char *conj, char *buf, size_t len)
+                             bool early, const char *conj, char *buf, size_t len)
 {
     tlsneg_kx_diff d = tlsneg_kx_compare(f, r);
     char what[4][TLSNEG_VERDICT_TEXT_MAX / 2], g[32];
@@ -80,12 +83,10 @@ static unsigned what_changed(const tlsneg_offer *f, const tlsneg_offer *r, bool 
     if (versions) {
         tlsneg_offer_refused(f, r, what[n++], sizeof what[0]);
     }
-    if (d.pq_share) {
+    if (d.pq_share && !early) {
         snprintf(what[n++], sizeof what[0], "the %s key share", gname(f->pq_group, g, sizeof g));
-    } else if (d.pq_group) {
+    } else if (d.pq_group && !early) {
         snprintf(what[n++], sizeof what[0], "the group %s", gname(f->pq_group, g, sizeof g));
-    } else if (d.groups && !versions) {
-        snprintf(what[n++], sizeof what[0], "its supported_groups");
     }
     if (d.size && f->hello_segments && r->hello_segments) {
         snprintf(what[n++], sizeof what[0], "its size (%u bytes in %u segments, then %u in %u)",
@@ -131,10 +132,14 @@ void tlsneg_judge_kx_fallback(const tlsneg_attempt *b, const tlsneg_offer *bo,
     }
     char g[32], dropped[96], cause[96], where[32];
     const char *name = gname(bo->pq_group, g, sizeof g);
+    /* Only a retry without the group leaves no way back to post-quantum;
+     * one that still lists it can be asked for its share (RFC 8446 4.1.4). */
+    const char *so = d.pq_group ? ": an induced downgrade to classical key exchange"
+                                : ": a HelloRetryRequest could restore it";
     if (d.pq_share && d.pq_group) {
         snprintf(dropped, sizeof dropped, "the %s key share and group", name);
     } else if (d.pq_share) {
-        snprintf(dropped, sizeof dropped, "the %s key share", name);
+        snprintf(dropped, sizeof dropped, "the %s key share, the group still offered", name);
     } else {
         snprintf(dropped, sizeof dropped, "the post-quantum group %s", name);
     }
@@ -148,9 +153,8 @@ void tlsneg_judge_kx_fallback(const tlsneg_attempt *b, const tlsneg_offer *bo,
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_DROPPED, dropped);
     tlsneg_verdict_detail(v,
                           "A retry of the attempt in frame %u (failed: %s%s) that drops %s, "
-                          "its versions unchanged: an induced downgrade to classical key "
-                          "exchange",
-                          b->frame, cause, where, dropped);
+                          "its versions unchanged%s",
+                          b->frame, cause, where, dropped, so);
 }
 
 /* say_intolerant adds the key_share_intolerance verdict for the success of
@@ -162,7 +166,7 @@ static void say_intolerant(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
                            uint32_t tolerated_in, tlsneg_verdicts *out)
 {
     char what[TLSNEG_VERDICT_TEXT_MAX], cause[96], failure[128];
-    unsigned n = what_changed(po, ao, false, " or ", what, sizeof what);
+    unsigned n = what_changed(po, ao, false, prev->early, " or ", what, sizeof what);
     tlsneg_verdict *v;
     if (!n || !(v = tlsneg_verdict_add(out, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, false))) {
         return;
@@ -196,29 +200,64 @@ static void say_intolerant(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
         return;
     }
     tlsneg_verdict_detail(v,
-                          "The server failed frame %u's attempt (%s) and completes this retry: it "
-                          "does not tolerate %s%s",
-                          prev->frame, failure, what,
+                          "The server failed frame %u's attempt (%s%s) and completes this retry: "
+                          "it does not tolerate %s%s",
+                          prev->frame, failure,
+                          prev->early ? ", before its hello was complete" : "", what,
                           n > 1 ? "; the capture cannot tell which" : "");
 }
 
-/* pq_tolerated: the server chose a post-quantum group for this client
- * before: its failure on a post-quantum hello has another cause. */
-static bool pq_tolerated(const tlsneg_attempt *a)
+/* tolerated: the server completed, for this client, a hello with what the
+ * retry dropped (a post-quantum share, a split hello): its failure on the
+ * failed offer po had another cause, perhaps a passing one. */
+static bool tolerated(const tlsneg_attempt *a, const tlsneg_offer *po, const tlsneg_offer *ao)
 {
-    return a->pq_frame != 0;
+    tlsneg_kx_diff d = tlsneg_kx_compare(po, ao);
+    return ((d.pq_share || d.pq_group) && (a->pq_frame || a->pq_ok)) || (d.size && a->split_ok);
+}
+
+/* refused_politely: the failure may be a conforming server's answer to
+ * groups it does not support (RFC 8446 4.1.1, 4.2.7: handshake_failure or
+ * insufficient_security, or illegal_parameter from some stacks) and the
+ * retry changed its groups: no intolerance can be concluded. */
+static bool refused_politely(const tlsneg_attempt *prev, const tlsneg_offer *po,
+                             const tlsneg_offer *ao)
+{
+    if (prev->outcome != TLSNEG_CAUSE_ALERT ||
+        (prev->alert != 40 && prev->alert != 71 && prev->alert != 47)) {
+        return false;
+    }
+    return tlsneg_kx_compare(po, ao).groups;
+}
+
+/* chosen_offered: the group the server chose for the retry was offered in
+ * the failed hello too (a conforming server would have chosen it there, or
+ * asked for its share), or the groups did not change. Unknown: false. */
+static bool chosen_offered(const tlsneg_offer *po, const tlsneg_offer *ao,
+                           const tlsneg_answer *answer)
+{
+    if (!tlsneg_kx_compare(po, ao).groups) {
+        return true;
+    }
+    uint16_t bit = answer->has_group ? tlsneg_named_group_bit(answer->group) : 0;
+    return bit && (po->group_bits & bit);
 }
 
 void tlsneg_judge_kx_outcome(const tlsneg_tracker *t, uint32_t as, const tlsneg_offer *ao,
-                             const tlsneg_attempt *prev, tlsneg_verdicts *out)
+                             const tlsneg_answer *answer, const tlsneg_attempt *prev,
+                             tlsneg_verdicts *out)
 {
     const tlsneg_attempt *a = tlsneg_attempts_at(&t->st, as);
     if ((prev->outcome == TLSNEG_CAUSE_ALERT && prev->alert == 86) ||
-        prev->outcome == TLSNEG_CAUSE_CLIENT_ABORT || pq_tolerated(a)) {
-        return;
+        prev->outcome == TLSNEG_CAUSE_CLIENT_ABORT || prev->hrr) {
+        return; /* the protection working; the client refusing; a hello read whole */
     }
     tlsneg_offer po;
     tlsneg_attempt_offer(prev, &po);
+    if (tolerated(a, &po, ao) || refused_politely(prev, &po, ao) ||
+        !chosen_offered(&po, ao, answer)) {
+        return;
+    }
     say_intolerant(t, as, ao, prev, &po, 0, out);
 }
 
@@ -231,19 +270,20 @@ bool tlsneg_judge_kx_lower(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
         return false; /* only the versions changed: the version verdicts judge */
     }
     const tlsneg_attempt *a = tlsneg_attempts_at(&t->st, as);
+    if (prev->hrr || tolerated(a, po, ao)) {
+        return true; /* it read that hello whole, or completed such a hello before */
+    }
     /* Settled by another connection: the server put the failed attempt's
      * highest version in force for a hello without what this one dropped. */
     if (a->has_best && a->best_fits && po->has_offered_max && a->best_version == po->offered_max) {
-        if (!pq_tolerated(a)) {
-            say_intolerant(t, as, ao, prev, po, a->best_frame, out);
-        }
+        say_intolerant(t, as, ao, prev, po, a->best_frame, out);
         return true;
     }
     if (best_offer && best_offer >= tlsneg_offer_rank(po)) {
         return true; /* it completed an offer as high from this client before */
     }
     char what[TLSNEG_VERDICT_TEXT_MAX];
-    what_changed(po, ao, true, " and ", what, sizeof what);
+    what_changed(po, ao, true, prev->early, " and ", what, sizeof what);
     tlsneg_verdict *v = tlsneg_verdict_add(out, TLSNEG_VERDICT_UNRESOLVED, false);
     if (!v) {
         return true;
@@ -257,13 +297,33 @@ bool tlsneg_judge_kx_lower(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
     return true;
 }
 
-void tlsneg_judge_kx_pool(const tlsneg_attempt *a, const tlsneg_offer *ao,
+/* pq_offer_fp: the offer's fingerprint (fp_all) with group g, so that one
+ * word says both "the same offer" and "the group chosen then". */
+static uint32_t pq_offer_fp(const tlsneg_offer *o, uint16_t g)
+{
+    uint64_t h = tlsneg_hash_mix(tlsneg_hash_mix(0, o->fp_all), g);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* pq_recent: the post-quantum ServerHello of a's key came within the window
+ * before a's hello (counted in whole seconds, so never longer than it). */
+static bool pq_recent(const tlsneg_tracker *t, const tlsneg_attempt *a)
+{
+    uint64_t now_s = a->hello_us / 1000000u;
+    return now_s >= a->pq_s && (now_s - a->pq_s + 1) * 1000000u <= t->cfg.window_us;
+}
+
+void tlsneg_judge_kx_pool(const tlsneg_tracker *t, const tlsneg_attempt *a, const tlsneg_offer *ao,
                           const tlsneg_answer *answer, tlsneg_verdicts *out)
 {
     tlsneg_gclass c =
         answer->has_group ? tlsneg_named_group_class(answer->group) : TLSNEG_GCLASS_UNKNOWN;
     tlsneg_verdict *v;
-    if (!a->pq_frame || !ao->pq_key_share ||
+    /* The same offer as the one answered with post-quantum (its fingerprint,
+     * as the version verdicts compare), sharing the group chosen then, not
+     * long ago. */
+    if (!a->pq_frame || !ao->pq_key_share || !ao->has_fingerprint ||
+        pq_offer_fp(ao, ao->pq_group) != a->pq_fp || !pq_recent(t, a) ||
         (c != TLSNEG_GCLASS_CLASSICAL && c != TLSNEG_GCLASS_FFDHE) ||
         !(v = tlsneg_verdict_add(out, TLSNEG_VERDICT_KX_INCONSISTENT, false))) {
         return;
@@ -271,20 +331,24 @@ void tlsneg_judge_kx_pool(const tlsneg_attempt *a, const tlsneg_offer *ao,
     char g[32], h[32];
     tlsneg_verdict_add_link(v, TLSNEG_LINK_PQ_CHOSEN_IN, a->pq_frame);
     tlsneg_verdict_detail(v,
-                          "The server chose a post-quantum group for this client in frame %u; "
-                          "now it chooses %s (classical) although the client sends a key share "
-                          "for %s",
-                          a->pq_frame, gname(answer->group, g, sizeof g),
-                          gname(ao->pq_group, h, sizeof h));
+                          "The server chose %s for this client's same offer in frame %u; "
+                          "now it chooses %s (classical) although the client sends that key "
+                          "share again",
+                          gname(ao->pq_group, h, sizeof h), a->pq_frame,
+                          gname(answer->group, g, sizeof g));
 }
 
 void tlsneg_kx_remember(tlsneg_attempt *h, const tlsneg_offer *ao, const tlsneg_answer *answer,
-                        bool new_best, uint32_t frame)
+                        bool new_best, uint32_t frame, uint64_t time_us)
 {
     if (new_best) {
         h->best_fits = !ao->pq_key_share && !split(ao);
     }
+    h->pq_ok |= ao->pq_key_share;
+    h->split_ok |= split(ao);
     if (answer->has_group && tlsneg_named_group_is_pq(answer->group)) {
         h->pq_frame = frame;
+        h->pq_fp = pq_offer_fp(ao, answer->group);
+        h->pq_s = (uint32_t)(time_us / 1000000u);
     }
 }

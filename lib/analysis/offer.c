@@ -257,6 +257,9 @@ static void key_exchange(tlsneg_offer *out, const tlsneg_facts *f)
             out->pq_group = f->groups[i];
         }
     }
+    for (size_t i = 0; i < f->num_groups; i++) {
+        out->group_bits |= tlsneg_named_group_bit(f->groups[i]);
+    }
     out->hello_length = (uint16_t)(f->hello_length < UINT16_MAX ? f->hello_length : UINT16_MAX);
     out->hello_segments = (uint8_t)(f->hello_segments < UINT8_MAX ? f->hello_segments : UINT8_MAX);
 }

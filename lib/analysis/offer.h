@@ -62,6 +62,7 @@ typedef struct {
     bool pq_offered;        /* a post-quantum or hybrid group in supported_groups */
     bool pq_key_share;      /* a post-quantum or hybrid key share */
     uint16_t pq_group;      /* the first such share's group, else the first such group; 0 */
+    uint16_t group_bits;    /* supported_groups as tlsneg_named_group_bit bits */
     uint16_t hello_length;  /* the message with its header, at most 65,535 */
     uint8_t hello_segments; /* segments (packets, fragments) that carried it, at most 255;
                                0: not known */

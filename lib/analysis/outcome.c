@@ -117,12 +117,12 @@ static void judge_versions(const tlsneg_attempt *a, const tlsneg_offer *ao,
 /* remember_best records what the server has shown this client (in a and
  * in the key's latest attempt head), for the next attempts. */
 static void remember_best(tlsneg_attempt *a, tlsneg_attempt *head, const tlsneg_offer *ao,
-                          const tlsneg_answer *answer, unsigned r, uint32_t frame)
+                          const tlsneg_answer *answer, unsigned r, uint32_t frame, uint64_t time_us)
 {
     uint16_t version = answer->version;
     for (tlsneg_attempt *h = a; h; h = h != head ? head : NULL) {
         bool new_best = r && (!h->has_best || r > rank_of(ao->dtls, h->best_version));
-        tlsneg_kx_remember(h, ao, answer, new_best, frame);
+        tlsneg_kx_remember(h, ao, answer, new_best, frame, time_us);
         h->accepted |= tlsneg_version_bit(version, ao->dtls);
         if (tlsneg_offer_rank(ao) > h->best_offer) {
             h->best_offer = (uint16_t)tlsneg_offer_rank(ao);
@@ -186,6 +186,9 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
     out->count = out->dropped = 0;
     uint32_t as = tlsneg_attempts_find(&t->st, TLSNEG_BY_CONN, conn);
     tlsneg_attempt *a = as == TLSNEG_NO_SLOT ? NULL : at(t, as);
+    if (a && answer->is_hrr) {
+        a->hrr = 1; /* the server read this hello whole: no intolerance of it */
+    }
     if (!a || answer->is_hrr || a->outcome == TLSNEG_SUCCESS) {
         return;
     }
@@ -207,16 +210,16 @@ void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t fram
     bool probe = tlsneg_judge_in_probe(t, a) != NULL;
     if (ps != TLSNEG_NO_SLOT && !a->same_retry && !probe) {
         if (a->kx_retry) {
-            tlsneg_judge_kx_outcome(t, as, &ao, at(t, ps), out);
+            tlsneg_judge_kx_outcome(t, as, &ao, answer, at(t, ps), out);
         } else {
             judge_retry(t, as, &ao, at(t, ps), answer->version, best_offer, out);
         }
     }
     judge_versions(a, &ao, answer, r, out);
     if (!probe) {
-        tlsneg_judge_kx_pool(a, &ao, answer, out);
+        tlsneg_judge_kx_pool(t, a, &ao, answer, out);
     }
-    remember_best(a, head, &ao, answer, r, frame);
+    remember_best(a, head, &ao, answer, r, frame, time_us);
     judge_session(t, a, as, answer, out);
 }
 

@@ -137,6 +137,10 @@ static void copy_history(tlsneg_attempt *a, const tlsneg_attempt *before)
     a->best_offer = before->best_offer;
     a->best_fits = before->best_fits;
     a->pq_frame = before->pq_frame;
+    a->pq_fp = before->pq_fp;
+    a->pq_s = before->pq_s;
+    a->pq_ok = before->pq_ok;
+    a->split_ok = before->split_ok;
 }
 
 /* A retry: the last attempt with this key failed, not long ago. It is a
@@ -201,9 +205,14 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
         weigh_retry(t, &r, time_us, &fallback, &same, &changed, &kx);
     }
     if (!t->cfg.no_probes) {
+        /* A retry that changes only its groups (no post-quantum group or
+         * share dropped, no smaller hello) is a variation: a scanner tries
+         * one group per hello; no client's dance does that. */
+        tlsneg_kx_diff d = kx ? tlsneg_kx_compare(&bo, offer) : (tlsneg_kx_diff){0};
+        bool kx_step = kx && (d.pq_share || d.pq_group || d.size);
         tlsneg_probe_rec p;
-        tlsneg_probe_state ps = tlsneg_probes_count(&t->probes, a, pbefore, fallback || same || kx,
-                                                    t->cfg.window_us, &p);
+        tlsneg_probe_state ps = tlsneg_probes_count(
+            &t->probes, a, pbefore, fallback || same || kx_step, t->cfg.window_us, &p);
         if (ps != TLSNEG_PROBE_NONE) {
             tlsneg_verdict *v = tlsneg_judge_probe(out, &p.probe, ps == TLSNEG_PROBE_NEW);
             for (size_t i = 0; v && ps == TLSNEG_PROBE_NEW && i < p.num_earlier; i++) {

@@ -143,8 +143,11 @@ bool tlsneg_tracker_early_end(tlsneg_tracker *t, uint64_t conn, uint64_t time_us
     if (!a || a->outcome != TLSNEG_CAUSE_NONE) {
         return false;
     }
-    /* No verdict: the server failed a hello it had not read whole, which
-     * says nothing about what the hello offered. */
+    /* No verdict here. The server ended the attempt before its hello was
+     * complete: it cannot have judged the key share, so a later
+     * key_share_intolerance names only the hello's size and segments
+     * (keyshare.c); the versions, in its first segment, may have been read. */
+    a->early = 1;
     a->outcome = (uint8_t)(cause & 0xf);
     a->alert = alert;
     tlsneg_attempt_set_time(a, time_us);

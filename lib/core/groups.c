@@ -160,3 +160,16 @@ const char *tlsneg_named_group_describe(uint16_t g, char *buf, size_t buf_len)
     }
     return buf;
 }
+
+uint16_t tlsneg_named_group_bit(uint16_t g)
+{
+    static const uint16_t tracked[16] = {0x001d, 0x001e, 0x0017, 0x0018, 0x0019, 0x0100,
+                                         0x0101, 0x0102, 0x0103, 0x0104, 0x0201, 0x0202,
+                                         0x11eb, 0x11ec, 0x11ed, 0x6399};
+    for (unsigned i = 0; i < 16; i++) {
+        if (tracked[i] == g) {
+            return (uint16_t)(1u << i);
+        }
+    }
+    return 0;
+}

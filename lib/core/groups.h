@@ -47,6 +47,13 @@ bool tlsneg_named_group_is_pq(uint16_t g);
  * groups whose drafts fix it; 0 where the table does not say. */
 unsigned tlsneg_named_group_share_length(uint16_t g, bool from_client);
 
+/* tlsneg_named_group_bit returns g's bit in a 16-bit set of the groups
+ * clients offer today (x25519, x448, secp256r1/384r1/521r1, the five FFDHE
+ * groups, MLKEM768/1024, the three ML-KEM hybrids, X25519Kyber768Draft00),
+ * or 0 for any other group: a set of these bits can say a group was in a
+ * list, never that one was absent unless its bit exists. */
+uint16_t tlsneg_named_group_bit(uint16_t g);
+
 /* Longest text tlsneg_named_group_describe writes, with its NUL. */
 #define TLSNEG_NAMED_GROUP_TEXT_MAX 64
 

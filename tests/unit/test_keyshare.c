@@ -5,6 +5,7 @@
  * the real hellos of pq_vectors.h. */
 #include "analysis/tracker.h"
 #include "core/facts.h"
+#include "core/groups.h"
 #include "core/hello.h"
 #include "core/versions.h"
 
@@ -60,6 +61,32 @@ static tlsneg_offer offer(const char *hex, uint16_t segments)
     return o;
 }
 
+/* edited: a real hello's hex with its first `from` (a field's bytes, in hex)
+ * replaced by `to` of the same length, to make the hello a client would send
+ * with other groups (freed by the caller). */
+static char *edited(const char *hex, const char *from, const char *to)
+{
+    size_t n = strlen(hex) + 1;
+    char *e = malloc(n), *at;
+    memcpy(e, hex, n);
+    at = strstr(e, from);
+    ok(at && strlen(from) == strlen(to), "the hello has %s to replace", from);
+    if (at) {
+        memcpy(at, to, strlen(to));
+    }
+    return e;
+}
+
+/* offer_edited: offer() of an edited real hello. */
+static tlsneg_offer offer_edited(const char *hex, const char *from, const char *to,
+                                 uint16_t segments)
+{
+    char *e = edited(hex, from, to);
+    tlsneg_offer o = offer(e, segments);
+    free(e);
+    return o;
+}
+
 static tlsneg_answer answer(const char *hex)
 {
     tlsneg_hello h;
@@ -95,6 +122,15 @@ static void sh(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t now, c
     tlsneg_answer a = answer(hex);
     tlsneg_tracker_server_hello(t, conn, frame, now, &a, out);
     count(out);
+}
+
+/* alert: the server's fatal alert in frame that ends the attempt on conn. */
+static void alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t now, uint8_t d)
+{
+    tlsneg_verdicts c;
+    if (tlsneg_tracker_alert(t, conn, now, d, true, &c)) {
+        tlsneg_tracker_failed_in(t, conn, frame);
+    }
 }
 
 /* reset: the TCP reset in frame that ends the attempt on conn. */
@@ -145,9 +181,10 @@ static void offers_from_real_hellos(void)
 
 static void downgrade_after_reset(void)
 {
-    /* pcaps/pq-split-rst-classical-retry.pcap: CH 7 (split), RST 8 (the
-     * front's RST 6 came before the hello was complete), CH 12 x25519
-     * only, SH 14 x25519. */
+    /* pcaps/pq-split-rst-classical-retry.pcap's frames, CH 7 (split), RST
+     * 8, CH 12 x25519 only, SH 14 x25519, as if the reset had come after the
+     * hello was complete (there the front's RST 6 came before it:
+     * ended_before_complete). */
     tlsneg_tracker *t = tracker();
     tlsneg_verdicts c;
     tlsneg_offer pq = offer(pq_client_hello_hex, 0), x = offer(pq_x25519_retry_hex, 0);
@@ -333,6 +370,209 @@ static void mixed_pool(void)
     tlsneg_tracker_free(t);
 }
 
+/* The groups of the x25519 retry's supported_groups and key share, in hex,
+ * and of the PQ-predicting hello's. */
+#define X25519_GROUPS "000a00040002001d"
+#define X25519_SHARE  "003300260024001d0020"
+#define MLKEM_GROUPS  "000a0006000411ec001d"
+
+static void conforming_refusals(void)
+{
+    tlsneg_verdicts c;
+    tlsneg_offer x = offer(pq_x25519_retry_hex, 0);
+    /* pq_predicts_mlkem with its x25519 entry made GREASE: a client that
+     * offers X25519MLKEM768 alone. A server without it refuses with
+     * handshake_failure (RFC 8446 4.1.1); the retry's x25519 was not
+     * offered: no intolerance, whatever the failure. */
+    tlsneg_offer only =
+        offer_edited(pq_predicts_mlkem_hex, MLKEM_GROUPS, "000a0006000411ec0a0a", 0);
+    ok(only.pq_key_share && only.group_bits == tlsneg_named_group_bit(0x11ec),
+       "the edited hello offers X25519MLKEM768 alone");
+    uint8_t failures[3] = {40, 71, 0};
+    for (unsigned i = 0; i < 3; i++) {
+        tlsneg_tracker *t = tracker();
+        ch(t, 0, client1, 6, 0, &only, &c);
+        if (failures[i]) {
+            alert(t, 0, 8, 3 * MS, failures[i]);
+        } else {
+            reset(t, 0, 8, 3 * MS);
+        }
+        ch(t, 1, client1, 12, 300 * MS, &x, &c);
+        sh(t, 1, 14, 305 * MS, pq_x25519_server_hello_hex, &c);
+        ok(!find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT) && no_version_verdict(&c),
+           "X25519MLKEM768 alone failed (%s), x25519 chosen on the retry: x25519 was never "
+           "offered before, no key_share_intolerance",
+           failures[i] == 40 ? "handshake_failure"
+           : failures[i]     ? "insufficient_security"
+                             : "reset");
+        tlsneg_tracker_free(t);
+    }
+    /* The default hello (x25519 offered and shared too) refused with
+     * handshake_failure, retried with other groups: a conforming server
+     * may refuse groups it lacks; not intolerance. */
+    tlsneg_offer pq = offer(pq_client_hello_hex, 0);
+    tlsneg_tracker *t = tracker();
+    ch(t, 0, client1, 7, 0, &pq, &c);
+    alert(t, 0, 9, 3 * MS, 40);
+    ch(t, 1, client1, 12, 300 * MS, &x, &c);
+    sh(t, 1, 14, 305 * MS, pq_x25519_server_hello_hex, &c);
+    ok(!find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT),
+       "handshake_failure, then other groups: no key_share_intolerance");
+    tlsneg_tracker_free(t);
+
+    /* secp521r1 alone (the retry's hello with its group and share made
+     * 0x0019), refused, then x25519: only classical groups changed. */
+    char *e = edited(pq_x25519_retry_hex, X25519_GROUPS, "000a000400020019");
+    tlsneg_offer p521 = offer_edited(e, X25519_SHARE, "00330026002400190020", 0);
+    free(e);
+    t = tracker();
+    ch(t, 0, client1, 4, 0, &p521, &c);
+    reset(t, 0, 6, 3 * MS);
+    ch(t, 1, client1, 10, 300 * MS, &x, &c);
+    ok(c.count == 0, "secp521r1 alone, then x25519: no key_share_fallback");
+    sh(t, 1, 12, 305 * MS, pq_x25519_server_hello_hex, &c);
+    ok(c.count == 0, "and no \"does not tolerate its supported_groups\": a conforming server "
+                     "ignores groups it lacks");
+    tlsneg_tracker_free(t);
+}
+
+static void scanner_one_group_per_hello(void)
+{
+    /* A scanner's hellos, the same but for one group each (secp256r1,
+     * secp384r1, secp521r1, x448), each refused, then x25519: a probe. */
+    static const char *const groups[4][2] = {
+        {"000a000400020017", "00330026002400170020"},
+        {"000a000400020018", "00330026002400180020"},
+        {"000a000400020019", "00330026002400190020"},
+        {"000a00040002001e", "003300260024001e0020"},
+    };
+    tlsneg_tracker *t = tracker();
+    tlsneg_verdicts c;
+    bool probe = false, kx = false;
+    for (uint32_t i = 0; i < 5; i++) {
+        tlsneg_offer o;
+        if (i < 4) {
+            char *e = edited(pq_x25519_retry_hex, X25519_GROUPS, groups[i][0]);
+            o = offer_edited(e, X25519_SHARE, groups[i][1], 0);
+            free(e);
+        } else {
+            o = offer(pq_x25519_retry_hex, 0);
+        }
+        ch(t, i, client1, 10 * i + 4, i * 10 * MS, &o, &c);
+        probe |= find(&c, TLSNEG_VERDICT_PROBE) != NULL;
+        kx |= find(&c, TLSNEG_VERDICT_KEY_SHARE_FALLBACK) != NULL;
+        if (i < 4) {
+            alert(t, i, 10 * i + 6, i * 10 * MS + 2 * MS, 40);
+        } else {
+            sh(t, i, 10 * i + 6, i * 10 * MS + 2 * MS, pq_x25519_server_hello_hex, &c);
+            kx |= find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT) != NULL;
+        }
+    }
+    ok(probe && !kx, "one group per hello, each refused: a probe, no key-share verdict");
+    tlsneg_tracker_free(t);
+}
+
+static void completed_before(void)
+{
+    /* A classical server completed the split post-quantum hello (choosing
+     * x25519), then fails the same hello once (a reset): the retry's
+     * success says nothing of the share or the size. */
+    tlsneg_verdicts c;
+    tlsneg_offer pq = offer(pq_client_hello_hex, 2), x = offer(pq_x25519_retry_hex, 1);
+    tlsneg_tracker *t = tracker();
+    ch(t, 0, client1, 7, 0, &pq, &c);
+    sh(t, 0, 10, 5 * MS, pq_x25519_server_hello_hex, &c);
+    ch(t, 1, client1, 30, 1000 * MS, &pq, &c);
+    reset(t, 1, 32, 1060 * MS);
+    ch(t, 2, client1, 40, 1300 * MS, &x, &c);
+    sh(t, 2, 42, 1305 * MS, pq_x25519_server_hello_hex, &c);
+    ok(!find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT),
+       "the server completed that very hello before: no key_share_intolerance");
+    tlsneg_tracker_free(t);
+}
+
+static void hrr_read_whole(void)
+{
+    /* pq_predicts_mlkem answered with a HelloRetryRequest for x25519: the
+     * server read the hello whole; the connection then fails, the client
+     * retries with x25519 elsewhere: no intolerance of the share. */
+    tlsneg_verdicts c;
+    tlsneg_offer p = offer(pq_predicts_mlkem_hex, 0), x = offer(pq_x25519_retry_hex, 0);
+    tlsneg_tracker *t = tracker();
+    ch(t, 0, client1, 6, 0, &p, &c);
+    sh(t, 0, 8, 3 * MS, hrr_to_x25519_hex, &c);
+    reset(t, 0, 10, 5 * MS);
+    ch(t, 1, client1, 14, 300 * MS, &x, &c);
+    sh(t, 1, 16, 305 * MS, pq_x25519_server_hello_hex, &c);
+    ok(!find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT),
+       "a hello the server HelloRetryRequested: no key_share_intolerance");
+    tlsneg_tracker_free(t);
+}
+
+static void ended_before_complete(void)
+{
+    /* pcaps/pq-split-rst-classical-retry.pcap as the session sees it: the
+     * front resets before the second segment, so the attempt ends early;
+     * the server cannot have judged the share: only the size is named. */
+    tlsneg_verdicts c;
+    tlsneg_offer pq = offer(pq_client_hello_hex, 2), x = offer(pq_x25519_retry_hex, 1);
+    tlsneg_tracker *t = tracker();
+    ch(t, 0, client1, 7, 0, &pq, &c);
+    ok(tlsneg_tracker_early_end(t, 0, 60 * MS, TLSNEG_CAUSE_RESET, 0), "an early end");
+    tlsneg_tracker_failed_in(t, 0, 6);
+    ch(t, 1, client1, 12, 341 * MS, &x, &c);
+    sh(t, 1, 14, 346 * MS, pq_x25519_server_hello_hex, &c);
+    ok(strcmp(text(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF),
+              "its size (1546 bytes in 2 segments, then 312 in 1)") == 0 &&
+           !tlsneg_verdict_text(find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT),
+                                TLSNEG_TEXT_CANDIDATES),
+       "ended before the hello was complete: its size alone: %s",
+       text(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF));
+    tlsneg_tracker_free(t);
+}
+
+static void share_dropped_group_kept(void)
+{
+    /* The default hello, then -groups X25519:X25519MLKEM768 (the group
+     * still listed, only an x25519 share). */
+    tlsneg_verdicts c;
+    tlsneg_offer pq = offer(pq_client_hello_hex, 0), k = offer(pq_predicts_x25519_hex, 0);
+    tlsneg_tracker *t = tracker();
+    ch(t, 0, client1, 7, 0, &pq, &c);
+    reset(t, 0, 8, 60 * MS);
+    ch(t, 1, client1, 12, 300 * MS, &k, &c);
+    const tlsneg_verdict *v = find(&c, TLSNEG_VERDICT_KEY_SHARE_FALLBACK);
+    ok(v &&
+           strcmp(tlsneg_verdict_text(v, TLSNEG_TEXT_DROPPED),
+                  "the X25519MLKEM768 key share, the group still offered") == 0 &&
+           strstr(v->detail, "a HelloRetryRequest could restore it") &&
+           !strstr(v->detail, "induced downgrade"),
+       "the share dropped, the group kept: no \"induced downgrade\": %s", v ? v->detail : "");
+    tlsneg_tracker_free(t);
+}
+
+static void pool_guards(void)
+{
+    tlsneg_verdicts c;
+    tlsneg_offer pq = offer(pq_client_hello_hex, 0), p = offer(pq_predicts_mlkem_hex, 0);
+    /* Another offer (other groups) answered classically: not a mixed pool. */
+    tlsneg_tracker *t = tracker();
+    ch(t, 0, client1, 6, 0, &pq, &c);
+    sh(t, 0, 8, 9 * MS, pq_mlkem_server_hello_hex, &c);
+    ch(t, 1, client1, 24, 91 * MS, &p, &c);
+    sh(t, 1, 26, 95 * MS, pq_x25519_server_hello_hex, &c);
+    ok(!find(&c, TLSNEG_VERDICT_KX_INCONSISTENT), "another offer: no key_exchange_inconsistent");
+    tlsneg_tracker_free(t);
+    /* The same offer, 40 s later (out of the 30 s window). */
+    t = tracker();
+    ch(t, 0, client1, 6, 0, &pq, &c);
+    sh(t, 0, 8, 9 * MS, pq_mlkem_server_hello_hex, &c);
+    ch(t, 1, client1, 24, 40000 * MS, &pq, &c);
+    sh(t, 1, 26, 40005 * MS, pq_x25519_server_hello_hex, &c);
+    ok(!find(&c, TLSNEG_VERDICT_KX_INCONSISTENT), "40 s later: no key_exchange_inconsistent");
+    tlsneg_tracker_free(t);
+}
+
 int main(void)
 {
     offers_from_real_hellos();
@@ -341,6 +581,13 @@ int main(void)
     lower_retry_settled();
     guards();
     mixed_pool();
+    conforming_refusals();
+    scanner_one_group_per_hello();
+    completed_before();
+    hrr_read_whole();
+    ended_before_complete();
+    share_dropped_group_kept();
+    pool_guards();
     ok(seen >= 10 && malformed == 0, "%zu verdicts made, each of its row's shape (%zu not)", seen,
        malformed);
     return tap_done();
