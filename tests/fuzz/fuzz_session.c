@@ -19,7 +19,8 @@
  *   conn bits 0-3: one of 16 connections; bit 4: the connection starts
  *        afresh (a new id, a new client port); bits 5-6: the client's
  *        address (4 clients); bit 7: IPv6 addresses
- *   dt   time step in 1/8 s
+ *   dt   time step in 1/8 s; odd: the sender is known (the front end's
+ *        TLSNEG_SENDER_SERVER or _CLIENT, by op bit 2), even: unknown
  *   x    alert description; hello: record version index (bits 0-2)
  *
  * The target checks the promises of session.h: results name only frames
@@ -105,10 +106,15 @@ static void check_result(const tlsneg_result *x, const tlsneg_conn *c, uint32_t 
     require(x->num_back_notes <= TLSNEG_MAX_BACK_NOTES);
     for (size_t i = 0; i < x->num_back_notes; i++) {
         const tlsneg_back_note *n = &x->back_notes[i];
-        /* A probe's first hellos link its first hello; the others, this frame. */
-        require(
-            n->kind < TLSNEG_NOTE_KINDS && n->frame < frame &&
-            (n->kind == TLSNEG_NOTE_PROBE ? n->link.frame <= n->frame : n->link.frame == frame));
+        /* A probe's first hellos link its first hello; an early failure's
+         * note is on this hello and links the server's earlier ending; the
+         * others are on earlier frames and link this one. */
+        bool early = n->kind == TLSNEG_NOTE_FAILED && n->frame == frame && n->link.frame < frame &&
+                     x->early_frame == n->link.frame;
+        require(n->kind < TLSNEG_NOTE_KINDS &&
+                (early ||
+                 (n->frame < frame && (n->kind == TLSNEG_NOTE_PROBE ? n->link.frame <= n->frame
+                                                                    : n->link.frame == frame))));
         require(!n->has_text || terminated(n->text.text, sizeof n->text.text));
         require(!n->has_finding || terminated(n->finding.detail, sizeof n->finding.detail));
     }
@@ -157,8 +163,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t alen = cb & 128 ? 16 : 4;
         tlsneg_endpoint ce = {client, alen, sl->client_port}, se = {server, alen, 443};
         bool from_server = (op & 4) != 0;
-        tlsneg_event ev = {frame, now, from_server ? se : ce, from_server ? ce : se,
-                           TLSNEG_SENDER_UNKNOWN};
+        /* The front end knows the sender (dt's low bit): a server's alert
+         * or close before the ClientHello is complete is that attempt's
+         * early failure (session.c hold_early, early_failure). */
+        tlsneg_sender sender = !(dt & 1)     ? TLSNEG_SENDER_UNKNOWN
+                               : from_server ? TLSNEG_SENDER_SERVER
+                                             : TLSNEG_SENDER_CLIENT;
+        tlsneg_event ev = {frame, now, from_server ? se : ce, from_server ? ce : se, sender};
         switch (op & 3) {
         case 0:
         case 3: {

@@ -33,14 +33,18 @@ def encode(lines):
         kind, t, tr = f[0], int(f[2]), f[3]
         src, sport, dst, dport = f[4], int(f[5]), f[6], int(f[7])
         key = (tr,) + tuple(sorted([(src, sport), (dst, dport)]))
+        side = next((x[5:] for x in f[8:] if x.startswith("from=")), None)
+        f = [x for x in f if not x.startswith("from=")]
         if key not in flows:
-            if len(flows) == 16 or kind in ("fin", "rst"):
+            if len(flows) == 16 or (kind in ("fin", "rst") and side is None):
                 continue
             flows[key] = len(flows)
-            clients[key] = (src, sport)
+            clients[key] = (dst, dport) if side == "server" else (src, sport)
         slot = flows[key]
         from_server = clients[key] != (src, sport)
         dt = 0 if last_t is None else min(255, (t - last_t) * 8 // 1000000)
+        # dt's low bit: the sender is known (from=), as a front end knows it
+        dt = min(255, dt | 1) if side else dt & ~1
         last_t = t
         conn = slot
         op = 4 if from_server else 0
