@@ -50,17 +50,18 @@ bool tlsneg_extension_signals_version(uint16_t t)
 }
 
 /* skip_group leaves out the groups a client offers only with TLS 1.3, which
- * a fallback retry drops without changing anything else: the FFDHE groups
- * (RFC 7919), which OpenSSL 3.0 offers only with TLS 1.3 (measured, pcaps/:
- * a -tls1_2 hello lacks 0x0100-0x0104); the brainpool groups of RFC 8734
- * (0x001f-0x0021), ML-KEM (0x0200-0x0202) and the hybrids with ML-KEM
- * (0x11eb-0x11ed) and with its Kyber drafts (0x6399, 0x639a), all defined
- * for TLS 1.3 only (OpenSSL 3.5's -tls1_2 hello lacks its default 0x11ec:
- * measured, pcaps/fallback-openssl35.pcap). */
+ * a fallback retry drops without changing anything else: by their class in
+ * core/groups.c, the FFDHE groups (RFC 7919), which OpenSSL 3.0 offers only
+ * with TLS 1.3 (measured, pcaps/: a -tls1_2 hello lacks 0x0100-0x0104),
+ * ML-KEM and the hybrids with ML-KEM and its Kyber drafts, all defined for
+ * TLS 1.3 only (OpenSSL 3.5's -tls1_2 hello lacks its default 0x11ec:
+ * measured, pcaps/fallback-openssl35.pcap); and the brainpool groups of RFC
+ * 8734 (0x001f-0x0021), classical but for TLS 1.3 only. */
 static bool skip_group(uint16_t v)
 {
-    return (v >> 8) == 0x01 || (v >= 0x001f && v <= 0x0021) || (v >= 0x0200 && v <= 0x0202) ||
-           (v >= 0x11eb && v <= 0x11ed) || v == 0x6399 || v == 0x639a;
+    tlsneg_gclass c = tlsneg_named_group_class(v);
+    return c == TLSNEG_GCLASS_FFDHE || c == TLSNEG_GCLASS_PQ || c == TLSNEG_GCLASS_PQ_HYBRID ||
+           (v >= 0x001f && v <= 0x0021);
 }
 
 /* skip_sigalg leaves out the signature schemes defined for TLS 1.3 only: the
