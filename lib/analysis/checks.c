@@ -692,21 +692,11 @@ static bool hrr_for_unshared(const judge *j)
            lists_group(client, j->f->group_selected) && !shares_group(client, j->f->group_selected);
 }
 
-static bool shares_pq(const tlsneg_facts *f)
-{
-    for (size_t i = 0; i < f->num_key_shares; i++) {
-        if (tlsneg_named_group_is_pq(f->key_shares[i].group)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* moves_to_pq: the HelloRetryRequest asks a client that shared only
  * classical groups for a post-quantum one. */
 static bool moves_to_pq(const judge *j)
 {
-    return tlsneg_named_group_is_pq(j->f->group_selected) && !shares_pq(j->in->client_hello);
+    return tlsneg_named_group_is_pq(j->f->group_selected) && !j->in->client_hello->pq_key_share;
 }
 
 static void check_hrr_lacks_predicted(const judge *j)
