@@ -7,11 +7,11 @@
 
 #include "core/groups.h"
 
-const char *const tlsneg_pq_failure_findings[] = {
-    "key_share_intolerance",
-    "key_share_fallback",
-    "key_exchange_inconsistent",
-    NULL,
+const tlsneg_rule_id tlsneg_pq_failure_rules[] = {
+    TLSNEG_RULE_KEY_SHARE_INTOLERANCE,
+    TLSNEG_RULE_KEY_SHARE_FALLBACK,
+    TLSNEG_RULE_KEY_EXCHANGE_INCONSISTENT,
+    TLSNEG_RULE_COUNT,
 };
 
 void tlsneg_kx_links_free(tlsneg_kx_links *l)

@@ -56,9 +56,10 @@ void tlsneg_kx_server_hello(tlsneg_kx_links *l, tlsneg_kx_counts *c, const tlsne
  * finding is name: 0 when rules.def has no such rule. */
 unsigned tlsneg_findings_named(const unsigned *findings, const char *name);
 
-/* The cross-connection findings that say a server fails post-quantum key
- * exchange or a split ClientHello, by name (rules.def); the readiness
- * section lists each server with any of them, once such a rule exists. */
-extern const char *const tlsneg_pq_failure_findings[];
+/* The rules of the cross-connection findings that say a server fails
+ * post-quantum key exchange or a split ClientHello (rules.def), ended by
+ * TLSNEG_RULE_COUNT; the readiness section lists each server with any of
+ * them, by the rule's finding name. */
+extern const tlsneg_rule_id tlsneg_pq_failure_rules[];
 
 #endif

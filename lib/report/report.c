@@ -156,22 +156,19 @@ static void print_rules(const tlsneg_totals *t, FILE *out)
     }
 }
 
-/* pq_failures appends each finding of tlsneg_pq_failure_findings that s
- * has ("key_share_intolerance x1"); returns whether rules.def has any of
- * them at all (the cross-connection key-share verdicts). */
+/* pq_failures appends each finding of tlsneg_pq_failure_rules that s has
+ * ("key_share_intolerance x1"); returns whether there are such rules. */
 static bool pq_failures(const tlsneg_server_totals *s, tlsneg_buf *a)
 {
-    bool known = false;
-    for (const char *const *name = tlsneg_pq_failure_findings; *name; name++) {
-        for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
-            known = known || strcmp(tlsneg_rules[r].finding, *name) == 0;
-        }
-        unsigned n = tlsneg_findings_named(s->findings, *name);
+    const tlsneg_rule_id *r = tlsneg_pq_failure_rules;
+    for (; *r != TLSNEG_RULE_COUNT; r++) {
+        const char *name = tlsneg_rules[*r].finding;
+        unsigned n = tlsneg_findings_named(s->findings, name);
         if (n) {
-            tlsneg_buf_printf(a, "%s%s x%u", a->len ? ", " : "", *name, n);
+            tlsneg_buf_printf(a, "%s%s x%u", a->len ? ", " : "", name, n);
         }
     }
-    return known;
+    return r != tlsneg_pq_failure_rules;
 }
 
 /* print_readiness writes the post-quantum readiness section: the servers
