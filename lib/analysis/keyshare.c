@@ -270,8 +270,9 @@ bool tlsneg_judge_kx_lower(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
         return false; /* only the versions changed: the version verdicts judge */
     }
     const tlsneg_attempt *a = tlsneg_attempts_at(&t->st, as);
-    if (prev->hrr || tolerated(a, po, ao)) {
-        return true; /* it read that hello whole, or completed such a hello before */
+    if (prev->hrr || tolerated(a, po, ao) || refused_politely(prev, po, ao)) {
+        return true; /* it read that hello whole, completed such a hello before, or refused
+                        groups it lacks */
     }
     /* Settled by another connection: the server put the failed attempt's
      * highest version in force for a hello without what this one dropped. */

@@ -436,6 +436,26 @@ static void conforming_refusals(void)
     tlsneg_tracker_free(t);
 }
 
+static void refusal_then_lower_retry(void)
+{
+    /* pcaps/pq-split-rst-tls12-retry-tls13-ok.pcap's skeleton with
+     * handshake_failure for the reset: an alert a server may send for
+     * groups it lacks, and the retry's groups differ: nothing settled. */
+    tlsneg_verdicts c;
+    tlsneg_offer x = offer(pq_x25519_retry_hex, 0), pq = offer(pq_client_hello_hex, 0);
+    tlsneg_offer l = offer(pq_tls12_retry_hex, 0);
+    tlsneg_tracker *t = tracker();
+    ch(t, 0, client1, 4, 0, &x, &c);
+    sh(t, 0, 6, 3 * MS, pq_x25519_server_hello_hex, &c);
+    ch(t, 1, client1, 20, 34 * MS, &pq, &c);
+    alert(t, 1, 21, 37 * MS, 40);
+    ch(t, 2, client1, 25, 383 * MS, &l, &c);
+    sh(t, 2, 27, 385 * MS, pq_tls12_server_hello_hex, &c);
+    ok(!find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT) && !find(&c, TLSNEG_VERDICT_INTOLERANT),
+       "handshake_failure, then a lower retry with other groups: no intolerance verdict");
+    tlsneg_tracker_free(t);
+}
+
 static void scanner_one_group_per_hello(void)
 {
     /* A scanner's hellos, the same but for one group each (secp256r1,
@@ -582,6 +602,7 @@ int main(void)
     guards();
     mixed_pool();
     conforming_refusals();
+    refusal_then_lower_retry();
     scanner_one_group_per_hello();
     completed_before();
     hrr_read_whole();
