@@ -215,6 +215,7 @@ void tlsneg_cache_keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn
     r->early_time_us = x->early_time_us;
     r->early_cause = x->early_cause;
     r->early_alert = x->early_alert;
+    r->client_pq_offered = x->client_pq_offered;
 }
 
 const back_note *tlsneg_cache_back_note(const packet_info *pinfo, const msg_result *r)

@@ -34,20 +34,8 @@
 
 #include "replay/events.h"
 #include "replay/unhex.h"
+#include "report/json.h"
 #include "report/output.h"
-
-static void print_json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') {
-            printf("\\%c", *s);
-        } else {
-            putchar(*s);
-        }
-    }
-    putchar('"');
-}
 
 /* The connection so far: the last ClientHello, and whether a
  * HelloRetryRequest came. */
@@ -64,7 +52,7 @@ static void print_findings(const tlsneg_findings *fs)
     for (size_t i = 0; i < fs->count; i++) {
         printf("%s{\"expert\":\"%s\",\"finding\":\"%s\",\"detail\":", i ? "," : "",
                tlsneg_rules[fs->item[i].rule].name, tlsneg_rules[fs->item[i].rule].finding);
-        print_json_string(fs->item[i].detail);
+        tlsneg_json_fput(stdout, fs->item[i].detail);
         putchar('}');
     }
     putchar(']');
@@ -131,7 +119,7 @@ static void dump(const tlsneg_hello *h)
     printf("],\"grease_count\":%u", f.grease_count);
     if (f.sni) {
         printf(",\"sni\":");
-        print_json_string(f.sni);
+        tlsneg_json_fput(stdout, f.sni);
     }
     if (f.has_sentinel) {
         printf(",\"downgrade_sentinel\":%u", f.sentinel);
@@ -152,7 +140,7 @@ static void dump(const tlsneg_hello *h)
            f.pq_offered ? "true" : "false", f.pq_key_share ? "true" : "false",
            f.pq_selected ? "true" : "false");
     printf(",\"summary\":");
-    print_json_string(tlsneg_facts_summary(&f, summary, sizeof summary));
+    tlsneg_json_fput(stdout, tlsneg_facts_summary(&f, summary, sizeof summary));
     print_findings(&fs);
     printf("}\n");
 
@@ -186,7 +174,7 @@ static void print_verdicts(const tlsneg_verdicts *vs)
         }
         for (size_t k = 0; k < v->num_texts; k++) {
             printf(",\"%s\":", tlsneg_text_role_name((tlsneg_text_role)v->text[k].role));
-            print_json_string(v->text[k].text);
+            tlsneg_json_fput(stdout, v->text[k].text);
         }
         printf(",\"chain_frames\":[");
         for (size_t k = 0; k < v->chain_len; k++) {
@@ -210,11 +198,11 @@ static void print_back_notes(const tlsneg_result *x)
                tlsneg_link_role_name((tlsneg_link_role)n->link.role), n->link.frame);
         if (n->has_text) {
             printf(",\"%s\":", tlsneg_text_role_name((tlsneg_text_role)n->text.role));
-            print_json_string(n->text.text);
+            tlsneg_json_fput(stdout, n->text.text);
         }
         if (n->has_finding) {
             printf(",\"expert\":\"%s\",\"detail\":", tlsneg_rules[n->finding.rule].name);
-            print_json_string(n->finding.detail);
+            tlsneg_json_fput(stdout, n->finding.detail);
         }
         putchar('}');
     }
@@ -225,7 +213,7 @@ static void print_sni(bool has, const char *sni)
 {
     if (has) {
         printf(",\"sni\":");
-        print_json_string(sni);
+        tlsneg_json_fput(stdout, sni);
     }
 }
 

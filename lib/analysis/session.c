@@ -98,6 +98,7 @@ static void result_init(tlsneg_result *out)
     out->early_time_us = 0;
     out->early_cause = TLSNEG_CAUSE_NONE;
     out->early_alert = 0;
+    out->client_pq_offered = false;
     memset(&out->facts, 0, sizeof out->facts);
 }
 
@@ -337,12 +338,14 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
             memcpy(c->client_addr, ev->src.addr, n);
         }
         c->client_port = ev->src.port;
+        c->client_pq_offered = f->pq_offered;
         out->keep_facts = true;
         set_sni(&out->has_sni, out->sni, f->sni);
     } else {
         if (f->is_hrr) {
             c->hrr_seen = true;
         }
+        out->client_pq_offered = c->client_pq_offered;
         conn_sni(out, c);
     }
     out->client_hello_frame = c->client_hello_frame;

@@ -77,6 +77,8 @@ typedef struct {
     uint64_t early_time_us;
     uint8_t early_cause; /* tlsneg_cause */
     uint8_t early_alert; /* the alert's description */
+    /* The connection's ClientHello offered a post-quantum group. */
+    bool client_pq_offered;
 } tlsneg_conn;
 
 /* A back note: what a later frame revealed about an earlier frame's
@@ -149,6 +151,9 @@ typedef struct {
     uint64_t early_time_us;
     uint8_t early_cause; /* tlsneg_cause */
     uint8_t early_alert;
+    /* A ServerHello: its connection's ClientHello offered a post-quantum
+     * group (the report counts a classical answer to it). */
+    bool client_pq_offered;
     size_t num_back_notes;
     tlsneg_back_note back_notes[TLSNEG_MAX_BACK_NOTES];
 } tlsneg_result;

@@ -7,14 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/table.h"
 #include "core/util.h"
-
-#define NO_FLOW UINT32_MAX
 
 typedef struct {
     bool used;
     bool udp;
-    uint32_t next; /* the next flow of the same hash bucket, or NO_FLOW */
     uint64_t hash;
     uint64_t conn_no; /* the event's conn attribute, or 0 */
     size_t addr_len;
@@ -30,8 +28,7 @@ struct tlsneg_replay {
     flow *flows;
     size_t max, used, next;
     uint64_t next_id;
-    uint32_t *buckets; /* hash -> first flow, chained through flow.next */
-    size_t mask;
+    tlsneg_table index; /* hash -> flow number plus one */
 };
 
 tlsneg_replay *tlsneg_replay_new(const tlsneg_tracker_config *cfg, size_t max_conns)
@@ -41,23 +38,14 @@ tlsneg_replay *tlsneg_replay_new(const tlsneg_tracker_config *cfg, size_t max_co
         return NULL;
     }
     r->max = max_conns ? max_conns : 1;
-    if (r->max > NO_FLOW - 1) {
-        r->max = NO_FLOW - 1;
+    if (r->max > UINT32_MAX - 1) {
+        r->max = UINT32_MAX - 1;
     }
-    size_t nb = 16;
-    while (nb < r->max) {
-        nb *= 2;
-    }
-    r->mask = nb - 1;
-    r->buckets = malloc(nb * sizeof *r->buckets);
     r->flows = calloc(r->max, sizeof *r->flows);
     r->session = tlsneg_session_new(cfg);
-    if (!r->flows || !r->session || !r->buckets) {
+    if (!r->flows || !r->session || !tlsneg_table_init(&r->index, TLSNEG_TABLE_MIN)) {
         tlsneg_replay_free(r);
         return NULL;
-    }
-    for (size_t i = 0; i < nb; i++) {
-        r->buckets[i] = NO_FLOW;
     }
     return r;
 }
@@ -66,7 +54,7 @@ void tlsneg_replay_free(tlsneg_replay *r)
 {
     if (r) {
         tlsneg_session_free(r->session);
-        free(r->buckets);
+        tlsneg_table_free(&r->index);
         free(r->flows);
         free(r);
     }
@@ -102,14 +90,16 @@ static bool same_flow(const flow *f, const flow *k)
            memcmp(f->a, k->a, k->addr_len) == 0 && memcmp(f->b, k->b, k->addr_len) == 0;
 }
 
-/* unlink takes the flow in slot out of its bucket's chain. */
-static void unlink_flow(tlsneg_replay *r, uint32_t slot)
+typedef struct {
+    const tlsneg_replay *r;
+    const flow *key;
+} lookup;
+
+static bool is_key(const void *ctx, uint32_t ref)
 {
-    uint32_t *link = &r->buckets[r->flows[slot].hash & r->mask];
-    while (*link != slot) {
-        link = &r->flows[*link].next;
-    }
-    *link = r->flows[slot].next;
+    const lookup *l = ctx;
+    const flow *f = &l->r->flows[ref - 1];
+    return f->hash == l->key->hash && same_flow(f, l->key);
 }
 
 /* find returns ev's connection, made if create and not known yet; a new
@@ -118,11 +108,10 @@ static flow *find(tlsneg_replay *r, const tlsneg_ev *ev, bool create)
 {
     flow key;
     endpoints(ev, &key);
-    uint32_t *bucket = &r->buckets[key.hash & r->mask];
-    for (uint32_t i = *bucket; i != NO_FLOW; i = r->flows[i].next) {
-        if (r->flows[i].hash == key.hash && same_flow(&r->flows[i], &key)) {
-            return &r->flows[i];
-        }
+    lookup l = {r, &key};
+    uint32_t ref = tlsneg_table_find(&r->index, key.hash, is_key, &l);
+    if (ref) {
+        return &r->flows[ref - 1];
     }
     if (!create) {
         return NULL;
@@ -133,13 +122,13 @@ static flow *find(tlsneg_replay *r, const tlsneg_ev *ev, bool create)
     }
     flow *f = &r->flows[slot];
     if (f->used) {
-        unlink_flow(r, (uint32_t)slot); /* forget the oldest */
+        (void)tlsneg_table_remove(&r->index, f->hash, (uint32_t)slot + 1); /* forget the oldest */
     }
     *f = key;
     f->used = true;
     f->conn.id = r->next_id++;
-    f->next = *bucket;
-    *bucket = (uint32_t)slot;
+    /* Out of memory, the flow serves this event and is not found again. */
+    (void)tlsneg_table_add(&r->index, f->hash, (uint32_t)slot + 1);
     return f;
 }
 
@@ -201,7 +190,7 @@ void tlsneg_replay_event(tlsneg_replay *r, const tlsneg_ev *ev, tlsneg_replay_ou
         f = find(r, ev, false);
         if (f) {
             tlsneg_session_forget(r->session, &f->conn);
-            unlink_flow(r, (uint32_t)(f - r->flows));
+            (void)tlsneg_table_remove(&r->index, f->hash, (uint32_t)(f - r->flows) + 1);
             f->used = false;
         }
         return;

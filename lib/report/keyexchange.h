@@ -14,7 +14,6 @@
 
 #include "analysis/rules.h"
 #include "core/facts.h"
-#include "report/output.h"
 
 /* One server's counts. */
 typedef struct {
@@ -26,31 +25,12 @@ typedef struct {
                                     post-quantum one */
 } tlsneg_kx_counts;
 
-/* Which recent connections' ClientHellos offered a post-quantum group, to
- * tell it to their ServerHello: a fixed table (a connection pushed out by
- * another one of the same slot is not told, and its ServerHello not
- * counted as classical_while_pq). */
-#define TLSNEG_KX_SLOTS 1024
-typedef struct {
-    uint8_t client[16], server[16];
-    uint16_t client_port, server_port;
-    uint8_t len; /* 4 or 16; 0: empty */
-    bool pq_offered;
-} tlsneg_kx_slot;
-
-typedef struct {
-    tlsneg_kx_slot *slot; /* TLSNEG_KX_SLOTS of them, or NULL until the first ClientHello */
-} tlsneg_kx_links;
-
-void tlsneg_kx_links_free(tlsneg_kx_links *l);
-
-/* tlsneg_kx_client_hello counts the ClientHello f sent from client to
- * server; tlsneg_kx_server_hello the ServerHello f sent from server to
- * client (not a HelloRetryRequest). */
-void tlsneg_kx_client_hello(tlsneg_kx_links *l, tlsneg_kx_counts *c, const tlsneg_out_addr *client,
-                            const tlsneg_out_addr *server, const tlsneg_facts *f);
-void tlsneg_kx_server_hello(tlsneg_kx_links *l, tlsneg_kx_counts *c, const tlsneg_out_addr *client,
-                            const tlsneg_out_addr *server, const tlsneg_facts *f);
+/* tlsneg_kx_client_hello counts the ClientHello f; tlsneg_kx_server_hello
+ * the ServerHello f (not a HelloRetryRequest), client_pq_offered telling
+ * whether its connection's ClientHello offered a post-quantum group (the
+ * session layer's tlsneg_result.client_pq_offered). */
+void tlsneg_kx_client_hello(tlsneg_kx_counts *c, const tlsneg_facts *f);
+void tlsneg_kx_server_hello(tlsneg_kx_counts *c, const tlsneg_facts *f, bool client_pq_offered);
 
 /* tlsneg_findings_named sums the counts of every rule (and variant) whose
  * finding is name: 0 when rules.def has no such rule. */

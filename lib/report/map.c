@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* map.c: the hash map of map.h; it doubles when half full. */
+/* map.c: the map of map.h on the one hash table (core/table.h). */
 #include "report/map.h"
 
 #include <stdlib.h>
@@ -7,86 +7,76 @@
 
 #include "core/util.h"
 
-static uint64_t hash_of(const void *key, size_t key_len)
-{
-    return tlsneg_fnv64(TLSNEG_FNV64_BASIS, key, key_len);
-}
+typedef struct {
+    const tlsneg_map *m;
+    const void *key;
+    size_t key_len;
+    uint64_t hash;
+} lookup;
 
-/* find returns the slot of key, or the empty slot where it would go; NULL
- * while m has no slots. */
-static tlsneg_map_slot *find(const tlsneg_map *m, const void *key, size_t key_len, uint64_t h)
+static bool same_key(const void *ctx, uint32_t ref)
 {
-    if (!m->cap) {
-        return NULL;
-    }
-    for (size_t i = (size_t)h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        tlsneg_map_slot *s = &m->slots[i];
-        if (!s->key) {
-            return s;
-        }
-        if (s->hash == h && s->key_len == key_len && memcmp(s->key, key, key_len) == 0) {
-            return s;
-        }
-    }
+    const lookup *l = ctx;
+    const tlsneg_map_entry *e = &l->m->entries[ref - 1];
+    return e->hash == l->hash && e->key_len == l->key_len &&
+           memcmp(e->key, l->key, l->key_len) == 0;
 }
 
 void *tlsneg_map_get(const tlsneg_map *m, const void *key, size_t key_len)
 {
-    const tlsneg_map_slot *s = find(m, key, key_len, hash_of(key, key_len));
-    return s && s->key ? s->value : NULL;
-}
-
-static bool grow(tlsneg_map *m)
-{
-    size_t cap = m->cap ? m->cap * 2 : 64;
-    tlsneg_map_slot *slots = calloc(cap, sizeof *slots);
-    if (!slots) {
-        return false;
+    if (!m->used) {
+        return NULL;
     }
-    tlsneg_map old = *m;
-    m->slots = slots;
-    m->cap = cap;
-    for (size_t i = 0; i < old.cap; i++) {
-        if (old.slots[i].key) {
-            *find(m, old.slots[i].key, old.slots[i].key_len, old.slots[i].hash) = old.slots[i];
-        }
-    }
-    free(old.slots);
-    return true;
+    lookup l = {m, key, key_len, tlsneg_fnv64(TLSNEG_FNV64_BASIS, key, key_len)};
+    uint32_t ref = tlsneg_table_find(&m->index, l.hash, same_key, &l);
+    return ref ? m->entries[ref - 1].value : NULL;
 }
 
 bool tlsneg_map_put(tlsneg_map *m, const void *key, size_t key_len, void *value)
 {
-    if ((m->used + 1) * 2 > m->cap && !grow(m)) {
+    if (m->used == UINT32_MAX - 1) {
         return false;
     }
-    uint64_t h = hash_of(key, key_len);
-    tlsneg_map_slot *s = find(m, key, key_len, h);
-    s->key = malloc(key_len ? key_len : 1);
-    if (!s->key) {
+    if (!m->index.e && !tlsneg_table_init(&m->index, TLSNEG_TABLE_MIN)) {
         return false;
     }
-    memcpy(s->key, key, key_len);
-    s->key_len = key_len;
-    s->hash = h;
-    s->value = value;
+    if (m->used == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 32;
+        tlsneg_map_entry *e = realloc(m->entries, cap * sizeof *e);
+        if (!e) {
+            return false;
+        }
+        m->entries = e;
+        m->cap = cap;
+    }
+    tlsneg_map_entry *e = &m->entries[m->used];
+    e->key = malloc(key_len ? key_len : 1);
+    if (!e->key) {
+        return false;
+    }
+    memcpy(e->key, key, key_len);
+    e->key_len = key_len;
+    e->hash = tlsneg_fnv64(TLSNEG_FNV64_BASIS, key, key_len);
+    e->value = value;
+    if (!tlsneg_table_add(&m->index, e->hash, (uint32_t)(m->used + 1))) {
+        free(e->key);
+        return false;
+    }
     m->used++;
     return true;
 }
 
 void tlsneg_map_clear(tlsneg_map *m, void (*free_value)(void *))
 {
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->slots[i].key) {
-            free(m->slots[i].key);
-            if (free_value) {
-                free_value(m->slots[i].value);
-            }
+    for (size_t i = 0; i < m->used; i++) {
+        free(m->entries[i].key);
+        if (free_value) {
+            free_value(m->entries[i].value);
         }
     }
-    free(m->slots);
-    m->slots = NULL;
-    m->cap = m->used = 0;
+    free(m->entries);
+    tlsneg_table_free(&m->index);
+    memset(m, 0, sizeof *m);
 }
 
 void **tlsneg_map_values(const tlsneg_map *m)
@@ -95,11 +85,8 @@ void **tlsneg_map_values(const tlsneg_map *m)
     if (!v) {
         return NULL;
     }
-    size_t n = 0;
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->slots[i].key) {
-            v[n++] = m->slots[i].value;
-        }
+    for (size_t i = 0; i < m->used; i++) {
+        v[i] = m->entries[i].value;
     }
     return v;
 }

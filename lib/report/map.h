@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* map.h: a hash map from byte strings to pointers (open addressing, FNV-1a),
- * for the writers' totals per server, per offer and per probe, and the
- * ladder's lanes and connections. A zeroed tlsneg_map is empty. */
+/* map.h: a map from byte strings to pointers, for the writers' totals per
+ * server, per offer and per probe, and the ladder's lanes and connections:
+ * the entries in the order they were put, found through the one hash table
+ * (core/table.h) by their FNV-1a hash. A zeroed tlsneg_map is empty. */
 #ifndef TLSNEG_MAP_H
 #define TLSNEG_MAP_H
 
@@ -9,16 +10,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/table.h"
+
 typedef struct {
-    char *key; /* malloc'd, key_len bytes; NULL: an empty slot */
+    char *key; /* malloc'd, key_len bytes */
     size_t key_len;
     uint64_t hash;
     void *value;
-} tlsneg_map_slot;
+} tlsneg_map_entry;
 
 typedef struct {
-    tlsneg_map_slot *slots; /* cap of them, used not empty */
-    size_t cap, used;
+    tlsneg_map_entry *entries; /* used of them, in the order they were put */
+    size_t used, cap;
+    tlsneg_table index; /* hash -> entry number plus one */
 } tlsneg_map;
 
 /* tlsneg_map_get returns the value of key, or NULL. */

@@ -265,6 +265,7 @@ void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tls
     out->early_time_us = x->early_time_us;
     out->early_cause = x->early_cause;
     out->early_alert = x->early_alert;
+    out->client_pq_offered = x->client_pq_offered;
     size_t nf = x->findings.count < TLSNEG_MAX_FINDINGS ? x->findings.count : TLSNEG_MAX_FINDINGS;
     for (size_t i = 0; i < nf; i++) {
         buf->findings[i].rule = x->findings.item[i].rule;

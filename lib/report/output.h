@@ -47,9 +47,10 @@ typedef struct {
     uint8_t alert_description;
     bool alert_from_server;
     bool from_client;
-    uint8_t failure_cause; /* an alert that made its attempt fail: how (tlsneg_cause) */
-    uint8_t early_cause;   /* with early_frame: how (tlsneg_cause) */
-    uint8_t early_alert;   /* with early_frame, an alert: its description */
+    uint8_t failure_cause;  /* an alert that made its attempt fail: how (tlsneg_cause) */
+    uint8_t early_cause;    /* with early_frame: how (tlsneg_cause) */
+    uint8_t early_alert;    /* with early_frame, an alert: its description */
+    bool client_pq_offered; /* a ServerHello: its connection's ClientHello offered post-quantum */
     /* An alert held for the attempt whose ClientHello was not complete
      * (tlsneg_result.held): written with that ClientHello, as its early
      * ending. */

@@ -45,13 +45,11 @@ static void print_offers(const tlsneg_totals *t, FILE *out)
         return;
     }
     size_t n = 0;
-    for (size_t i = 0; i < t->offers.cap; i++) {
-        const tlsneg_map_slot *s = &t->offers.slots[i];
-        if (s->key) {
-            list[n].pattern = s->key; /* stored with its NUL */
-            list[n].count = *(const unsigned *)s->value;
-            n++;
-        }
+    for (size_t i = 0; i < t->offers.used; i++) {
+        const tlsneg_map_entry *e = &t->offers.entries[i];
+        list[n].pattern = e->key; /* stored with its NUL */
+        list[n].count = *(const unsigned *)e->value;
+        n++;
     }
     qsort(list, n, sizeof *list, by_count);
     for (size_t i = 0; i < n; i++) {

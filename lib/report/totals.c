@@ -37,7 +37,6 @@ void tlsneg_totals_reset(tlsneg_totals *t)
     tlsneg_map_clear(&t->probes, free);
     tlsneg_map_clear(&t->servers, server_free);
     tlsneg_map_clear(&t->offers, free);
-    tlsneg_kx_links_free(&t->kx_links);
     for (size_t i = 0; i < t->num_verdicts; i++) {
         free(t->verdicts[i]);
     }
@@ -308,9 +307,8 @@ void tlsneg_totals_message(tlsneg_totals *t, const tlsneg_out_frame *fr, const t
     if (m->retransmission_of) {
         return;
     }
-    tlsneg_out_ends e = tlsneg_out_ends_of(fr, m->from_client);
     if (f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
-        tlsneg_kx_client_hello(&t->kx_links, &s->kx, e.client, e.server, f);
+        tlsneg_kx_client_hello(&s->kx, f);
         s->client_hellos++;
         if (f->has_offered_max) {
             count(&s->offered, f->offered_max);
@@ -321,7 +319,7 @@ void tlsneg_totals_message(tlsneg_totals *t, const tlsneg_out_frame *fr, const t
     } else if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
         count_server_hello(s, fr, m);
         if (!f->is_hrr) {
-            tlsneg_kx_server_hello(&t->kx_links, &s->kx, e.client, e.server, f);
+            tlsneg_kx_server_hello(&s->kx, f, m->client_pq_offered);
         }
     }
 }

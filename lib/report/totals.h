@@ -55,7 +55,6 @@ typedef struct {
     tlsneg_map probes;  /* first frame -> tlsneg_probe_seen */
     tlsneg_map servers; /* key -> tlsneg_server_totals */
     tlsneg_map offers;  /* offer pattern (with its NUL) -> unsigned count */
-    tlsneg_kx_links kx_links;
     unsigned findings[TLSNEG_RULE_COUNT];
     unsigned messages[4]; /* [0] alerts, then by msg_type: ClientHello, ServerHello, other */
     char **verdicts;      /* the main findings, one line each, in frame order */

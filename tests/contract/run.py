@@ -35,7 +35,8 @@ ODD = os.path.join(ROOT, "pcaps", "sni-odd-bytes.pcap")
 # off its bytes (pcaps/README.md): \xNN for what is not printable ASCII.
 ODD_SNIS = ['q"uo"te,comma.example', "cr\\x0d\\x0alf.example", "bad\\xffutf8\\xc3.example"]
 INT_COLUMNS = ("port", "client_hellos", "server_hellos", "hello_retry_requests", "alerts",
-               "resets", "closes", "fallbacks")
+               "resets", "closes", "fallbacks", "key_exchange_pq", "key_exchange_classical",
+               "pq_offered", "classical_while_pq_offered")
 
 
 def captures():

@@ -114,8 +114,11 @@ def inside(tool):
         procs.append(proxy)
         ok(wait_for(lambda: listening(BACKEND) and listening(PORT), 10),
            "the TLS 1.2 server and the intolerant proxy listen")
+        # Classical groups only: OpenSSL 3.5 (Debian 13) would add an
+        # X25519MLKEM768 share, and its -tls1_2 retry would then change its
+        # key exchange and size too, which rightly gives no version verdict.
         client = ["timeout", "10", "openssl", "s_client", "-connect", f"127.0.0.1:{PORT}",
-                  "-servername", "localhost"]
+                  "-servername", "localhost", "-groups", "x25519:secp256r1"]
         first = subprocess.run(client, stdin=subprocess.DEVNULL, capture_output=True)
         ok(first.returncode not in (0, 124), "the client's TLS 1.3 attempt fails (reset)")
         second = subprocess.run(client + ["-tls1_2"], stdin=subprocess.DEVNULL,
