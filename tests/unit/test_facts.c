@@ -214,8 +214,7 @@ static void key_exchange(void)
        "OpenSSL 3.5: key shares X25519MLKEM768 (1,216 bytes) and x25519 (32)");
     tlsneg_span s0 = {f.key_shares[0].offset, 2}, l0 = {f.key_shares[0].offset + 2, 2};
     tlsneg_span s1 = {f.key_shares[1].offset, 2};
-    ok(span_holds(b, n, s0, 0x11ec) && span_holds(b, n, l0, 1216) &&
-           span_holds(b, n, s1, 0x001d),
+    ok(span_holds(b, n, s0, 0x11ec) && span_holds(b, n, l0, 1216) && span_holds(b, n, s1, 0x001d),
        "OpenSSL 3.5: each key share's group and length sit where the facts say");
     ok(f.pq_offered && f.pq_key_share && !f.pq_selected && !f.has_group_selected,
        "OpenSSL 3.5: post-quantum offered and shared");
@@ -259,8 +258,7 @@ static void group_names(void)
     ok(strcmp(tlsneg_named_group_describe(0x0201, t, sizeof t),
               "MLKEM768 (0x0201, post-quantum)") == 0,
        "0x0201 is MLKEM768, post-quantum");
-    ok(strcmp(tlsneg_named_group_describe(0x001d, t, sizeof t), "x25519 (0x001d, classical)") ==
-           0,
+    ok(strcmp(tlsneg_named_group_describe(0x001d, t, sizeof t), "x25519 (0x001d, classical)") == 0,
        "0x001d is x25519, classical");
     ok(strcmp(tlsneg_named_group_describe(0x0100, t, sizeof t), "ffdhe2048 (0x0100, FFDHE)") == 0,
        "0x0100 is ffdhe2048");
