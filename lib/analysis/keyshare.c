@@ -60,12 +60,7 @@ bool tlsneg_kx_only(const tlsneg_offer *f, const tlsneg_offer *r)
 
 static const char *gname(uint16_t g, char *buf, size_t len)
 {
-    const char *n = tlsneg_named_group_name(g);
-    if (n) {
-        return n;
-    }
-    snprintf(buf, len, "group 0x%04x", g);
-    return buf;
+    return tlsneg_named_group_text(g, "group ", buf, len);
 }
 
 /* what_changed lists in buf, "X, Y or Z" (conj " or "), what the failed offer f had and

@@ -149,6 +149,16 @@ unsigned tlsneg_named_group_share_length(uint16_t g, bool from_client)
     return r ? (from_client ? r->client_len : r->server_len) : 0;
 }
 
+const char *tlsneg_named_group_text(uint16_t g, const char *prefix, char *buf, size_t buf_len)
+{
+    const char *name = tlsneg_named_group_name(g);
+    if (name) {
+        return name;
+    }
+    snprintf(buf, buf_len, "%s0x%04x", prefix, g);
+    return buf;
+}
+
 const char *tlsneg_named_group_describe(uint16_t g, char *buf, size_t buf_len)
 {
     const char *name = tlsneg_named_group_name(g);

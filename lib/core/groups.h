@@ -54,6 +54,11 @@ unsigned tlsneg_named_group_share_length(uint16_t g, bool from_client);
  * list, never that one was absent unless its bit exists. */
 uint16_t tlsneg_named_group_bit(uint16_t g);
 
+/* tlsneg_named_group_text returns g's name, or, for a code point the table
+ * lacks, writes prefix and the code point ("0x1234") into buf and returns
+ * buf: the short form for sentences and ladder rungs. */
+const char *tlsneg_named_group_text(uint16_t g, const char *prefix, char *buf, size_t buf_len);
+
 /* Longest text tlsneg_named_group_describe writes, with its NUL. */
 #define TLSNEG_NAMED_GROUP_TEXT_MAX 64
 

@@ -121,6 +121,27 @@ static void json_bool(tlsneg_buf *out, const char *key, bool v)
     tlsneg_buf_add(out, v ? "\":true" : "\":false");
 }
 
+/* json_code_points writes ,"key":["0x0304",...], or null without the
+ * extension (has false): the versions offered, the groups. */
+static void json_code_points(tlsneg_buf *out, const char *key, bool has, const uint16_t *v,
+                             unsigned n)
+{
+    tlsneg_buf_add(out, ",\"");
+    tlsneg_buf_add(out, key);
+    tlsneg_buf_add(out, "\":");
+    if (!has) {
+        tlsneg_buf_add(out, "null");
+        return;
+    }
+    tlsneg_buf_addc(out, '[');
+    for (unsigned i = 0; i < n; i++) {
+        tlsneg_buf_add(out, i ? ",\"" : "\"");
+        tlsneg_buf_vhex(out, v[i]);
+        tlsneg_buf_addc(out, '"');
+    }
+    tlsneg_buf_addc(out, ']');
+}
+
 /* json_key_exchange writes the hello's groups and key shares: on a
  * ClientHello groups (supported_groups, null without it), key_shares
  * ({group, length} each, null without key_share), pq_offered and
@@ -131,18 +152,7 @@ static void json_key_exchange(tlsneg_buf *out, const tlsneg_facts *f)
 {
     bool client = f->msg_type == TLSNEG_HS_CLIENT_HELLO;
     if (client) {
-        tlsneg_buf_add(out, ",\"groups\":");
-        if (f->has_supported_groups) {
-            tlsneg_buf_addc(out, '[');
-            for (unsigned i = 0; i < f->num_groups; i++) {
-                tlsneg_buf_add(out, i ? ",\"" : "\"");
-                tlsneg_buf_vhex(out, f->groups[i]);
-                tlsneg_buf_addc(out, '"');
-            }
-            tlsneg_buf_addc(out, ']');
-        } else {
-            tlsneg_buf_add(out, "null");
-        }
+        json_code_points(out, "groups", f->has_supported_groups, f->groups, f->num_groups);
     } else if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
         json_version(out, "group_selected", f->has_group_selected, f->group_selected);
     }
@@ -185,18 +195,7 @@ static common_fields jsonl_hello(tlsneg_buf *out, const tlsneg_out_frame *fr,
     tlsneg_json_string(out, tlsneg_msg_name(f));
     json_version(out, "legacy_version", true, f->legacy_version);
     if (f->msg_type == TLSNEG_HS_CLIENT_HELLO) {
-        tlsneg_buf_add(out, ",\"offered\":");
-        if (f->has_supported_versions) {
-            tlsneg_buf_addc(out, '[');
-            for (unsigned i = 0; i < f->num_offered; i++) {
-                tlsneg_buf_add(out, i ? ",\"" : "\"");
-                tlsneg_buf_vhex(out, f->offered[i]);
-                tlsneg_buf_addc(out, '"');
-            }
-            tlsneg_buf_addc(out, ']');
-        } else {
-            tlsneg_buf_add(out, "null");
-        }
+        json_code_points(out, "offered", f->has_supported_versions, f->offered, f->num_offered);
         json_version(out, "offered_max", f->has_offered_max, f->offered_max);
         tlsneg_buf_add(out,
                        f->fallback_scsv ? ",\"fallback_scsv\":true" : ",\"fallback_scsv\":false");

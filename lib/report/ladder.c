@@ -162,12 +162,7 @@ static const char *vname(const tlsneg_step *s, char *buf)
 /* group_text names a group ("X25519MLKEM768", "x25519", "0x1234"). */
 static const char *group_text(uint16_t g, char *buf, size_t len)
 {
-    const char *name = tlsneg_named_group_name(g);
-    if (name) {
-        return name;
-    }
-    snprintf(buf, len, "0x%04x", g);
-    return buf;
+    return tlsneg_named_group_text(g, "", buf, len);
 }
 
 /* shares_text writes a ClientHello's key share groups, "X25519MLKEM768+x25519",
