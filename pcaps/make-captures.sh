@@ -63,6 +63,7 @@ all_scenarios=(
     fallback-chain
     fallback-rejected-retry
     nofallback-parallel
+    nofallback-preconnect
     nofallback-same-version
     nofallback-lower-after-success
     nofallback-sni
@@ -748,6 +749,27 @@ scenario_nofallback-parallel() {
     # The second ClientHello comes before the first connection's first FIN.
     [ "$(fields $n 'tls.handshake.type == 1 || tcp.flags.fin == 1' tls.handshake.type | sed -n 2p)" = 1 ] ||
         die "$n: the connections do not overlap"
+}
+
+# A browser's spare connection: Python opens two connections at once; the
+# proxy resets the first after its ClientHello, then relays the second, whose
+# SYN came before that reset and whose hello (the same offer) comes after it.
+scenario_nofallback-preconnect() {
+    local n=nofallback-preconnect p=44371 b=44372
+    cap_start $n $p
+    backend_server $n $b
+    proxy_start $n 15 $p fail-first $p $b rst 2
+    client $n "$py" "$here/tlspeer.py" preconnect $p "$cert"
+    proxy_wait $n
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tcp.flags.syn == 1 && tcp.flags.ack == 0' 2
+    expect_count $n 'tcp.flags.reset == 1' 1
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0304' 2
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions.supported_version == 0x0304' 1
+    # Both SYNs come before the reset, the second hello after it.
+    [ "$(fields $n 'tcp.flags.syn == 1 && tcp.flags.ack == 0 || tcp.flags.reset == 1 || tls.handshake.type == 1' tcp.flags.reset tls.handshake.type | tr '\t\n' ',;')" = "0,;0,;0,1;1,;0,1;" ] ||
+        die "$n: the second connection was not opened before the reset"
 }
 
 # The first attempt fails (RST); the retry offers the same versions and succeeds.

@@ -19,6 +19,11 @@
                                           and an X25519 key_share; when the server fails it,
                                           it retries once with the plain TLS 1.2 hello (no
                                           TLS_FALLBACK_SCSV), as browsers did before RFC 7507.
+  tlspeer.py preconnect PORT CAFILE       as a browser that opens a spare connection: two
+                                          TCP connections at once, the second opened before
+                                          the first's ClientHello; the TLS handshake on the
+                                          first must fail (a reset), then the same hello on
+                                          the second, which must succeed.
 
 Every socket has a timeout, so no mode can hang. The server listens on, and the clients
 connect to, 127.0.0.1 or $TLSPEER_HOST.
@@ -170,6 +175,25 @@ def draft_fallback(port, cafile):
                 pass
 
 
+def preconnect(port, cafile):
+    ctx = client_context(cafile)
+    first = socket.create_connection((HOST, port), timeout=TIMEOUT)
+    spare = socket.create_connection((HOST, port), timeout=TIMEOUT)
+    try:
+        with ctx.wrap_socket(first, server_hostname=SNI):
+            raise SystemExit("the first handshake did not fail")
+    except (ConnectionError, ssl.SSLError, socket.timeout):
+        pass
+    time.sleep(0.2)
+    with ctx.wrap_socket(spare, server_hostname=SNI) as tls:
+        tls.sendall(LINE)
+        tls.recv(1024)
+        try:
+            tls.unwrap()
+        except (OSError, ssl.SSLError):
+            pass
+
+
 def main(argv):
     mode = argv[1] if len(argv) > 1 else ""
     if mode == "server" and len(argv) == 5:
@@ -178,6 +202,8 @@ def main(argv):
         client(int(argv[2]), argv[3])
     elif mode == "draft-fallback" and len(argv) == 4:
         draft_fallback(int(argv[2]), argv[3])
+    elif mode == "preconnect" and len(argv) == 4:
+        preconnect(int(argv[2]), argv[3])
     elif mode == "chunked" and len(argv) == 6:
         chunked(int(argv[2]), argv[3], int(argv[4]), int(argv[5]))
     else:

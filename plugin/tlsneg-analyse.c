@@ -128,7 +128,8 @@ static tlsneg_event event_of(const packet_info *pinfo)
         (guint64)pinfo->abs_ts.secs * 1000000u + (guint64)pinfo->abs_ts.nsecs / 1000u,
         {(const guint8 *)pinfo->src.data, (size_t)pinfo->src.len, (guint16)pinfo->srcport},
         {(const guint8 *)pinfo->dst.data, (size_t)pinfo->dst.len, (guint16)pinfo->destport},
-        TLSNEG_SENDER_UNKNOWN}; /* the session layer's rule: the sender of the ClientHello */
+        TLSNEG_SENDER_UNKNOWN, /* the session layer's rule: the sender of the ClientHello */
+        0};                    /* opened_us: asked for hellos only (analyse_message) */
     return ev;
 }
 
@@ -152,6 +153,7 @@ static gboolean analyse_message(msg_result *r, wire_place *place, proto_tree *tr
     }
     tlsneg_tree_segments(tree, pinfo, m, &msg);
     tlsneg_conn *c = connection(pinfo);
+    ev.opened_us = tlsneg_tree_tcp_opened_us(pinfo);
     tlsneg_session_message(session, c, &ev, &msg, m->has_record, m->record_version, x);
     tlsneg_cache_keep_result(r, x, c);
     *place = tlsneg_tree_place_of(pinfo, m, &msg);

@@ -361,6 +361,23 @@ tlsneg_sender tlsneg_tree_tcp_sender(packet_info *pinfo)
                                                   : TLSNEG_SENDER_UNKNOWN;
 }
 
+/* TCP keeps the time of its conversation's first frame (ts_first, the SYN
+ * when the capture has it) in the same data; tlsneg-pcap takes its flow's
+ * first packet. */
+guint64 tlsneg_tree_tcp_opened_us(packet_info *pinfo)
+{
+    if (pinfo->ptype != PT_TCP || proto_tcp < 0) {
+        return 0;
+    }
+    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    const struct tcp_analysis *tcpd =
+        conv ? (const struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp) : NULL;
+    if (!tcpd || tcpd->ts_first.secs < 0) {
+        return 0;
+    }
+    return (guint64)tcpd->ts_first.secs * 1000000u + (guint64)tcpd->ts_first.nsecs / 1000u;
+}
+
 gboolean tlsneg_tree_tls_begun(packet_info *pinfo)
 {
     if (proto_tls < 0) {

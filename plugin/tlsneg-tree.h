@@ -73,6 +73,10 @@ gboolean tlsneg_tree_has_progress_record(proto_tree *tree);
  * knows it. */
 tlsneg_sender tlsneg_tree_tcp_sender(packet_info *pinfo);
 
+/* tlsneg_tree_tcp_opened_us: when this frame's TCP connection began (its
+ * first frame, in microseconds since the epoch), or 0 if not TCP. */
+guint64 tlsneg_tree_tcp_opened_us(packet_info *pinfo);
+
 /* tlsneg_tree_tls_begun tells whether the TLS dissector has state on this
  * frame's conversation: it has read bytes of it (the first segment of a
  * ClientHello still to be completed, say). */

@@ -32,6 +32,8 @@ static void deliver(tlsneg_pcap *p, flow *f, int d, tlsneg_ev *ev)
     ev->dport = f->port[1 - d];
     ev->frame = p->frame;
     ev->time_us = p->time_us;
+    /* As the plugin knows it from TCP (its conversation's first frame). */
+    ev->opened_us = f->l4 == 6 ? f->first_us : 0;
     p->st.events++;
     p->fn(p->user, ev);
 }

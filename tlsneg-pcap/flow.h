@@ -63,6 +63,7 @@ typedef struct flow {
     tlsneg_conntab_node node; /* first: its place in the flow table */
     struct flow *prev, *next; /* by last packet */
     uint64_t conn;
+    uint64_t first_us; /* its first packet (TCP: the SYN, if seen) */
     uint64_t last_us;
     uint8_t l4;
     uint8_t addr_len;

@@ -197,6 +197,7 @@ flow *tlsneg_flow_new(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h)
         return NULL;
     }
     f->conn = ++p->next_conn;
+    f->first_us = p->time_us;
     f->l4 = n->l4;
     f->addr_len = n->addr_len;
     f->client = -1;

@@ -152,8 +152,8 @@ static void copy_history(tlsneg_attempt *a, const tlsneg_attempt *before)
  * an earlier hello of the same burst to this server, is a probe's step,
  * not the start of a dance (nmap tries TLS 1.2, then 1.1, then 1.0, each
  * once). */
-static void weigh_retry(const tlsneg_tracker *t, retry *r, uint64_t time_us, bool *fallback,
-                        bool *same, bool *changed, bool *kx)
+static void weigh_retry(const tlsneg_tracker *t, retry *r, uint64_t time_us, uint64_t opened_us,
+                        bool *fallback, bool *same, bool *changed, bool *kx)
 {
     const tlsneg_attempt *b = r->before;
     *fallback = *same = *changed = *kx = false;
@@ -161,6 +161,12 @@ static void weigh_retry(const tlsneg_tracker *t, retry *r, uint64_t time_us, boo
     bool starts = (b->prev_back && !b->changed_retry) || !b->probed ||
                   tlsneg_offer_rank(r->bo) >= rank_of(b->dtls, b->probe_highest);
     if (!starts || !failed(b) || time_us - tlsneg_attempt_time(b) > t->cfg.window_us) {
+        return;
+    }
+    /* A connection opened before b failed (a browser opens a second one
+     * while the first still waits) runs in parallel with b: whatever it
+     * offers, it answers no failure. */
+    if (tlsneg_attempt_time(b) > (opened_us && opened_us <= time_us ? opened_us : time_us)) {
         return;
     }
     char what[TLSNEG_INTOLERANT_MAX];
@@ -177,8 +183,8 @@ static void weigh_retry(const tlsneg_tracker *t, retry *r, uint64_t time_us, boo
 }
 
 void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
-                                 uint32_t frame, uint64_t time_us, const tlsneg_offer *offer,
-                                 tlsneg_verdicts *out)
+                                 uint32_t frame, uint64_t time_us, uint64_t opened_us,
+                                 const tlsneg_offer *offer, tlsneg_verdicts *out)
 {
     out->count = out->dropped = 0;
     if (tlsneg_attempts_get(&t->st, TLSNEG_BY_CONN, conn)) {
@@ -202,7 +208,7 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
     bool fallback = false, same = false, changed = false, kx = false;
     if (before) {
         tlsneg_attempt_offer(before, &bo);
-        weigh_retry(t, &r, time_us, &fallback, &same, &changed, &kx);
+        weigh_retry(t, &r, time_us, opened_us, &fallback, &same, &changed, &kx);
     }
     if (!t->cfg.no_probes) {
         /* A retry that changes only its groups (no post-quantum group or

@@ -219,7 +219,8 @@ static void track_client_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tl
                            ev->dst.addr_len, ev->dst.port,     f->sni};
     tlsneg_offer offer;
     tlsneg_offer_from_hello(&offer, h, f);
-    tlsneg_tracker_client_hello(t, c->id, &key, ev->frame, ev->time_us, &offer, &out->verdicts);
+    tlsneg_tracker_client_hello(t, c->id, &key, ev->frame, ev->time_us, ev->opened_us, &offer,
+                                &out->verdicts);
 }
 
 /* hold_early: the server ended c (cause, alert) before its ClientHello

@@ -42,12 +42,16 @@ typedef enum {
 
 /* Where and when an event happened. sender (zero: unknown) is used only
  * while the connection has shown no ClientHello, whose sender is otherwise
- * the client. */
+ * the client. opened_us: when the event's connection began, its first
+ * frame (the TCP SYN), as the transport tells; 0: not known (a ClientHello
+ * then counts as its connection's start). A ClientHello on a connection
+ * opened before an earlier attempt failed retries nothing. */
 typedef struct {
     uint32_t frame;
     uint64_t time_us;
     tlsneg_endpoint src, dst;
     tlsneg_sender sender;
+    uint64_t opened_us;
 } tlsneg_event;
 
 /* What one connection (TCP stream, DTLS or QUIC flow) has shown so far.

@@ -52,10 +52,13 @@ size_t tlsneg_tracker_bytes_per_attempt(void);
 
 /* Events. conn names one connection (TCP stream, DTLS or QUIC flow); a
  * second ClientHello on a connection (after a HelloRetryRequest, or
- * retransmitted) belongs to its first attempt. */
+ * retransmitted) belongs to its first attempt. opened_us: when conn began
+ * (its first frame, the TCP SYN), or 0 if not known (then its ClientHello's
+ * time_us): a connection opened before an earlier attempt failed runs in
+ * parallel with it and retries nothing. */
 void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *key,
-                                 uint32_t frame, uint64_t time_us, const tlsneg_offer *offer,
-                                 tlsneg_verdicts *out);
+                                 uint32_t frame, uint64_t time_us, uint64_t opened_us,
+                                 const tlsneg_offer *offer, tlsneg_verdicts *out);
 void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
                                  const tlsneg_answer *answer, tlsneg_verdicts *out);
 /* tlsneg_tracker_alert returns the frame of the ClientHello whose attempt

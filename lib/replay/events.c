@@ -89,6 +89,11 @@ static bool parse_attribute(const char *tok, tlsneg_ev *ev)
         ev->conn = n;
         return *v >= '0' && *v <= '9' && *end == '\0';
     }
+    if (key_len == 6 && strncmp(tok, "opened", 6) == 0) {
+        char *end;
+        ev->opened_us = strtoull(v, &end, 10);
+        return *v >= '0' && *v <= '9' && *end == '\0';
+    }
     if (key_len == 4 && strncmp(tok, "from", 4) == 0) {
         return parse_sender(v, false, ev);
     }
@@ -238,6 +243,9 @@ void tlsneg_ev_write(FILE *out, const tlsneg_ev *ev)
     if (ev->conn) {
         fprintf(out, " conn=%llu", (unsigned long long)ev->conn);
     }
+    if (ev->opened_us) {
+        fprintf(out, " opened=%llu", (unsigned long long)ev->opened_us);
+    }
     if (ev->sender != TLSNEG_SENDER_UNKNOWN) {
         fprintf(out, " %s=%s", ev->sender_guessed ? "guess" : "from",
                 ev->sender == TLSNEG_SENDER_CLIENT ? "client" : "server");
@@ -295,6 +303,7 @@ tlsneg_event tlsneg_ev_session_event(const tlsneg_ev *ev)
                       ev->time_us,
                       {ev->src, ev->addr_len, ev->sport},
                       {ev->dst, ev->addr_len, ev->dport},
-                      ev->sender_guessed ? TLSNEG_SENDER_UNKNOWN : ev->sender};
+                      ev->sender_guessed ? TLSNEG_SENDER_UNKNOWN : ev->sender,
+                      ev->opened_us};
     return e;
 }

@@ -24,6 +24,8 @@
  * the connection (no later event names it). The attributes, each
  * KEY=VALUE, any of them, in any order:
  *   conn=N                   the front end's connection id (1 and up)
+ *   opened=TIME_US           when the connection began (its first frame, the
+ *                            TCP SYN), as the transport tells
  *   from=client|server       who sent it, as the transport tells (the TCP SYN)
  *   guess=client|server      who sent it, guessed (the sender of the flow's
  *                            first packet is taken for the client): the
@@ -66,6 +68,7 @@ typedef struct {
     uint64_t conn; /* the front end's connection id, or 0 */
     uint32_t frame;
     uint64_t time_us;
+    uint64_t opened_us; /* when the connection began (TCP: its first frame), or 0 */
     size_t addr_len; /* 4 or 16, both ends */
     uint8_t src[TLSNEG_ADDR_MAX], dst[TLSNEG_ADDR_MAX];
     uint16_t sport, dport;
@@ -83,8 +86,8 @@ typedef struct {
 int tlsneg_ev_parse(const char *line, tlsneg_ev *ev, uint8_t *buf, size_t cap);
 
 /* tlsneg_ev_write writes ev as one line on out, with every attribute it
- * has (conn if not 0, from or guess if the sender is said, wire on the
- * lines other than hello). */
+ * has (conn and opened if not 0, from or guess if the sender is said, wire
+ * on the lines other than hello). */
 void tlsneg_ev_write(FILE *out, const tlsneg_ev *ev);
 
 /* tlsneg_ev_frame frames a hello event's message with the core

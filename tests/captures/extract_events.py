@@ -91,6 +91,8 @@ def extract(path, tshark="tshark"):
     lines = []
     pending = {}
     clients = {}
+    opened = {}
+    closed = set()
     for pkt in dissection(path, tshark):
         layers = pkt["_source"][0]["layers"][0]
         fr = first(layers, "frame")
@@ -116,9 +118,15 @@ def extract(path, tshark="tshark"):
             if (first(flags, "tcp.flags.syn") in ("1", "True")
                     and first(flags, "tcp.flags.ack") not in ("1", "True")):
                 clients[pair] = (src, sport)
+                if pair in closed:  # a new connection on the same ports
+                    closed.discard(pair)
+                    opened[pair] = t
             if pair in clients:
                 side = "client" if clients[pair] == (src, sport) else "server"
                 head += f" from={side}"
+            # When the connection began: its first frame, as TCP keeps it
+            # (the plugin) and as tlsneg-pcap's flow does.
+            head += f" opened={opened.setdefault(pair, t)}"
         evs = []
         for proto, wire in (("tls", "tls"), ("dtls", "dtls")):
             for layer in layers.get(proto, []):
@@ -137,8 +145,10 @@ def extract(path, tshark="tshark"):
             flags = first(tcp, "tcp.flags_tree") or {}
             if first(flags, "tcp.flags.reset") in ("1", "True"):
                 lines.append(f"rst {head}")
+                closed.add(pair)
             elif first(flags, "tcp.flags.fin") in ("1", "True"):
                 lines.append(f"fin {head}")
+                closed.add(pair)
     return lines
 
 

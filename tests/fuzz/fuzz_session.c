@@ -169,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tlsneg_sender sender = !(dt & 1)     ? TLSNEG_SENDER_UNKNOWN
                                : from_server ? TLSNEG_SENDER_SERVER
                                              : TLSNEG_SENDER_CLIENT;
-        tlsneg_event ev = {frame, now, from_server ? se : ce, from_server ? ce : se, sender};
+        tlsneg_event ev = {frame, now, from_server ? se : ce, from_server ? ce : se, sender, 0};
         switch (op & 3) {
         case 0:
         case 3: {

@@ -164,7 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               .fp_exts = (x >> 4) & 3u,
                               .fp_exts_pre12 = (x >> 4) & 1u,
                               .fp_all = x};
-            tlsneg_tracker_client_hello(t, conn, &key, frame, now, &o, &c);
+            tlsneg_tracker_client_hello(t, conn, &key, frame, now, 0, &o, &c);
             check_verdicts(&c, frame);
             break;
         }

@@ -112,7 +112,7 @@ static void ch(tlsneg_tracker *t, uint64_t conn, const uint8_t *client, uint32_t
                uint64_t now, const tlsneg_offer *o, tlsneg_verdicts *out)
 {
     tlsneg_peer_key k = peer(client);
-    tlsneg_tracker_client_hello(t, conn, &k, frame, now, o, out);
+    tlsneg_tracker_client_hello(t, conn, &k, frame, now, 0, o, out);
     count(out);
 }
 

@@ -485,7 +485,8 @@ static uint32_t session_replay(const events *es, bool progress)
                           ev->time_us,
                           {ev->src, ev->addr_len, ev->sport},
                           {ev->dst, ev->addr_len, ev->dport},
-                          ev->sender};
+                          ev->sender,
+                          ev->opened_us};
         if (ev->kind == TLSNEG_EV_PROGRESS && progress) {
             tlsneg_session_progress(s, &c, &e);
         } else if (ev->kind == TLSNEG_EV_FIN || ev->kind == TLSNEG_EV_RST) {
@@ -568,7 +569,8 @@ static void test_progress(void)
                           ev->time_us,
                           {ev->src, ev->addr_len, ev->sport},
                           {ev->dst, ev->addr_len, ev->dport},
-                          ev->sender};
+                          ev->sender,
+                          ev->opened_us};
         tlsneg_session_alert(NULL, &c, &e, es.e[1].ev.alert, &x);
         from_server = x.alert_from_server && ev->sport == 44366;
         from_client = x.from_client;

@@ -514,7 +514,8 @@ static void without_tracker(void)
            m.len == ev.len,
        "the core frames the whole message");
     tlsneg_event e = {
-        ev.frame, ev.time_us, {ev.src, 4, ev.sport}, {ev.dst, 4, ev.dport}, TLSNEG_SENDER_UNKNOWN};
+        ev.frame, ev.time_us, {ev.src, 4, ev.sport}, {ev.dst, 4, ev.dport}, TLSNEG_SENDER_UNKNOWN,
+        0};
     tlsneg_session_message(NULL, &c, &e, &m, true, ev.record_version, &x);
     ok(x.analysed && x.keep_facts && x.verdicts.count == 0 && c.has_client_hello &&
            c.client_hello_frame == 10 && c.client_hello == NULL,
@@ -568,7 +569,8 @@ static void parsed_ahead(void)
                           ev[i].time_us,
                           {ev[i].src, 4, ev[i].sport},
                           {ev[i].dst, 4, ev[i].dport},
-                          TLSNEG_SENDER_UNKNOWN};
+                          TLSNEG_SENDER_UNKNOWN,
+                          ev[i].opened_us};
         tlsneg_session_judge(sa, &ca, &e, &p[i], &ahead);
         tlsneg_session_message(sd, &cd, &e, &m[i], ev[i].has_record, ev[i].record_version, &direct);
         const tlsneg_facts *fa = &ahead.facts, *fd = &direct.facts;

@@ -144,12 +144,12 @@ static void retry_after_reset(void)
     tlsneg_peer_key k = peer(client1, "localhost");
     tlsneg_verdicts c;
     tlsneg_offer o13 = offer13(), o12 = offer_max(TLSNEG_V_TLS12);
-    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o13, &c);
+    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, 0, &o13, &c);
     ok(!find(&c, FALLBACK), "a first attempt is no fallback");
     ok(tlsneg_tracker_close(t, 0, S / 100, true) == 4,
        "the reset ends the attempt of frame 4 before any ServerHello");
     ok(tlsneg_tracker_close(t, 0, S / 100, false) == 0, "a later FIN ends nothing more");
-    tlsneg_tracker_client_hello(t, 1, &k, 10, S / 10, &o12, &c);
+    tlsneg_tracker_client_hello(t, 1, &k, 10, S / 10, 0, &o12, &c);
     ok(link_of(&c, FALLBACK, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 4 &&
            version_of(&c, FALLBACK, TLSNEG_VERSION_OFFERED_BEFORE) == TLSNEG_V_TLS13 &&
            version_of(&c, FALLBACK, TLSNEG_VERSION_OFFERED_NOW) == TLSNEG_V_TLS12 &&
@@ -187,7 +187,7 @@ static void chain_to_tls10(void)
                               offer_max(TLSNEG_V_TLS10)};
     uint32_t frames[4] = {4, 14, 24, 34};
     for (uint64_t i = 0; i < 4; i++) {
-        tlsneg_tracker_client_hello(t, i, &k, frames[i], i * S, &offers[i], &c);
+        tlsneg_tracker_client_hello(t, i, &k, frames[i], i * S, 0, &offers[i], &c);
         if (i < 3) {
             tlsneg_tracker_alert(t, i, i * S + 1, 40, true, &c);
         }
@@ -219,8 +219,8 @@ static void no_false_alarms(void)
     tlsneg_answer a13 = answer(TLSNEG_V_TLS13), a12 = answer(TLSNEG_V_TLS12);
 
     /* Parallel: the first attempt is still open when the second starts. */
-    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o13, &c);
-    tlsneg_tracker_client_hello(t, 1, &k, 15, S, &o12, &c);
+    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, 0, &o13, &c);
+    tlsneg_tracker_client_hello(t, 1, &k, 15, S, 0, &o12, &c);
     ok(!find(&c, FALLBACK), "parallel connections are not a fallback");
     tlsneg_tracker_server_hello(t, 0, 6, S, &a13, &c);
     tlsneg_tracker_server_hello(t, 1, 22, S, &a12, &c);
@@ -228,41 +228,41 @@ static void no_false_alarms(void)
 
     /* A retry at the same version. */
     tlsneg_peer_key k2 = peer_n(50, "same");
-    tlsneg_tracker_client_hello(t, 2, &k2, 40, 10 * S, &o13, &c);
+    tlsneg_tracker_client_hello(t, 2, &k2, 40, 10 * S, 0, &o13, &c);
     tlsneg_tracker_close(t, 2, 10 * S, true);
-    tlsneg_tracker_client_hello(t, 3, &k2, 46, 11 * S, &o13, &c);
+    tlsneg_tracker_client_hello(t, 3, &k2, 46, 11 * S, 0, &o13, &c);
     ok(!find(&c, FALLBACK), "a retry at the same version is not a fallback");
 
     /* A lower offer after a success. */
     tlsneg_peer_key k3 = peer_n(51, "after-success");
-    tlsneg_tracker_client_hello(t, 4, &k3, 50, 20 * S, &o13, &c);
+    tlsneg_tracker_client_hello(t, 4, &k3, 50, 20 * S, 0, &o13, &c);
     tlsneg_tracker_server_hello(t, 4, 52, 20 * S, &a13, &c);
-    tlsneg_tracker_client_hello(t, 5, &k3, 60, 21 * S, &o12, &c);
+    tlsneg_tracker_client_hello(t, 5, &k3, 60, 21 * S, 0, &o12, &c);
     ok(!find(&c, FALLBACK), "a lower offer after a success is not a fallback");
 
     /* A different SNI, a different client. */
     tlsneg_peer_key ka = peer(client1, "a.localhost"), kb = peer(client1, "b.localhost");
-    tlsneg_tracker_client_hello(t, 6, &ka, 70, 30 * S, &o13, &c);
+    tlsneg_tracker_client_hello(t, 6, &ka, 70, 30 * S, 0, &o13, &c);
     tlsneg_tracker_close(t, 6, 30 * S, true);
-    tlsneg_tracker_client_hello(t, 7, &kb, 76, 31 * S, &o12, &c);
+    tlsneg_tracker_client_hello(t, 7, &kb, 76, 31 * S, 0, &o12, &c);
     ok(!find(&c, FALLBACK), "a retry to another SNI is not a fallback");
     tlsneg_peer_key kc1 = peer(client1, "x"), kc2 = peer(client2, "x");
-    tlsneg_tracker_client_hello(t, 8, &kc1, 80, 40 * S, &o13, &c);
+    tlsneg_tracker_client_hello(t, 8, &kc1, 80, 40 * S, 0, &o13, &c);
     tlsneg_tracker_close(t, 8, 40 * S, true);
-    tlsneg_tracker_client_hello(t, 9, &kc2, 86, 41 * S, &o12, &c);
+    tlsneg_tracker_client_hello(t, 9, &kc2, 86, 41 * S, 0, &o12, &c);
     ok(!find(&c, FALLBACK), "a lower offer from another client is not a fallback");
 
     /* Dropping an extension that has nothing to do with the version. */
     tlsneg_peer_key kx = peer_n(52, "ext");
     tlsneg_offer fewer = o13;
-    tlsneg_tracker_client_hello(t, 12, &kx, 100, 60 * S, &o13, &c);
+    tlsneg_tracker_client_hello(t, 12, &kx, 100, 60 * S, 0, &o13, &c);
     tlsneg_tracker_close(t, 12, 60 * S, true);
-    tlsneg_tracker_client_hello(t, 13, &kx, 106, 61 * S, &fewer, &c);
+    tlsneg_tracker_client_hello(t, 13, &kx, 106, 61 * S, 0, &fewer, &c);
     ok(!find(&c, FALLBACK),
        "the same version offer without some other extension is not a fallback");
     fewer.tls13_extensions = TLSNEG_OFFER_PSK_MODES;
     tlsneg_tracker_close(t, 13, 61 * S, true);
-    tlsneg_tracker_client_hello(t, 14, &kx, 110, 62 * S, &fewer, &c);
+    tlsneg_tracker_client_hello(t, 14, &kx, 110, 62 * S, 0, &fewer, &c);
     ok(strcmp(text_of(&c, FALLBACK, TLSNEG_TEXT_LESS), "fewer TLS 1.3 extensions") == 0,
        "the same versions without key_share after a failure: a fallback");
     tlsneg_answer a13x = answer(TLSNEG_V_TLS13);
@@ -272,17 +272,17 @@ static void no_false_alarms(void)
 
     /* A long gap. */
     tlsneg_peer_key kg = peer_n(53, "gap");
-    tlsneg_tracker_client_hello(t, 10, &kg, 90, 50 * S, &o13, &c);
+    tlsneg_tracker_client_hello(t, 10, &kg, 90, 50 * S, 0, &o13, &c);
     tlsneg_tracker_close(t, 10, 50 * S, true);
-    tlsneg_tracker_client_hello(t, 11, &kg, 96, 81 * S, &o12, &c);
+    tlsneg_tracker_client_hello(t, 11, &kg, 96, 81 * S, 0, &o12, &c);
     ok(!find(&c, FALLBACK), "a retry 31 s after the failure (window 30 s) is not a fallback");
     tlsneg_tracker_free(t);
 
     /* Without SNI in the key, the SNI change is a fallback again. */
     t = tracker(1000, false);
-    tlsneg_tracker_client_hello(t, 0, &ka, 70, 0, &o13, &c);
+    tlsneg_tracker_client_hello(t, 0, &ka, 70, 0, 0, &o13, &c);
     tlsneg_tracker_close(t, 0, 0, true);
-    tlsneg_tracker_client_hello(t, 1, &kb, 76, S, &o12, &c);
+    tlsneg_tracker_client_hello(t, 1, &kb, 76, S, 0, &o12, &c);
     ok(find(&c, FALLBACK) != NULL,
        "with SNI left out of the key, a lower retry to another SNI is a fallback");
     tlsneg_tracker_free(t);
@@ -296,9 +296,9 @@ static void rejected_inconsistent_datagram(void)
     o12.fallback_scsv = true;
     tlsneg_peer_key k = peer(client1, "localhost");
     /* pcaps/fallback-rejected-retry.pcap: RST, then an SCSV retry refused. */
-    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o13, &c);
+    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, 0, &o13, &c);
     tlsneg_tracker_close(t, 0, 1, true);
-    tlsneg_tracker_client_hello(t, 1, &k, 10, S, &o12, &c);
+    tlsneg_tracker_client_hello(t, 1, &k, 10, S, 0, &o12, &c);
     ok(find(&c, FALLBACK) && find(&c, FALLBACK)->rule == TLSNEG_RULE_FALLBACK_RETRY_SCSV,
        "the retry carries TLS_FALLBACK_SCSV");
     tlsneg_tracker_alert(t, 1, S, 86, true, &c);
@@ -308,9 +308,9 @@ static void rejected_inconsistent_datagram(void)
     /* A server that gave TLS 1.3 before gives 1.2 to the same full offer. */
     tlsneg_peer_key k2 = peer_n(60, "flaky");
     tlsneg_answer a13 = answer(TLSNEG_V_TLS13), a12 = answer(TLSNEG_V_TLS12);
-    tlsneg_tracker_client_hello(t, 2, &k2, 20, 2 * S, &o13, &c);
+    tlsneg_tracker_client_hello(t, 2, &k2, 20, 2 * S, 0, &o13, &c);
     tlsneg_tracker_server_hello(t, 2, 22, 2 * S, &a13, &c);
-    tlsneg_tracker_client_hello(t, 3, &k2, 30, 3 * S, &o13, &c);
+    tlsneg_tracker_client_hello(t, 3, &k2, 30, 3 * S, 0, &o13, &c);
     tlsneg_tracker_server_hello(t, 3, 32, 3 * S, &a12, &c);
     ok(link_of(&c, TLSNEG_VERDICT_INCONSISTENT, TLSNEG_LINK_HIGHER_VERSION_IN) == 22 &&
            version_of(&c, TLSNEG_VERDICT_INCONSISTENT, TLSNEG_VERSION_HIGHER) == TLSNEG_V_TLS13,
@@ -328,8 +328,8 @@ static void rejected_inconsistent_datagram(void)
                         .has_offered_max = true,
                         .offered_max = TLSNEG_V_DTLS12};
     tlsneg_peer_key k3 = peer_n(61, "dtls");
-    tlsneg_tracker_client_hello(t, 4, &k3, 40, 4 * S, &d13, &c);
-    tlsneg_tracker_client_hello(t, 5, &k3, 50, 6 * S, &d12, &c);
+    tlsneg_tracker_client_hello(t, 4, &k3, 40, 4 * S, 0, &d13, &c);
+    tlsneg_tracker_client_hello(t, 5, &k3, 50, 6 * S, 0, &d12, &c);
     ok(strcmp(text_of(&c, FALLBACK, TLSNEG_TEXT_CAUSE), "no answer") == 0 &&
            version_of(&c, FALLBACK, TLSNEG_VERSION_OFFERED_BEFORE) == TLSNEG_V_DTLS13,
        "DTLS: an unanswered DTLS 1.3 flow, then DTLS 1.2: a fallback, cause no answer");
@@ -348,10 +348,10 @@ static void ignored_scsv(void)
     o11.fallback_scsv = true;
     tlsneg_peer_key k = peer(client1, "localhost");
     tlsneg_answer a12 = answer(TLSNEG_V_TLS12), a11 = answer(TLSNEG_V_TLS11);
-    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o13, &c);
+    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, 0, &o13, &c);
     tlsneg_tracker_server_hello(t, 0, 6, 0, &a12, &c);
     ok(c.count == 0, "the first connection: nothing to compare");
-    tlsneg_tracker_client_hello(t, 1, &k, 20, S, &o11, &c);
+    tlsneg_tracker_client_hello(t, 1, &k, 20, S, 0, &o11, &c);
     tlsneg_tracker_server_hello(t, 1, 22, S, &a11, &c);
     const tlsneg_verdict *v = tlsneg_verdict_find(&c, TLSNEG_VERDICT_IGNORED_SCSV);
     ok(c.count == 1 && v && v->rule == TLSNEG_RULE_IGNORED_FALLBACK_SCSV_EARLIER &&
@@ -367,18 +367,18 @@ static void ignored_scsv(void)
     /* The same with a sentinel in the ServerHello: left to the checks. */
     tlsneg_answer a11s = a11;
     a11s.sentinel = true;
-    tlsneg_tracker_client_hello(t, 2, &k, 30, 2 * S, &o11, &c);
+    tlsneg_tracker_client_hello(t, 2, &k, 30, 2 * S, 0, &o11, &c);
     tlsneg_tracker_server_hello(t, 2, 32, 2 * S, &a11s, &c);
     ok(c.count == 0, "with a sentinel in the ServerHello the tracker says nothing");
 
     /* Without the SCSV a lower version is no breach of RFC 7507. */
     tlsneg_offer o11plain = offer_max(TLSNEG_V_TLS11);
-    tlsneg_tracker_client_hello(t, 3, &k, 40, 3 * S, &o11plain, &c);
+    tlsneg_tracker_client_hello(t, 3, &k, 40, 3 * S, 0, &o11plain, &c);
     tlsneg_tracker_server_hello(t, 3, 42, 3 * S, &a11, &c);
     ok(c.count == 0, "no SCSV: no ignored SCSV, no inconsistent server");
     /* Another client: its own history. */
     tlsneg_peer_key k2 = peer(client2, "localhost");
-    tlsneg_tracker_client_hello(t, 4, &k2, 50, 4 * S, &o11, &c);
+    tlsneg_tracker_client_hello(t, 4, &k2, 50, 4 * S, 0, &o11, &c);
     tlsneg_tracker_server_hello(t, 4, 52, 4 * S, &a11, &c);
     ok(c.count == 0, "another client's SCSV hello: nothing earlier for it");
     tlsneg_tracker_free(t);
@@ -392,16 +392,16 @@ static void resumption(void)
     tlsneg_offer o12 = offer_max(TLSNEG_V_TLS12), o11 = offer_max(TLSNEG_V_TLS11);
     tlsneg_answer a12 = answer(TLSNEG_V_TLS12), a11 = answer(TLSNEG_V_TLS11);
     a12.session_id = 0xabc;
-    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o12, &c);
+    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, 0, &o12, &c);
     tlsneg_tracker_server_hello(t, 0, 6, 0, &a12, &c);
     o12.session_id = 0xabc;
-    tlsneg_tracker_client_hello(t, 1, &k, 18, S, &o12, &c);
+    tlsneg_tracker_client_hello(t, 1, &k, 18, S, 0, &o12, &c);
     tlsneg_tracker_server_hello(t, 1, 20, S, &a12, &c);
     ok(!find(&c, TLSNEG_VERDICT_RESUMPTION_CHANGE),
        "TLS 1.2 session resumed at TLS 1.2: no finding");
     o11.session_id = 0xabc;
     a11.session_id = 0xabc;
-    tlsneg_tracker_client_hello(t, 2, &k, 30, 2 * S, &o11, &c);
+    tlsneg_tracker_client_hello(t, 2, &k, 30, 2 * S, 0, &o11, &c);
     tlsneg_tracker_server_hello(t, 2, 32, 2 * S, &a11, &c);
     ok(link_of(&c, TLSNEG_VERDICT_RESUMPTION_CHANGE, TLSNEG_LINK_SESSION_MADE_IN) == 6 &&
            version_of(&c, TLSNEG_VERDICT_RESUMPTION_CHANGE, TLSNEG_VERSION_SESSION) ==
@@ -413,7 +413,7 @@ static void resumption(void)
     o13.session_id = 0xabc;
     tlsneg_answer a13 = answer(TLSNEG_V_TLS13);
     a13.session_id = 0xabc;
-    tlsneg_tracker_client_hello(t, 3, &k, 40, 3 * S, &o13, &c);
+    tlsneg_tracker_client_hello(t, 3, &k, 40, 3 * S, 0, &o13, &c);
     tlsneg_tracker_server_hello(t, 3, 42, 3 * S, &a13, &c);
     ok(c.count == 0, "TLS 1.3 echoing the client's session ID is not resumption");
     tlsneg_tracker_free(t);
@@ -430,16 +430,16 @@ static void resumption_forgotten(void)
     tlsneg_offer o12 = offer_max(TLSNEG_V_TLS12), o11 = offer_max(TLSNEG_V_TLS11);
     tlsneg_answer a12 = answer(TLSNEG_V_TLS12), a11 = answer(TLSNEG_V_TLS11);
     a12.session_id = 0xabc;
-    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, &o12, &c);
+    tlsneg_tracker_client_hello(t, 0, &k, 4, 0, 0, &o12, &c);
     tlsneg_tracker_server_hello(t, 0, 6, 0, &a12, &c);
     ok(tlsneg_tracker_alert(t, 0, 0, 40, false, &c) == 4 && find(&c, TLSNEG_VERDICT_CLIENT_ABORT),
        "the session's maker is aborted by its client after the ServerHello");
-    tlsneg_tracker_client_hello(t, 1, &k2, 10, S, &o11, &c);
+    tlsneg_tracker_client_hello(t, 1, &k2, 10, S, 0, &o11, &c);
     tlsneg_tracker_server_hello(t, 1, 12, S, &a11, &c);
-    tlsneg_tracker_client_hello(t, 2, &k2, 20, 2 * S, &o11, &c);
+    tlsneg_tracker_client_hello(t, 2, &k2, 20, 2 * S, 0, &o11, &c);
     tlsneg_tracker_server_hello(t, 2, 22, 2 * S, &a11, &c);
     o12.session_id = 0xabc;
-    tlsneg_tracker_client_hello(t, 3, &k, 30, 3 * S, &o12, &c);
+    tlsneg_tracker_client_hello(t, 3, &k, 30, 3 * S, 0, &o12, &c);
     tlsneg_tracker_server_hello(t, 3, 32, 3 * S, &a12, &c);
     ok(!find(&c, TLSNEG_VERDICT_RESUMPTION_CHANGE),
        "cap 2, the maker forgotten: no resumption change (session made in: frame %u, 0: none)",
@@ -461,9 +461,9 @@ static void bounded(void)
         tlsneg_peer_key k = {client, 4, server, 4, 443, NULL};
         /* Every other attempt fails and is retried lower by the same client. */
         uint64_t conn = 2 * (uint64_t)i;
-        tlsneg_tracker_client_hello(t, conn, &k, 3 * i, i * S / 1000, &o13, &c);
+        tlsneg_tracker_client_hello(t, conn, &k, 3 * i, i * S / 1000, 0, &o13, &c);
         tlsneg_tracker_close(t, conn, i * S / 1000, true);
-        tlsneg_tracker_client_hello(t, conn + 1, &k, 3 * i + 2, i * S / 1000 + 1, &o12, &c);
+        tlsneg_tracker_client_hello(t, conn + 1, &k, 3 * i + 2, i * S / 1000 + 1, 0, &o12, &c);
         fallbacks +=
             find(&c, FALLBACK) && link_of(&c, FALLBACK, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 3 * i;
         most = tlsneg_tracker_bytes(t) > most ? tlsneg_tracker_bytes(t) : most;
@@ -493,7 +493,7 @@ static void compact(void)
         tlsneg_peer_key k = {client, 4, server, 4, 443, NULL};
         o12.session_id = i + 1;
         tlsneg_answer a12 = {.version = TLSNEG_V_TLS12, .session_id = 1000000 + (uint64_t)i};
-        tlsneg_tracker_client_hello(t, i, &k, 2 * i + 1, i * S / 1000, &o12, &c);
+        tlsneg_tracker_client_hello(t, i, &k, 2 * i + 1, i * S / 1000, 0, &o12, &c);
         tlsneg_tracker_server_hello(t, i, 2 * i + 2, i * S / 1000, &a12, &c);
     }
     size_t bytes = tlsneg_tracker_bytes(t);
@@ -592,7 +592,7 @@ static void view(tlsneg_cross *c)
 static void ch_(tlsneg_tracker *t, uint64_t conn, const tlsneg_peer_key *k, uint32_t frame,
                 uint64_t now, const tlsneg_offer *o, tlsneg_cross *c)
 {
-    tlsneg_tracker_client_hello(t, conn, k, frame, now, o, &c->vs);
+    tlsneg_tracker_client_hello(t, conn, k, frame, now, 0, o, &c->vs);
     view(c);
 }
 
@@ -1027,7 +1027,7 @@ static void story_words(void)
     tlsneg_offer offers[3] = {offer13(), offer_max(TLSNEG_V_TLS12), offer_max(TLSNEG_V_TLS11)};
     const uint32_t frames[3] = {4, 14, 24};
     for (uint64_t i = 0; i < 3; i++) {
-        tlsneg_tracker_client_hello(t, i, &k, frames[i], i * S, &offers[i], &c);
+        tlsneg_tracker_client_hello(t, i, &k, frames[i], i * S, 0, &offers[i], &c);
         ok(tlsneg_tracker_alert(t, i, i * S + 1, 40, true, &c) == frames[i],
            "alert 40 makes the attempt of frame %u fail", frames[i]);
         uint8_t alert = 0;
@@ -1035,7 +1035,7 @@ static void story_words(void)
            "the tracker tells how: alert 40");
     }
     tlsneg_offer o = offer_max(TLSNEG_V_TLS10);
-    tlsneg_tracker_client_hello(t, 3, &k, 34, 3 * S, &o, &c);
+    tlsneg_tracker_client_hello(t, 3, &k, 34, 3 * S, 0, &o, &c);
     const tlsneg_verdict *fb = tlsneg_verdict_find(&c, TLSNEG_VERDICT_FALLBACK);
     tlsneg_retry got;
     ok(fb && tlsneg_verdict_retry(fb, (size_t)fb->chain_len - 1, 0, &got) && got.retry == 3 &&
@@ -1181,6 +1181,43 @@ static void verdicts_well_formed(void)
        verdicts_malformed);
 }
 
+/* A connection opened before the earlier attempt failed runs in parallel
+ * with it (Chromium opens a second while the first waits): it retries
+ * nothing, whatever it offers; one opened after the failure does. */
+static void parallel_connections(void)
+{
+    tlsneg_tracker *t = tracker(1000, true);
+    tlsneg_peer_key k = peer(client1, "localhost");
+    tlsneg_verdicts c;
+    tlsneg_offer o13 = openssl13(), o12 = offer_max(TLSNEG_V_TLS12);
+    /* SYN 1 at 0, SYN 2 at S/5 (conn 1), CH 4 at S/10, RST 6 at S/2, CH 8 at S. */
+    tlsneg_tracker_client_hello(t, 0, &k, 4, S / 10, 1, &o13, &c);
+    ok(tlsneg_tracker_close(t, 0, S / 2, true) == 4, "the reset ends the attempt of frame 4");
+    tlsneg_tracker_client_hello(t, 1, &k, 8, S, S / 5, &o13, &c);
+    ok(c.count == 0, "same offer on a connection opened before the reset: no retry (%zu verdicts)",
+       c.count);
+    /* The same without knowing when it was opened: a retry of the same offer. */
+    tlsneg_peer_key k2 = peer(client1, "other");
+    tlsneg_tracker_client_hello(t, 2, &k2, 14, S / 10, 0, &o13, &c);
+    tlsneg_tracker_close(t, 2, S / 2, true);
+    tlsneg_tracker_client_hello(t, 3, &k2, 18, S, 0, &o13, &c);
+    ok(find(&c, TLSNEG_VERDICT_SAME_RETRY) != NULL,
+       "opened unknown: the hello's time counts, a retry of the same offer");
+    /* Conn 1 fails at 2S; conn 4, opened at 3S/2, offers less at 5S/2: no fallback. */
+    tlsneg_tracker_close(t, 1, 2 * S, true);
+    tlsneg_tracker_client_hello(t, 4, &k, 20, 5 * S / 2, 3 * S / 2, &o12, &c);
+    ok(c.count == 0, "a lower offer on a connection opened before the failure: no fallback");
+    /* Another server: conn 6 fails at 3S; conn 7, opened just after, offers
+     * less: a fallback from frame 40. */
+    tlsneg_peer_key k3 = peer(client1, "third");
+    tlsneg_tracker_client_hello(t, 6, &k3, 40, 3 * S - 1, 3 * S - 2, &o13, &c);
+    tlsneg_tracker_close(t, 6, 3 * S, true);
+    tlsneg_tracker_client_hello(t, 7, &k3, 44, 3 * S + 2, 3 * S + 1, &o12, &c);
+    ok(link_of(&c, FALLBACK, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 40,
+       "opened after the failure: a fallback retry of frame 40");
+    tlsneg_tracker_free(t);
+}
+
 int main(void)
 {
     story_words();
@@ -1189,6 +1226,7 @@ int main(void)
     same_version_retries();
     probes();
     retry_after_reset();
+    parallel_connections();
     chain_to_tls10();
     no_false_alarms();
     rejected_inconsistent_datagram();
