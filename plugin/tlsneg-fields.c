@@ -104,6 +104,72 @@ static void format_version(gchar *s, guint32 v)
              tlsneg_version_name((guint16)v, name, sizeof name), v);
 }
 
+/* A DTLS message's versions: 0x7f00 + n is DTLS 1.3 draft-n there. */
+static void format_version_dtls(gchar *s, guint32 v)
+{
+    char name[TLSNEG_VERSION_NAME_MAX];
+    snprintf(s, ITEM_LABEL_LENGTH, "%s (0x%04x)",
+             tlsneg_version_name_in((guint16)v, TRUE, name, sizeof name), v);
+}
+
+/* BASE_CUSTOM names a value without its message, and a custom column shows
+ * that name: each version field has a DTLS twin of the same name and
+ * filter, registered with the DTLS names, which a DTLS message's items use
+ * (tlsneg_fields_for_dtls). */
+static int hf_record_version_dtls = -1;
+static int hf_legacy_version_dtls = -1;
+static int hf_offered_version_dtls = -1;
+static int hf_offered_max_dtls = -1;
+static int hf_selected_version_dtls = -1;
+static int hf_negotiated_version_dtls = -1;
+
+#define DTLS_TWIN(hf, name, abbrev)                                                                \
+    {                                                                                              \
+        &hf,                                                                                       \
+        {                                                                                          \
+            name, abbrev, FT_UINT16, BASE_CUSTOM, CF_FUNC(format_version_dtls), 0x0,               \
+                "The same field, in a DTLS message", HFILL                                         \
+        }                                                                                          \
+    }
+
+static void register_dtls_twins(void)
+{
+    static hf_register_info hf[] = {
+        DTLS_TWIN(hf_record_version_dtls, "Record version", "tlsneg.record_version"),
+        DTLS_TWIN(hf_legacy_version_dtls, "legacy_version", "tlsneg.legacy_version"),
+        DTLS_TWIN(hf_offered_version_dtls, "Offered version", "tlsneg.offered_version"),
+        DTLS_TWIN(hf_offered_max_dtls, "Highest version offered", "tlsneg.offered_max"),
+        DTLS_TWIN(hf_selected_version_dtls, "Selected version", "tlsneg.selected_version"),
+        DTLS_TWIN(hf_negotiated_version_dtls, "Version in force", "tlsneg.negotiated_version"),
+    };
+    proto_register_field_array(proto_tlsneg, hf, array_length(hf));
+}
+
+int tlsneg_fields_for_dtls(int hf)
+{
+    const struct {
+        const int *tls, *dtls;
+    } twins[] = {
+        {&hf_record_version, &hf_record_version_dtls},
+        {&hf_legacy_version, &hf_legacy_version_dtls},
+        {&hf_offered_version, &hf_offered_version_dtls},
+        {&hf_offered_max, &hf_offered_max_dtls},
+        {&hf_selected_version, &hf_selected_version_dtls},
+        {&hf_negotiated_version, &hf_negotiated_version_dtls},
+    };
+    for (size_t i = 0; i < array_length(twins); i++) {
+        if (*twins[i].tls == hf) {
+            return *twins[i].dtls;
+        }
+    }
+    return hf;
+}
+
+static void format_grease(gchar *s, guint32 v)
+{
+    tlsneg_grease_text((guint16)v, s, ITEM_LABEL_LENGTH);
+}
+
 static void format_group(gchar *s, guint32 v)
 {
     tlsneg_named_group_describe((guint16)v, s, ITEM_LABEL_LENGTH);
@@ -238,7 +304,7 @@ void tlsneg_fields_register(void)
          {"GREASE values", "tlsneg.grease_count", FT_UINT32, BASE_DEC, NULL, 0x0,
           "How many GREASE code points (RFC 8701) the message carries", HFILL}},
         {&hf_grease_value,
-         {"GREASE", "tlsneg.grease_value", FT_UINT16, BASE_HEX, NULL, 0x0,
+         {"GREASE", "tlsneg.grease_value", FT_UINT16, BASE_CUSTOM, CF_FUNC(format_grease), 0x0,
           "A GREASE code point (RFC 8701): reserved, to be ignored by the peer", HFILL}},
         {&hf_grease_family,
          {"Found in", "tlsneg.grease_family", FT_STRING, BASE_NONE, NULL, 0x0,
@@ -378,6 +444,7 @@ void tlsneg_fields_register(void)
 
     proto_tlsneg = proto_register_protocol("TLS Version Negotiation", "TLSNEG", "tlsneg");
     proto_register_field_array(proto_tlsneg, hf, array_length(hf));
+    register_dtls_twins();
     proto_register_subtree_array(ett, array_length(ett));
     register_experts();
     register_preferences();

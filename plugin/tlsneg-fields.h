@@ -88,4 +88,8 @@ extern tlsneg_pref_values tlsneg_prefs;
  * expert infos and preferences. */
 void tlsneg_fields_register(void);
 
+/* tlsneg_fields_for_dtls returns the DTLS twin of a version field (the same
+ * name and filter, its values named as DTLS numbers them), or hf itself. */
+int tlsneg_fields_for_dtls(int hf);
+
 #endif

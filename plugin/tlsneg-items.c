@@ -8,6 +8,7 @@
 #include <epan/packet.h>
 #include <epan/proto.h>
 
+#include "tlsneg-fields.h"
 #include "tlsneg-items.h"
 #include "ws-compat.h"
 
@@ -20,20 +21,12 @@ proto_item *tlsneg_item_uint(proto_tree *tree, int hf, guint32 v)
     return it;
 }
 
-/* BASE_CUSTOM names a value without its message, so a DTLS 1.3 draft
- * (0x7fxx in a DTLS hello) gets its DTLS name here; the filter value is the
- * wire value either way. */
+/* A DTLS message's version items are the fields' DTLS twins, so that the
+ * item and a custom column name a DTLS 1.3 draft (0x7fxx) as DTLS; the
+ * filter value is the wire value either way. */
 proto_item *tlsneg_item_version(proto_tree *tree, int hf, guint16 v, gboolean dtls)
 {
-    char name[TLSNEG_VERSION_NAME_MAX];
-    if (!dtls || (v >> 8) != 0x7f) {
-        return tlsneg_item_uint(tree, hf, v);
-    }
-    proto_item *it =
-        proto_tree_add_uint_format_value(tree, hf, NULL, 0, 0, v, "%s (0x%04x)",
-                                         tlsneg_version_name_in(v, TRUE, name, sizeof name), v);
-    proto_item_set_generated(it);
-    return it;
+    return tlsneg_item_uint(tree, dtls ? tlsneg_fields_for_dtls(hf) : hf, v);
 }
 
 proto_item *tlsneg_item_bool(proto_tree *tree, int hf, gboolean v)
@@ -97,18 +90,7 @@ proto_item *tlsneg_item_wire_uint(proto_tree *tree, int hf, const wire_bytes *b,
 proto_item *tlsneg_item_wire_version(proto_tree *tree, int hf, const wire_bytes *b, tlsneg_span at,
                                      guint16 v, gboolean dtls)
 {
-    if (!dtls || (v >> 8) != 0x7f) {
-        return tlsneg_item_wire_uint(tree, hf, b, at, v);
-    }
-    char name[TLSNEG_VERSION_NAME_MAX];
-    gboolean tied = tlsneg_item_holds(b, at, v);
-    proto_item *it = proto_tree_add_uint_format_value(
-        tree, hf, tied ? b->tvb : NULL, tied ? tlsneg_item_pos(b, at) : 0, tied ? (gint)at.len : 0,
-        v, "%s (0x%04x)", tlsneg_version_name_in(v, TRUE, name, sizeof name), v);
-    if (!tied) {
-        proto_item_set_generated(it);
-    }
-    return it;
+    return tlsneg_item_wire_uint(tree, dtls ? tlsneg_fields_for_dtls(hf) : hf, b, at, v);
 }
 
 /* Width of the lines a finding's sentence is wrapped to in the tree. */

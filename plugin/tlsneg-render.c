@@ -43,25 +43,28 @@ static gboolean shown(proto_tree *tree, int hf)
  * pane cuts off at its width, so the sentence is also shown below it,
  * wrapped. */
 static void render_finding(proto_tree *tree, packet_info *pinfo, tlsneg_rule_id id,
-                           const char *detail)
+                           const char *detail, gboolean dtls)
 {
     const tlsneg_rule *rule = &tlsneg_rules[id];
     proto_item *it = tlsneg_item_string(tree, hf_finding, rule->finding);
     char text[TLSNEG_EXPERT_TEXT_MAX + 1];
-    gboolean cut = tlsneg_rule_expert_text(id, detail, text, sizeof text);
+    gboolean cut = tlsneg_rule_expert_text(id, dtls, detail, text, sizeof text);
     expert_add_info_format(pinfo, it, &ei_rules[id], "%s", text);
     /* The expert item says the sentence; one cut to fit a label has it
      * whole below, once. */
     if (cut && shown(tree, hf_finding)) {
-        char *sentence = wmem_strdup_printf(pinfo->pool, "%s [%s]", detail, rule->rfc);
+        char *sentence =
+            wmem_strdup_printf(pinfo->pool, "%s [%s]", detail, tlsneg_rule_rfc(id, dtls));
         tlsneg_item_wrapped(proto_item_add_subtree(it, ett_finding), pinfo, ett_finding, sentence);
     }
 }
 
-static void render_findings(proto_tree *tree, packet_info *pinfo, const msg_result *r)
+/* dtls: a DTLS message's findings cite DTLS's RFC where it has the rule. */
+static void render_findings(proto_tree *tree, packet_info *pinfo, const msg_result *r,
+                            gboolean dtls)
 {
     for (guint i = 0; i < r->num_findings; i++) {
-        render_finding(tree, pinfo, r->findings[i].rule, r->findings[i].detail);
+        render_finding(tree, pinfo, r->findings[i].rule, r->findings[i].detail, dtls);
     }
     if (r->findings_dropped) {
         proto_item *it = tlsneg_item_uint(tree, hf_findings_dropped, r->findings_dropped);
@@ -160,7 +163,7 @@ static void render_back_note(proto_tree *tree, packet_info *pinfo, const msg_res
             render_text(tree, n->text_role, n->text);
         }
         if (n->has_finding) {
-            render_finding(tree, pinfo, n->rule, n->detail);
+            render_finding(tree, pinfo, n->rule, n->detail, FALSE); /* verdicts: no DTLS RFC */
         }
     }
 }
@@ -190,7 +193,7 @@ void tlsneg_render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
         tlsneg_item_uint(st, hf_client_hello_frame, r->client_hello_frame);
     }
     render_verdicts(st, r);
-    render_findings(st, pinfo, r);
+    render_findings(st, pinfo, r, FALSE); /* an alert's: verdicts, no DTLS RFC */
 }
 
 /* title_hello writes the item's title: the message and its version, what
@@ -432,7 +435,7 @@ void tlsneg_render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     render_grease(st, tvb, &b, f);
     render_verdicts(st, r);
     render_back_note(st, pinfo, r);
-    render_findings(st, pinfo, r);
+    render_findings(st, pinfo, r, dtls);
 }
 
 /* The story in the packet list: one [note] per verdict across connections

@@ -379,9 +379,10 @@ static void print_rules(void)
     printf("| --- | --- | --- | --- | --- | --- | --- |\n");
     for (size_t i = 0; i < TLSNEG_RULE_COUNT; i++) {
         const tlsneg_rule *r = &tlsneg_rules[i];
-        printf("| `tlsneg.expert.%s` | `%s` | %s | %s | %s | %s | %s |\n", r->name, r->finding,
+        printf("| `tlsneg.expert.%s` | `%s` | %s | %s | %s | %s%s%s | %s |\n", r->name, r->finding,
                tlsneg_group_name(r->group), tlsneg_severity_name(r->severity),
-               r->drafts ? "yes" : "no", r->rfc, r->text);
+               r->drafts ? "yes" : "no", r->rfc, r->dtls_rfc ? "; DTLS: " : "",
+               r->dtls_rfc ? r->dtls_rfc : "", r->text);
     }
 }
 

@@ -34,7 +34,7 @@ tlsneg_verdict *tlsneg_judge_probe(tlsneg_verdicts *out, const tlsneg_probe *p, 
 
 /* tlsneg_judge_vname names v in a finding's sentence, or says "no known
  * version" for 0 (buf: TLSNEG_VERSION_NAME_MAX bytes). */
-const char *tlsneg_judge_vname(uint16_t v, char *buf);
+const char *tlsneg_judge_vname(uint16_t v, bool dtls, char *buf);
 
 /* keyshare.c: attempts compared by their key exchange and size. */
 

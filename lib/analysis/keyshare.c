@@ -190,8 +190,8 @@ static void say_intolerant(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
         tlsneg_verdict_detail(v,
                               "The server failed frame %u's attempt, completes this retry and put "
                               "%s in force in frame %u: it does not tolerate %s%s",
-                              prev->frame, tlsneg_judge_vname(po->offered_max, name), tolerated_in,
-                              what, n > 1 ? "; the capture cannot tell which" : "");
+                              prev->frame, tlsneg_judge_vname(po->offered_max, po->dtls, name),
+                              tolerated_in, what, n > 1 ? "; the capture cannot tell which" : "");
         return;
     }
     tlsneg_verdict_detail(v,

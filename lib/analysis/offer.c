@@ -419,7 +419,7 @@ void tlsneg_offer_refused(const tlsneg_offer *f, const tlsneg_offer *ok, char *b
     } else if (f->has_offered_max && tlsneg_version_is_draft(f->offered_max) &&
                tlsneg_offer_rank(f) > tlsneg_offer_rank(ok)) {
         snprintf(buf, len, "%s in supported_versions",
-                 tlsneg_version_name(f->offered_max, name, sizeof name));
+                 tlsneg_version_name_in(f->offered_max, f->dtls, name, sizeof name));
     } else if (f->has_supported_versions && !ok->has_supported_versions) {
         snprintf(buf, len, "the supported_versions extension");
     } else if (tlsneg_offer_rank(f) > tlsneg_offer_rank(ok)) {

@@ -97,7 +97,7 @@ static void judge_versions(const tlsneg_attempt *a, const tlsneg_offer *ao,
         tlsneg_verdict_detail(v,
                               "The server put %s in force in frame %u; now it negotiates lower "
                               "although the client still offers it",
-                              tlsneg_judge_vname(a->best_version, name), a->best_frame);
+                              tlsneg_judge_vname(a->best_version, a->dtls, name), a->best_frame);
     }
     /* RFC 7507 3: a hello marked with the SCSV answered below a version the
      * server put in force for this client before (with a sentinel of its
@@ -110,7 +110,7 @@ static void judge_versions(const tlsneg_attempt *a, const tlsneg_offer *ao,
                               "The ClientHello carries TLS_FALLBACK_SCSV and offers less than %s, "
                               "which the server put in force for this client in frame %u; it "
                               "answers instead of refusing with inappropriate_fallback",
-                              tlsneg_judge_vname(a->best_version, name), a->best_frame);
+                              tlsneg_judge_vname(a->best_version, a->dtls, name), a->best_frame);
     }
 }
 
@@ -167,7 +167,8 @@ static void judge_session(tlsneg_tracker *t, tlsneg_attempt *a, uint32_t as,
             tlsneg_verdict_add_link(v, TLSNEG_LINK_SESSION_MADE_IN, maker->answer_frame);
             tlsneg_verdict_add_version(v, TLSNEG_VERSION_SESSION, maker->version);
             tlsneg_verdict_detail(v, "The session resumed here was made at %s in frame %u",
-                                  tlsneg_judge_vname(maker->version, name), maker->answer_frame);
+                                  tlsneg_judge_vname(maker->version, maker->dtls, name),
+                                  maker->answer_frame);
         }
         session_drop(t, a, as);
         a->session_id = 0; /* the session stays its maker's */

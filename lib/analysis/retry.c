@@ -86,7 +86,7 @@ static void say_retry(const tlsneg_tracker *t, const retry *r, bool fallback, tl
         tlsneg_verdict_detail(v,
                               "A retry of the attempt in frame %u (failed: %s) with the same "
                               "offer, up to %s: no fallback happened",
-                              bf->frame, cause, tlsneg_judge_vname(to, b));
+                              bf->frame, cause, tlsneg_judge_vname(to, r->o->dtls, b));
         return;
     }
     tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, bf->frame);
@@ -99,13 +99,14 @@ static void say_retry(const tlsneg_tracker *t, const retry *r, bool fallback, tl
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_CAUSE, cause);
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_CHAIN, chain);
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_LESS, r->less);
-    tlsneg_verdict_detail(
-        v,
-        "A retry of the attempt in frame %u (up to %s, failed: %s) offering %s, "
-        "up to %s, %s",
-        bf->frame, tlsneg_judge_vname(from, a), cause, r->less, tlsneg_judge_vname(to, b),
-        r->o->fallback_scsv ? "with TLS_FALLBACK_SCSV"
-                            : "without TLS_FALLBACK_SCSV: open to a downgrade attack");
+    tlsneg_verdict_detail(v,
+                          "A retry of the attempt in frame %u (up to %s, failed: %s) offering %s, "
+                          "up to %s, %s",
+                          bf->frame, tlsneg_judge_vname(from, r->bo->dtls, a), cause, r->less,
+                          tlsneg_judge_vname(to, r->o->dtls, b),
+                          r->o->fallback_scsv
+                              ? "with TLS_FALLBACK_SCSV"
+                              : "without TLS_FALLBACK_SCSV: open to a downgrade attack");
 }
 
 /* new_attempt makes the attempt of a ClientHello on conn, found by conn,

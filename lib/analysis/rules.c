@@ -7,9 +7,10 @@
 #include <string.h>
 
 const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT] = {
-#define TLSNEG_RULE(id, name, finding, group, severity, drafts, check, rfc, text)                  \
-    [TLSNEG_RULE_##id] = {name, finding, TLSNEG_GROUP_##group, TLSNEG_SEVERITY_##severity, drafts, \
-                          rfc,  text},
+#define TLSNEG_RULE(id, name, finding, group, severity, drafts, check, rfc, dtls_rfc, text)        \
+    [TLSNEG_RULE_##                                                                                \
+        id] = {name,     finding, TLSNEG_GROUP_##group, TLSNEG_SEVERITY_##severity, drafts, rfc,   \
+               dtls_rfc, text},
 #include "rules.def"
 #undef TLSNEG_RULE
 };
@@ -29,9 +30,16 @@ static size_t clause_ends(const char *text, size_t len, size_t *out, size_t max)
     return n;
 }
 
-bool tlsneg_rule_expert_text(tlsneg_rule_id r, const char *detail, char *buf, size_t size)
+const char *tlsneg_rule_rfc(tlsneg_rule_id r, bool dtls)
 {
-    const char *rfc = tlsneg_rules[r].rfc;
+    const tlsneg_rule *rule = &tlsneg_rules[r];
+    return dtls && rule->dtls_rfc ? rule->dtls_rfc : rule->rfc;
+}
+
+bool tlsneg_rule_expert_text(tlsneg_rule_id r, bool dtls, const char *detail, char *buf,
+                             size_t size)
+{
+    const char *rfc = tlsneg_rule_rfc(r, dtls);
     size_t limit = size - 1 < TLSNEG_EXPERT_TEXT_MAX ? size - 1 : TLSNEG_EXPERT_TEXT_MAX;
     size_t len = strlen(detail), tail = strlen(rfc) + 3; /* " [" rfc "]" */
     if (len + tail <= limit) {

@@ -40,6 +40,7 @@ typedef struct {
     tlsneg_severity severity;
     bool drafts; /* judged for TLS 1.3 drafts and experiments too */
     const char *rfc;
+    const char *dtls_rfc; /* where DTLS has the rule, if another RFC; else NULL */
     const char *text;
 } tlsneg_rule;
 
@@ -57,14 +58,21 @@ bool tlsneg_rule_is_verdict(tlsneg_rule_id r);
  * "Expert Info (Warning/Malformed): " (33 bytes) and the text. */
 #define TLSNEG_EXPERT_TEXT_MAX 200
 
+/* tlsneg_rule_rfc: where rule r is written for a message of one family:
+ * for a DTLS message (dtls true) its DTLS citation (RFC 9147, RFC 6347)
+ * where rules.def gives one, else its own. */
+const char *tlsneg_rule_rfc(tlsneg_rule_id r, bool dtls);
+
 /* tlsneg_rule_expert_text writes the expert text of a finding of rule r
- * whose sentence is detail: "detail [rfc]" if that fits
+ * on a message of one family (dtls: tlsneg_rule_rfc) whose sentence is
+ * detail: "detail [rfc]" if that fits
  * TLSNEG_EXPERT_TEXT_MAX bytes; else its first clauses, " ... " and its
  * last clauses, cut where a clause ends (", ", "; ", ": " outside
  * parentheses), or failing that its first words, then " [rfc]". buf holds
  * at least TLSNEG_EXPERT_TEXT_MAX + 1 bytes. Returns true if the sentence
  * was cut: then it belongs whole beside the expert text. */
-bool tlsneg_rule_expert_text(tlsneg_rule_id r, const char *detail, char *buf, size_t size);
+bool tlsneg_rule_expert_text(tlsneg_rule_id r, bool dtls, const char *detail, char *buf,
+                             size_t size);
 
 /* Public names of groups and severities ("protocol", "warn"). */
 const char *tlsneg_group_name(tlsneg_group g);

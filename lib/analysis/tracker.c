@@ -55,9 +55,9 @@ size_t tlsneg_tracker_bytes(const tlsneg_tracker *t)
     return sizeof *t + tlsneg_attempts_bytes(&t->st) + tlsneg_probes_bytes(&t->probes);
 }
 
-const char *tlsneg_judge_vname(uint16_t v, char *buf)
+const char *tlsneg_judge_vname(uint16_t v, bool dtls, char *buf)
 {
-    return tlsneg_version_name_or_none(v != 0, v, false, buf, TLSNEG_VERSION_NAME_MAX);
+    return tlsneg_version_name_or_none(v != 0, v, dtls, buf, TLSNEG_VERSION_NAME_MAX);
 }
 
 void tlsneg_judge_chain(const tlsneg_tracker *t, uint32_t s, tlsneg_verdict *v)

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* vname names v, or says "no known version" for 0. */
-static const char *vname(uint16_t v, char *buf)
+/* vname names v (of DTLS if dtls), or says "no known version" for 0. */
+static const char *vname(uint16_t v, bool dtls, char *buf)
 {
-    return tlsneg_version_name_or_none(v != 0, v, false, buf, TLSNEG_VERSION_NAME_MAX);
+    return tlsneg_version_name_or_none(v != 0, v, dtls, buf, TLSNEG_VERSION_NAME_MAX);
 }
 
 const char *tlsneg_probe_text(const tlsneg_probe *p, char *buf, size_t buf_len)
@@ -28,11 +28,11 @@ const char *tlsneg_probe_text(const tlsneg_probe *p, char *buf, size_t buf_len)
     }
     if (p->lowest == p->highest) {
         snprintf(buf, buf_len, "probed with %u hellos in %.*f s, all up to %s%s", p->hellos,
-                 span < 1000000 ? 3 : 1, (double)span / 1e6, vname(p->highest, hi), scsv);
+                 span < 1000000 ? 3 : 1, (double)span / 1e6, vname(p->highest, p->dtls, hi), scsv);
     } else {
         snprintf(buf, buf_len, "probed with %u hellos in %.*f s, %s to %s%s", p->hellos,
-                 span < 1000000 ? 3 : 1, (double)span / 1e6, vname(p->lowest, lo),
-                 vname(p->highest, hi), scsv);
+                 span < 1000000 ? 3 : 1, (double)span / 1e6, vname(p->lowest, p->dtls, lo),
+                 vname(p->highest, p->dtls, hi), scsv);
     }
     return buf;
 }
@@ -96,14 +96,14 @@ const char *tlsneg_failure_text(uint8_t cause, uint8_t alert, uint32_t frame, ch
 }
 
 const char *tlsneg_attempts_text(size_t n, const uint32_t *frames, const uint16_t *versions,
-                                 char *buf, size_t buf_len)
+                                 bool dtls, char *buf, size_t buf_len)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < n && used < buf_len; i++) {
         char name[TLSNEG_VERSION_NAME_MAX];
         int w = snprintf(buf + used, buf_len - used, "%s%s (frame %u)", i ? " -> " : "",
-                         vname(versions[i], name), frames[i]);
+                         vname(versions[i], dtls, name), frames[i]);
         used += w > 0 ? (size_t)w : 0;
     }
     return buf;
@@ -111,7 +111,8 @@ const char *tlsneg_attempts_text(size_t n, const uint32_t *frames, const uint16_
 
 const char *tlsneg_chain_text(const tlsneg_verdict *v, char *buf, size_t buf_len)
 {
-    return tlsneg_attempts_text(v->chain_len, v->chain_frames, v->chain_versions, buf, buf_len);
+    return tlsneg_attempts_text(v->chain_len, v->chain_frames, v->chain_versions, v->chain_dtls,
+                                buf, buf_len);
 }
 
 bool tlsneg_verdict_retry(const tlsneg_verdict *v, size_t step, uint8_t retries, tlsneg_retry *out)

@@ -29,10 +29,10 @@ const char *tlsneg_failure_text(uint8_t cause, uint8_t alert, uint32_t frame, ch
                                 size_t buf_len);
 
 /* tlsneg_attempts_text writes the n attempts of a chain, oldest first, by
- * the highest version each offered (0: not known) and its frame: "TLS 1.3
- * (frame 4) -> TLS 1.2 (frame 10)". */
+ * the highest version each offered (0: not known; DTLS versions if dtls)
+ * and its frame: "TLS 1.3 (frame 4) -> TLS 1.2 (frame 10)". */
 const char *tlsneg_attempts_text(size_t n, const uint32_t *frames, const uint16_t *versions,
-                                 char *buf, size_t buf_len);
+                                 bool dtls, char *buf, size_t buf_len);
 
 /* tlsneg_chain_text writes v's chain the same way. */
 const char *tlsneg_chain_text(const tlsneg_verdict *v, char *buf, size_t buf_len);

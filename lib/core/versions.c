@@ -10,6 +10,12 @@ bool tlsneg_is_grease_psk_mode(uint8_t m)
     return m >= 0x0b && (m - 0x0b) % 0x1f == 0;
 }
 
+const char *tlsneg_grease_text(uint16_t v, char *buf, size_t buf_len)
+{
+    snprintf(buf, buf_len, v <= 0xff ? "0x%02x" : "0x%04x", v);
+    return buf;
+}
+
 static bool is_google_experiment(uint16_t v)
 {
     return v >= 0x7e01 && v <= 0x7e03;

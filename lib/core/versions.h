@@ -34,6 +34,12 @@ static inline bool tlsneg_is_grease(uint16_t v)
  * mode (0x0B, 0x2A, 0x49, ... 0xE4; RFC 8701 section 2). */
 bool tlsneg_is_grease_psk_mode(uint8_t m);
 
+/* tlsneg_grease_text writes the GREASE code point v as RFC 8701 2 lists its
+ * family: one byte for a PSK key exchange mode ("0x0b"), two bytes for
+ * every other family ("0x0a0a"); a value below 0x100 can only be a PSK
+ * mode. Returns buf (at least 7 bytes). */
+const char *tlsneg_grease_text(uint16_t v, char *buf, size_t buf_len);
+
 /* tlsneg_version_name writes v's name ("TLS 1.3", "TLS 1.3 draft-23",
  * "GREASE", "unknown") into buf and returns buf, naming drafts as TLS
  * drafts. The name never includes the hex value: callers that want it append

@@ -504,6 +504,37 @@ def check_watched_fields(box, res):
               + ("tls.ssl2.handshake.type" if renamed else "tls.handshake.type"))
 
 
+def check_family_names(box, res):
+    """One name table for every family (issue 26, item 8): a DTLS 1.3 draft is
+    named DTLS in a custom column (the field's own name), a DTLS message's
+    rules cite RFC 9147 or RFC 6347 where DTLS has the rule, a PSK mode's
+    GREASE is one byte. Expected values read off tshark's own fields."""
+    nss = box.add_capture(resolve_capture("pcaps/dtls13draft-nss-client.pcap"))
+    sv = box.run(["-r", nss, "-Y", "frame.number == 1", "-T", "fields",
+                  "-e", "dtls.handshake.extensions.supported_version"]).stdout.split()
+    cols = box.run(["-r", nss, "-Y", "frame.number == 1", "-o",
+                    'gui.column.format:"Highest","%Cus:tlsneg.offered_max"']).stdout.strip()
+    res.check(sv == ["0x7f2b,0xfefd"] and cols == "DTLS 1.3 draft-43 (0x7f2b)",
+              "dtls13draft-nss-client.pcap: the offered_max column names 0x7f2b in DTLS DTLS 1.3 "
+              "draft-43", f"tshark: {sv}; column: {cols!r}")
+    syn = box.add_capture(resolve_capture("pcaps/synth-dtls13.pcap"))
+    out = box.run(["-r", syn, "-2", "-Y", "frame.number == 1 || frame.number == 3", "-T", "fields",
+                   "-e", "dtls.handshake.version", "-e", "dtls.record.version",
+                   "-e", "_ws.expert.message"]).stdout.splitlines()
+    want = [("0xfefc", "[RFC 9147 5.3, 5.4]"), ("0xfefd", "[RFC 9147 4; RFC 6347 4.1]")]
+    res.check(len(out) == 2 and all(l.startswith(v) and r in l and "RFC 8446" not in l
+                                    for l, (v, r) in zip(out, want)),
+              "synth-dtls13.pcap: DTLS rules cite RFC 9147 and RFC 6347, not RFC 8446",
+              "\n".join(out))
+    gr = box.add_capture(resolve_capture("pcaps/synth-grease-client.pcap"))
+    modes = box.run(["-r", gr, "-Y", "frame.number == 4", "-T", "fields",
+                     "-e", "tls.extension.psk_ke_mode"]).stdout.split()
+    tree = box.run(["-r", gr, "-Y", "frame.number == 4", "-O", "tlsneg", "-V"]).stdout
+    res.check(modes == ["11,1"] and "GREASE: 0x0b (psk_mode)" in tree and "0x000b" not in tree,
+              "synth-grease-client.pcap: the GREASE PSK mode 11 is shown in one byte, 0x0b",
+              f"tshark: {modes}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     tsharkbox.add_arguments(ap)
@@ -518,6 +549,7 @@ def main():
         res.check(True, f"tshark loads exactly {box.plugin}")
         check_field_reference(box, res)
         check_watched_fields(box, res)
+        check_family_names(box, res)
         for m in manifests:
             capture, _ = load_manifest(m)
             if not res.check(os.path.isfile(resolve_capture(capture)),

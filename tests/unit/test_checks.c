@@ -814,14 +814,14 @@ static void every_rule_is_named(void)
 static void expert_texts(void)
 {
     char buf[TLSNEG_EXPERT_TEXT_MAX + 1];
-    ok(!tlsneg_rule_expert_text(TLSNEG_RULE_VERSION_NOT_OFFERED, "Short", buf, sizeof buf) &&
+    ok(!tlsneg_rule_expert_text(TLSNEG_RULE_VERSION_NOT_OFFERED, false, "Short", buf, sizeof buf) &&
            strcmp(buf, "Short [RFC 8446 4.2.1]") == 0,
        "a short sentence: itself and its RFC (%s)", buf);
     const char *longer =
         "The ClientHello carries TLS_FALLBACK_SCSV and offers up to TLS 1.1 (0x0302); this "
         "ServerHello's DOWNGRD\\x00 proves the server supports at least TLS 1.2 (0x0303), yet it "
         "puts TLS 1.1 (0x0302) in force instead of refusing with inappropriate_fallback";
-    ok(tlsneg_rule_expert_text(TLSNEG_RULE_IGNORED_FALLBACK_SCSV, longer, buf, sizeof buf) &&
+    ok(tlsneg_rule_expert_text(TLSNEG_RULE_IGNORED_FALLBACK_SCSV, false, longer, buf, sizeof buf) &&
            strcmp(buf, "The ClientHello carries TLS_FALLBACK_SCSV and offers up to TLS 1.1 "
                        "(0x0302) ... yet it puts TLS 1.1 (0x0302) in force instead of refusing "
                        "with inappropriate_fallback [RFC 7507 3]") == 0 &&
@@ -831,9 +831,21 @@ static void expert_texts(void)
     memset(word, 'x', sizeof word - 1);
     word[sizeof word - 1] = '\0';
     word[150] = ' ';
-    ok(tlsneg_rule_expert_text(TLSNEG_RULE_MALFORMED, word, buf, sizeof buf) &&
+    ok(tlsneg_rule_expert_text(TLSNEG_RULE_MALFORMED, false, word, buf, sizeof buf) &&
            strlen(buf) <= TLSNEG_EXPERT_TEXT_MAX && strstr(buf, " ... [RFC 8446 4]"),
        "no clauses: the words that fit (%zu bytes)", strlen(buf));
+    /* A DTLS message cites DTLS's RFC where it has the rule (RFC 9147 5.3:
+     * legacy_version {254, 253}), RFC 8446 where DTLS takes it over. */
+    ok(!tlsneg_rule_expert_text(TLSNEG_RULE_LEGACY_VERSION_MISMATCH, true, "Short", buf,
+                                sizeof buf) &&
+           strcmp(buf, "Short [RFC 9147 5.3, 5.4]") == 0,
+       "DTLS: legacy_version's rule cites RFC 9147 (%s)", buf);
+    ok(!tlsneg_rule_expert_text(TLSNEG_RULE_LEGACY_VERSION_MISMATCH, false, "Short", buf,
+                                sizeof buf) &&
+           strcmp(buf, "Short [RFC 8446 4.1.2, 4.1.3]") == 0,
+       "TLS: the same rule cites RFC 8446 (%s)", buf);
+    ok(strcmp(tlsneg_rule_rfc(TLSNEG_RULE_VERSION_NOT_OFFERED, true), "RFC 8446 4.2.1") == 0,
+       "DTLS without a rule of its own: RFC 8446's");
 }
 
 int main(void)

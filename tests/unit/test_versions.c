@@ -28,6 +28,10 @@ int main(void)
     }
     ok(modes == 8 && tlsneg_is_grease_psk_mode(0x0b) && tlsneg_is_grease_psk_mode(0xe4),
        "8 GREASE PSK modes, 0x0B to 0xE4");
+    char g[8];
+    ok(strcmp(tlsneg_grease_text(0x0b, g, sizeof g), "0x0b") == 0 &&
+           strcmp(tlsneg_grease_text(0x0a0a, g, sizeof g), "0x0a0a") == 0,
+       "a GREASE PSK mode is written in one byte (0x0b), the others in two (0x0a0a)");
 
     ok(name_is(0x0002, "SSL 2.0") && name_is(0x0300, "SSL 3.0"), "SSL names");
     ok(name_is(0x0301, "TLS 1.0") && name_is(0x0302, "TLS 1.1") && name_is(0x0303, "TLS 1.2") &&
