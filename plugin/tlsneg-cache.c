@@ -216,11 +216,14 @@ void tlsneg_cache_keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn
     r->early_cause = x->early_cause;
     r->early_alert = x->early_alert;
     r->client_pq_offered = x->client_pq_offered;
+    r->hrr_frame = x->hrr_frame;
+    r->hrr_changes = x->hrr_frame ? kept_text(x->hrr_changes) : NULL;
 }
 
 const back_note *tlsneg_cache_back_note(const packet_info *pinfo, const msg_result *r)
 {
-    if (r->is_alert || r->facts.msg_type != TLSNEG_HS_CLIENT_HELLO || r->retransmission_of) {
+    if (r->is_alert || r->retransmission_of ||
+        (r->facts.msg_type != TLSNEG_HS_CLIENT_HELLO && !r->facts.is_hrr)) {
         return NULL;
     }
     return (const back_note *)wmem_map_lookup(back_notes, GUINT_TO_POINTER(pinfo->num));

@@ -68,6 +68,9 @@ int hf_other_cause = -1;
 int hf_aborted_after = -1;
 int hf_probe = -1;
 int hf_failed_in = -1;
+int hf_hrr_frame = -1;
+int hf_hrr_retry_frame = -1;
+int hf_hrr_changes = -1;
 int hf_failure = -1;
 
 gint ett_tlsneg = -1;
@@ -435,6 +438,23 @@ void tlsneg_fields_register(void)
          {"Outcome", "tlsneg.failure", FT_STRING, BASE_NONE, NULL, 0x0,
           "How and where this attempt failed: \"failed: TCP reset, frame 6\" (shown once the "
           "capture has been read)",
+          HFILL}},
+        {&hf_hrr_frame,
+         {"Answers the HelloRetryRequest in frame", "tlsneg.hrr_frame", FT_FRAMENUM, BASE_NONE,
+          NULL, 0x0, "The HelloRetryRequest of this connection that this ClientHello answers",
+          HFILL}},
+        {&hf_hrr_retry_frame,
+         {"Answered by the ClientHello in frame", "tlsneg.hrr_retry_frame", FT_FRAMENUM, BASE_NONE,
+          NULL, 0x0,
+          "The ClientHello of this connection that answered this HelloRetryRequest (shown once "
+          "the capture has been read)",
+          HFILL}},
+        {&hf_hrr_changes,
+         {"Changed after the HelloRetryRequest", "tlsneg.hrr_changes", FT_STRING, BASE_NONE, NULL,
+          0x0,
+          "What this ClientHello changed from the one before the HelloRetryRequest: the key "
+          "share, the cookie, early_data, pre_shared_key, padding (RFC 8446 4.1.2), and anything "
+          "else",
           HFILL}},
         {&hf_probe,
          {"Probe since frame", "tlsneg.probe", FT_FRAMENUM, BASE_NONE, NULL, 0x0,

@@ -61,6 +61,9 @@ extern int hf_aborted_after;
 extern int hf_probe;
 extern int hf_failed_in;
 extern int hf_failure;
+extern int hf_hrr_frame;
+extern int hf_hrr_retry_frame;
+extern int hf_hrr_changes;
 
 extern gint ett_tlsneg;
 extern gint ett_grease;

@@ -20,6 +20,7 @@
 #include "analysis/rules.h"
 #include "analysis/tracker.h"
 #include "core/facts.h"
+#include "core/hello.h"
 #include "core/versions.h"
 
 /* Repeated items shown at most, so that a hostile hello keeps the tree
@@ -86,6 +87,7 @@ static int *const link_hf[TLSNEG_LINK_ROLES] = {
     [TLSNEG_LINK_ABORTED_AFTER] = &hf_aborted_after,
     [TLSNEG_LINK_PROBE_START] = &hf_probe,
     [TLSNEG_LINK_FAILED_IN] = &hf_failed_in,
+    [TLSNEG_LINK_HRR_RETRY] = &hf_hrr_retry_frame,
 };
 static int *const version_hf[TLSNEG_VERSION_ROLES] = {
     [TLSNEG_VERSION_OFFERED_BEFORE] = &hf_fallback_from,
@@ -250,6 +252,22 @@ static void render_sentinel(proto_tree *tree, const wire_bytes *b, const tlsneg_
     }
 }
 
+/* render_hrr ties tlsneg.hrr to ServerHello.random (right after
+ * legacy_version), whose value alone says whether the message is a
+ * HelloRetryRequest (RFC 8446 4.1.3), when those bytes are there and read
+ * as the item says. */
+static void render_hrr(proto_tree *tree, const wire_bytes *b, const tlsneg_facts *f)
+{
+    tlsneg_span at = {f->legacy_version_at.offset + 2, sizeof tlsneg_hrr_random};
+    gint pos = f->legacy_version_at.len == 2 ? tlsneg_item_pos(b, at) : -1;
+    if (pos >= 0 &&
+        (tvb_memeql(b->tvb, pos, tlsneg_hrr_random, sizeof tlsneg_hrr_random) == 0) == f->is_hrr) {
+        proto_tree_add_boolean(tree, hf_hrr, b->tvb, pos, (gint)at.len, f->is_hrr ? 1u : 0u);
+    } else {
+        tlsneg_item_bool(tree, hf_hrr, f->is_hrr);
+    }
+}
+
 /* render_sni ties tlsneg.sni to the host_name bytes when they read as the
  * shown name (not when bytes had to be escaped or the name was cut). */
 static void render_sni(proto_tree *tree, const wire_bytes *b, const tlsneg_facts *f)
@@ -391,7 +409,7 @@ void tlsneg_render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     }
     tlsneg_item_uint(st, hf_msg_type, f->msg_type);
     if (f->msg_type == TLSNEG_HS_SERVER_HELLO) {
-        tlsneg_item_bool(st, hf_hrr, f->is_hrr);
+        render_hrr(st, &b, f);
     }
     if (f->has_record_version) {
         /* Its record header, when it is in the message's data source. */
@@ -433,6 +451,11 @@ void tlsneg_render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     }
     render_key_exchange(st, tvb, &b, f);
     render_grease(st, tvb, &b, f);
+    if (r->hrr_frame) {
+        proto_item *hi = tlsneg_item_uint(st, hf_hrr_frame, r->hrr_frame);
+        tlsneg_item_string(proto_item_add_subtree(hi, ett_fallback), hf_hrr_changes,
+                           r->hrr_changes ? r->hrr_changes : "");
+    }
     render_verdicts(st, r);
     render_back_note(st, pinfo, r);
     render_findings(st, pinfo, r, dtls);

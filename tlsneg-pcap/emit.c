@@ -8,12 +8,6 @@
 #include "core/hello.h"
 #include "flow.h"
 
-/* RFC 8446 4.1.3: a HelloRetryRequest is a ServerHello with this random. */
-static const uint8_t hrr_random[32] = {
-    0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8, 0x91,
-    0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
-};
-
 static void deliver(tlsneg_pcap *p, flow *f, int d, tlsneg_ev *ev)
 {
     if (f->client < 0) {
@@ -70,7 +64,7 @@ void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, const
     }
     size_t random_at = wire == TLSNEG_WIRE_DTLS ? 14 : 6;
     if (!sslv2 && type == 2 && len >= random_at + 32 &&
-        memcmp(msg + random_at, hrr_random, 32) == 0) {
+        memcmp(msg + random_at, tlsneg_hrr_random, 32) == 0) {
         f->hrr = true;
     } else if ((type == 1 || type == 2) && f->hrr) {
         f->hello_after_hrr[d] = true;

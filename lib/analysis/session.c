@@ -99,6 +99,9 @@ static void result_init(tlsneg_result *out)
     out->early_cause = TLSNEG_CAUSE_NONE;
     out->early_alert = 0;
     out->client_pq_offered = false;
+    out->hrr_frame = 0;
+    out->hrr_unexpected = false;
+    out->hrr_changes[0] = '\0';
     memset(&out->facts, 0, sizeof out->facts);
 }
 
@@ -266,6 +269,37 @@ static void track_server_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tl
     tlsneg_tracker_server_hello(t, c->id, ev->frame, ev->time_us, &answer, &out->verdicts);
 }
 
+/* hrr_link: a ClientHello (h, facts f) in frame on c. The first one after
+ * c's HelloRetryRequest answers it: what it changed from the one before,
+ * and a note to the HelloRetryRequest that it was answered here. Only a
+ * hello that can offer TLS 1.3 (the only version with HelloRetryRequests)
+ * is digested. */
+static void hrr_link(tlsneg_conn *c, const tlsneg_hello *h, const tlsneg_facts *f, uint32_t frame,
+                     tlsneg_result *out)
+{
+    if (!f->has_supported_versions && !f->has_key_share) {
+        return;
+    }
+    if (!c->hrr_ask.frame) {
+        tlsneg_hrr_digest(&c->hello_digest, h, f);
+        return;
+    }
+    if (c->hrr_answered || !c->hello_digest.has_digest) {
+        return;
+    }
+    tlsneg_hrr_hello now;
+    tlsneg_hrr_digest(&now, h, f);
+    c->hrr_answered = true;
+    out->hrr_frame = c->hrr_ask.frame;
+    out->hrr_unexpected = tlsneg_hrr_changes(&c->hello_digest, &now, &c->hrr_ask, out->hrr_changes,
+                                             sizeof out->hrr_changes);
+    tlsneg_back_note *n = add_note(out, c->hrr_ask.frame, TLSNEG_NOTE_HRR_RETRY);
+    if (n) {
+        n->link.role = TLSNEG_LINK_HRR_RETRY;
+        n->link.frame = frame;
+    }
+}
+
 void tlsneg_session_parse(tlsneg_parsed *p, const tlsneg_message *m, bool has_record,
                           uint16_t record_version)
 {
@@ -330,6 +364,7 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     add_verdicts(out, ev->frame);
 
     if (client) {
+        hrr_link(c, h, f, ev->frame, out);
         size_t n = addr_len(&ev->src);
         c->has_client_hello = true;
         c->client_hello = NULL; /* until the caller keeps this one */
@@ -345,6 +380,9 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     } else {
         if (f->is_hrr) {
             c->hrr_seen = true;
+            if (!c->hrr_ask.frame) {
+                tlsneg_hrr_ask_from(&c->hrr_ask, h, f, ev->frame);
+            }
         }
         out->client_pq_offered = c->client_pq_offered;
         conn_sni(out, c);

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "analysis/checks.h"
+#include "analysis/hrr.h"
 #include "analysis/tracker.h"
 #include "core/facts.h"
 #include "core/hello.h"
@@ -83,6 +84,12 @@ typedef struct {
     uint8_t early_alert; /* the alert's description */
     /* The connection's ClientHello offered a post-quantum group. */
     bool client_pq_offered;
+    /* The connection's HelloRetryRequest (hrr.h): what it asked for (frame
+     * 0: none yet), and what the ClientHello before it offered, to say what
+     * the ClientHello after it changed; hrr_answered once that came. */
+    bool hrr_answered;
+    tlsneg_hrr_ask hrr_ask;
+    tlsneg_hrr_hello hello_digest;
 } tlsneg_conn;
 
 /* A back note: what a later frame revealed about an earlier frame's
@@ -158,6 +165,14 @@ typedef struct {
     /* A ServerHello: its connection's ClientHello offered a post-quantum
      * group (the report counts a classical answer to it). */
     bool client_pq_offered;
+    /* A ClientHello that answers its connection's HelloRetryRequest: that
+     * HelloRetryRequest's frame (a TLSNEG_NOTE_HRR_RETRY back note tells it
+     * this frame), what this ClientHello changed from the one before it
+     * (tlsneg_hrr_changes), and whether that is more or less than RFC 8446
+     * 4.1.2 allows; hrr_frame 0: none. */
+    uint32_t hrr_frame;
+    bool hrr_unexpected;
+    char hrr_changes[TLSNEG_HRR_CHANGES_MAX];
     size_t num_back_notes;
     tlsneg_back_note back_notes[TLSNEG_MAX_BACK_NOTES];
 } tlsneg_result;

@@ -638,6 +638,11 @@ static void summary_server(text *t, const tlsneg_facts *f)
         if (f->has_selected) {
             put(t, " and already picks %s in supported_versions", vname(f, f->selected_version, a));
         }
+        if (f->has_group_selected) {
+            char g[TLSNEG_NAMED_GROUP_TEXT_MAX];
+            put(t, "; it asks for a key share of %s",
+                tlsneg_named_group_describe(f->group_selected, g, sizeof g));
+        }
     } else if (f->has_selected) {
         put(t, "The server picks %s in supported_versions", vname(f, f->selected_version, a));
         legacy_note(t, f);

@@ -5,7 +5,7 @@
 
 /* RFC 8446 4.1.3: a HelloRetryRequest is a ServerHello whose random is the
  * SHA-256 of "HelloRetryRequest". */
-static const uint8_t hrr_random[32] = {
+const uint8_t tlsneg_hrr_random[32] = {
     0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8, 0x91,
     0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
 };
@@ -224,7 +224,7 @@ static tlsneg_status parse_server_hello(parser *ps)
     if (!tlsneg_cur_u16(&ps->c, &h->legacy_version) || !tlsneg_cur_bytes(&ps->c, 32, &h->random)) {
         return fail(ps, &ps->c);
     }
-    h->is_hrr = memcmp(h->random.p, hrr_random, sizeof hrr_random) == 0;
+    h->is_hrr = memcmp(h->random.p, tlsneg_hrr_random, sizeof tlsneg_hrr_random) == 0;
     bool draft = draft_without_session_id(h->legacy_version);
     uint8_t compression;
     if (!draft && !tlsneg_cur_u8_prefixed(&ps->c, &h->session_id)) {

@@ -59,6 +59,10 @@ typedef enum {
 const char *tlsneg_status_name(tlsneg_status s);
 
 /* Where in the message the first extension of a type sits. */
+/* RFC 8446 4.1.3: a HelloRetryRequest is a ServerHello whose random is the
+ * SHA-256 of "HelloRetryRequest" (these 32 bytes). */
+extern const uint8_t tlsneg_hrr_random[32];
+
 typedef struct {
     bool present;
     tlsneg_cur body; /* the extension_data */

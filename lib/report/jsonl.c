@@ -208,6 +208,11 @@ static common_fields jsonl_hello(tlsneg_buf *out, const tlsneg_out_frame *fr,
     if (r->retransmission_of) {
         tlsneg_json_keyu(out, "retransmission_of", r->retransmission_of);
     }
+    if (r->hrr_frame) {
+        tlsneg_json_keyu(out, "hrr_frame", r->hrr_frame);
+        tlsneg_buf_add(out, ",\"hrr_changes\":");
+        tlsneg_json_string(out, r->hrr_changes ? r->hrr_changes : "");
+    }
     const tlsneg_kept_verdict *fallback =
         tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_FALLBACK);
     if (fallback) {

@@ -266,6 +266,8 @@ void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tls
     out->early_cause = x->early_cause;
     out->early_alert = x->early_alert;
     out->client_pq_offered = x->client_pq_offered;
+    out->hrr_frame = x->hrr_frame;
+    out->hrr_changes = x->hrr_frame ? x->hrr_changes : NULL;
     size_t nf = x->findings.count < TLSNEG_MAX_FINDINGS ? x->findings.count : TLSNEG_MAX_FINDINGS;
     for (size_t i = 0; i < nf; i++) {
         buf->findings[i].rule = x->findings.item[i].rule;

@@ -35,11 +35,14 @@ typedef struct {
     const tlsneg_kept_verdict *verdicts; /* across connections (analysis/tracker.h) */
     const char *sni;             /* the server name of the connection's ClientHello, or NULL */
     const char *title;           /* a retry: what its title says (tlsneg_result.title), or NULL */
+    const char *hrr_changes;     /* a ClientHello answering a HelloRetryRequest: what it changed
+                                    (tlsneg_result.hrr_changes), else NULL */
     uint64_t early_time_us;      /* a ClientHello: tlsneg_result.early_time_us */
     uint32_t client_hello_frame; /* an alert: the ClientHello it answers, or 0 */
     uint32_t retransmission_of;  /* a hello repeated unchanged (DTLS, QUIC), or 0 */
     uint32_t failed_attempt;     /* an alert: the ClientHello whose attempt it made fail, or 0 */
     uint32_t early_frame; /* a ClientHello: the server's ending before it was complete, or 0 */
+    uint32_t hrr_frame;   /* a ClientHello: the HelloRetryRequest it answers, or 0 */
     unsigned num_findings;
     unsigned findings_dropped; /* findings beyond TLSNEG_MAX_FINDINGS: counted, not kept */
     unsigned num_verdicts;

@@ -4,7 +4,8 @@
 
 Every tlsneg item read from the wire (record_version, legacy_version, each
 offered_version, selected_version, each GREASE value and its family, the
-TLS_FALLBACK_SCSV cipher suite, the downgrade sentinel, the SNI) must be tied
+TLS_FALLBACK_SCSV cipher suite, the downgrade sentinel, the SNI, and whether a
+ServerHello is a HelloRetryRequest, on its random) must be tied
 to the bytes it was read from, in the data source where the hello was
 reassembled. The expected positions are tshark's own: for each tied tlsneg
 item, a field of the TLS or DTLS dissector (tls.handshake.version,
@@ -61,6 +62,8 @@ OWN = {
     "tlsneg.offered_version": {"handshake.extensions.supported_version"},
     "tlsneg.selected_version": {"handshake.extensions.supported_version"},
     "tlsneg.sni": {"handshake.extensions_server_name"},
+    # The random alone says whether a ServerHello is a HelloRetryRequest.
+    "tlsneg.hrr": {"handshake.random"},
     # 4.4 renamed the SSLv2 cipher spec tls.ssl2.handshake.cipherspec.
     "tlsneg.fallback_scsv": {"handshake.ciphersuite", "handshake.cipherspec",
                              "ssl2.handshake.cipherspec"},
@@ -75,6 +78,7 @@ GREASE_OWN = {
     "psk_mode": {"extension.psk_ke_mode"},
     "alpn": {"handshake.extensions_alpn_str"},
 }
+HRR_RANDOM = "cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c"
 WIRE = set(OWN) | {"tlsneg.grease_value", "tlsneg.grease_family", "tlsneg.downgrade_sentinel"}
 
 
@@ -173,6 +177,8 @@ def reads_as(it):
         return show in ("0", "1") and v == "444f574e475244" + "0" + show
     if name == "tlsneg.grease_family":
         return True  # checked with its grease_value
+    if name == "tlsneg.hrr":  # RFC 8446 4.1.3: SHA-256("HelloRetryRequest")
+        return (v == HRR_RANDOM) == (show in ("1", "True", "true"))
     return int(v, 16) == int(show, 0)
 
 

@@ -28,11 +28,11 @@ FIELDS = ["msg_type", "hrr", "record_version", "legacy_version", "offered_versio
           "fallback.prev_frame", "fallback.retry_frame", "fallback.from", "fallback.to",
           "fallback.cause", "fallback.chain", "server_intolerant", "inconsistent_with",
           "session_frame", "retry_of", "attempts", "failure_other_cause", "aborted_after", "probe",
-          "failed_in", "failure"]
+          "failed_in", "failure", "hrr_frame", "hrr_retry_frame", "hrr_changes"]
 UNCHECKED = {"summary"}
 # Strings of one value each, spaces included.
 TEXTS = {"sni", "fallback.cause", "fallback.chain", "server_intolerant", "attempts",
-         "failure_other_cause", "failure"}
+         "failure_other_cause", "failure", "hrr_changes"}
 STRINGS = {"grease_family", "finding", "expert"} | TEXTS
 # Order does not matter within a message for these (rules.def order is shown).
 UNORDERED = {"finding", "expert"}

@@ -21,6 +21,7 @@ CAPTURES = [
     "pcaps/fallback-chain.pcap",
     "pcaps/fallback-rejected-retry.pcap",
     "pcaps/tls13-hrr.pcap",
+    "pcaps/nofallback-preconnect.pcap",
     "pcaps/public/zeek/dtls13-cid.pcap",
     "pcaps/public/wireshark/tls12-aes128ccm.pcap",
     "pcaps/pq-split-rst-classical-retry.pcap",
