@@ -68,6 +68,7 @@ int hf_other_cause = -1;
 int hf_aborted_after = -1;
 int hf_probe = -1;
 int hf_failed_in = -1;
+int hf_fallback_failed_in = -1;
 int hf_hrr_frame = -1;
 int hf_hrr_retry_frame = -1;
 int hf_hrr_changes = -1;
@@ -399,6 +400,9 @@ void tlsneg_fields_register(void)
         {&hf_fallback_cause,
          {"Failure", "tlsneg.fallback.cause", FT_STRING, BASE_NONE, NULL, 0x0,
           "What made the previous attempt fail", HFILL}},
+        {&hf_fallback_failed_in,
+         {"Failed in frame", "tlsneg.fallback.failed_in", FT_FRAMENUM, BASE_NONE, NULL, 0x0,
+          "The alert, TCP reset or close that made the previous attempt fail", HFILL}},
         {&hf_fallback_chain,
          {"Chain", "tlsneg.fallback.chain", FT_STRING, BASE_NONE, NULL, 0x0,
           "The attempts of this fallback chain, oldest first", HFILL}},

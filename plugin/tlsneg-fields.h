@@ -61,6 +61,7 @@ extern int hf_aborted_after;
 extern int hf_probe;
 extern int hf_failed_in;
 extern int hf_failure;
+extern int hf_fallback_failed_in;
 extern int hf_hrr_frame;
 extern int hf_hrr_retry_frame;
 extern int hf_hrr_changes;

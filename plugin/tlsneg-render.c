@@ -110,10 +110,25 @@ static proto_item *render_link(proto_tree *tree, const tlsneg_link *l)
     return NULL;
 }
 
-static void render_text(proto_tree *tree, guint8 role, const char *text)
+static proto_item *render_text(proto_tree *tree, guint8 role, const char *text)
 {
     if (role < TLSNEG_TEXT_ROLES && text_hf[role]) {
-        tlsneg_item_string(tree, *text_hf[role], text);
+        return tlsneg_item_string(tree, *text_hf[role], text);
+    }
+    return NULL;
+}
+
+/* render_failed_in names, on a retry's Failure line, the frame where the
+ * previous attempt failed, and links it below. */
+static void render_failed_in(proto_item *cause, const kept_verdict *v)
+{
+    for (guint k = 0; k < v->num_links; k++) {
+        if (v->link[k].role == TLSNEG_LINK_PREVIOUS_FAILED_IN) {
+            proto_item_append_text(cause, ", frame %u", v->link[k].frame);
+            tlsneg_item_uint(proto_item_add_subtree(cause, ett_fallback), hf_fallback_failed_in,
+                             v->link[k].frame);
+            return;
+        }
     }
 }
 
@@ -138,7 +153,10 @@ static void render_verdicts(proto_tree *tree, const msg_result *r)
             }
         }
         for (guint k = 0; k < v->num_texts; k++) {
-            render_text(vt, v->text[k].role, v->text[k].text);
+            proto_item *ti = render_text(vt, v->text[k].role, v->text[k].text);
+            if (ti && v->text[k].role == TLSNEG_TEXT_CAUSE) {
+                render_failed_in(ti, v);
+            }
         }
     }
 }

@@ -90,6 +90,9 @@ static void say_retry(const tlsneg_tracker *t, const retry *r, bool fallback, tl
         return;
     }
     tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, bf->frame);
+    if (bf->fail_frame) {
+        tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_FAILED_IN, bf->fail_frame);
+    }
     if (r->bo->has_offered_max) {
         tlsneg_verdict_add_version(v, TLSNEG_VERSION_OFFERED_BEFORE, r->bo->offered_max);
     }

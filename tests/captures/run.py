@@ -5,6 +5,7 @@ manifests in expect/, in every mode a user runs (README.md here)."""
 import argparse
 import collections
 import glob
+import itertools
 import json
 import os
 import re
@@ -320,7 +321,14 @@ ALERT_NAMES = {0: "close_notify", 10: "unexpected_message", 20: "bad_record_mac"
 # failed attempt; listed in a manifest only where one pass shows them too: an
 # attempt the server ended before its ClientHello was complete is known to
 # have failed when that ClientHello is.
-FAILURE_FIELDS = ("failed_in", "failure")
+FAILURE_FIELDS = ("failed_in", "failure", "fallback.failed_in")
+# Checked only against the bytes (check_failures), in both passes, never
+# listed in a manifest: a retry's link to the frame its attempt failed in.
+BYTES_ONLY = ("fallback.failed_in",)
+
+
+def without(msgs, keys):
+    return [(f, {k: v for k, v in m.items() if k not in keys}) for f, m in msgs]
 
 
 # RFC 8446 4.1.3: the random that makes a ServerHello a HelloRetryRequest.
@@ -354,11 +362,11 @@ def check_failures(box, res, label, name):
                   ).stdout
     for line in out.splitlines():
         rows.append(dict(zip(wire, line.split("\t"))))
-    problems = []
     def sender(r):
         return r["ip.src"] or r["ipv6.src"]
 
-    for hello, stream, failed_in, text in notes:
+    def expected(hello, stream):
+        """(frame, failure text) the bytes show for the attempt of ClientHello hello."""
         h = next((r for r in rows if int(r["frame.number"]) == hello), None)
         segs = [int(x) for x in (h["tcp.segment"] if h else "").split(",") if x]
         start = min(segs) if segs else hello
@@ -367,7 +375,7 @@ def check_failures(box, res, label, name):
                   start < int(r["frame.number"]) < hello and sender(r) != sender(h)]
         after = during + [r for r in rows
                           if r["tcp.stream"] == stream and int(r["frame.number"]) > hello]
-        expect, answered = None, False
+        answered = False
         for r in after:
             types = [t for t in r["tls.handshake.type"].split(",") if t]
             levels = [l for l in r["tls.alert_message.level"].split(",") if l]
@@ -377,23 +385,43 @@ def check_failures(box, res, label, name):
             if fatal:
                 n = fatal[0]
                 how = "the client aborted with alert" if answered else "alert"
-                expect = (f, f"failed: {how} {ALERT_NAMES.get(n, 'unknown')} ({n}), frame {f}")
-                break
+                return (f, f"failed: {how} {ALERT_NAMES.get(n, 'unknown')} ({n}), frame {f}")
             if "2" in types and HRR_RANDOM not in r["tls.handshake.random"].replace(":", ""):
                 answered = True  # a ServerHello; a HelloRetryRequest answers nothing yet
                 continue
             if answered:
                 continue
             if r["tcp.flags.reset"] in ("1", "True"):
-                expect = (f, f"failed: TCP reset, frame {f}")
-                break
+                return (f, f"failed: TCP reset, frame {f}")
             if r["tcp.flags.fin"] in ("1", "True"):
-                expect = (f, f"failed: connection closed (FIN), frame {f}")
-                break
+                return (f, f"failed: connection closed (FIN), frame {f}")
+        return None
+
+    problems = []
+    for hello, stream, failed_in, text in notes:
+        expect = expected(hello, stream)
         if expect != (failed_in, text):
             problems.append(f"frame {hello}: tlsneg says {failed_in} {text!r}, the bytes {expect}")
+    # A fallback retry's Failure line names and links the frame where the
+    # attempt it retries failed (tlsneg.fallback.failed_in), in one pass too.
+    streams = {int(r["frame.number"]): r["tcp.stream"] for r in rows}
+    retries = 0
+    for args in ([], ["-2"]):
+        out = box.run(["-r", name, "-Y", "tlsneg.fallback.prev_frame", "-T", "fields", "-E",
+                       "occurrence=a", "-E", "aggregator=,"] + args +
+                      [x for c in ("frame.number", "tlsneg.fallback.prev_frame",
+                                   "tlsneg.fallback.failed_in") for x in ("-e", c)]).stdout
+        for line in out.splitlines():
+            frame, prevs, fails = line.split("\t")
+            for prev, fail in itertools.zip_longest(prevs.split(","), fails.split(",") if fails else []):
+                retries += 1
+                expect = expected(int(prev), streams.get(int(prev)))
+                if (int(fail) if fail else None) != (expect[0] if expect else None):
+                    problems.append(f"frame {frame} {args}: the retry of frame {prev} says it "
+                                    f"failed in {fail}, the bytes {expect}")
     res.check(not problems, f"{label}: each of {len(notes)} failed attempts names the frame and "
-              "the way it failed, as the bytes show", "\n".join(problems))
+              f"the way it failed, as the bytes show, and so do {retries // 2} fallback retries "
+              "(one pass and -2)", "\n".join(problems))
 
 
 def check_capture(box, res, manifest, sweep=False):
@@ -410,7 +438,8 @@ def check_capture(box, res, manifest, sweep=False):
     nmsgs = sum(b.count for b in blocks if b.type is not None)
 
     severity_problems = []
-    one = messages_from_pdml(box.run(["-r", name, "-T", "pdml"]).stdout, severity_problems)
+    one = without(messages_from_pdml(box.run(["-r", name, "-T", "pdml"]).stdout,
+                                     severity_problems), BYTES_ONLY)
     res.check(not (p := compare_manifest(blocks, one)), f"{label}: one pass matches manifest",
               "\n".join(p))
     res.check(not severity_problems, f"{label}: every expert has its rule's group and severity",
@@ -429,7 +458,8 @@ def check_capture(box, res, manifest, sweep=False):
     res.check({k: dict(v) for k, v in want_frames.items()} == got_frames,
               f"{label}: -T fields without -Y gives the same values",
               f"pdml {list(want_frames.items())[:2]}\nfields {list(got_frames.items())[:2]}")
-    res.check(json_messages(box, name) == one, f"{label}: -T json gives the same messages")
+    res.check(without(json_messages(box, name), BYTES_ONLY) == one,
+              f"{label}: -T json gives the same messages")
     filtered = box.run(["-r", name, "-Y", "tlsneg", "-T", "fields", "-e", "frame.number"]).stdout.split()
     res.check([int(x) for x in filtered] == list(want_frames),
               f"{label}: -Y tlsneg shows exactly the frames with hellos",
