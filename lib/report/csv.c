@@ -45,7 +45,8 @@ void tlsneg_csv_write(const tlsneg_totals *t, tlsneg_buf *row, FILE *f)
     tlsneg_buf a = {0}, b = {0}, c = {0};
     fputs("server,port,sni,client_hellos,server_hellos,hello_retry_requests,alerts,resets,"
           "closes,fallbacks,intolerant_of,highest_offered,in_force,findings,key_exchange_pq,"
-          "key_exchange_classical,pq_offered,classical_while_pq_offered\n",
+          "key_exchange_classical,pq_offered,classical_while_pq_offered,hrr_groups,"
+          "hrr_lacks_predicted,hrr_moves_to_pq\n",
           f);
     for (size_t i = 0; list && i < t->servers.used; i++) {
         const tlsneg_server_totals *s = list[i];
@@ -60,9 +61,12 @@ void tlsneg_csv_write(const tlsneg_totals *t, tlsneg_buf *row, FILE *f)
         tlsneg_buf_printf(row, ",%u,%u,%u,%u,%u,%u,%u,", s->client_hellos, s->server_hellos,
                           s->hrrs, s->alerts, s->resets, s->closes, s->fallbacks);
         csv_quoted(row, s->intolerant_of ? s->intolerant_of : "");
-        tlsneg_buf_printf(row, ",%s,%s,%s,%u,%u,%u,%u\n", tlsneg_buf_str(&a), tlsneg_buf_str(&b),
-                          tlsneg_buf_str(&c), s->kx.pq, s->kx.classical, s->kx.pq_offers,
-                          s->kx.classical_while_pq);
+        char groups[128];
+        tlsneg_kx_hrr_groups(&s->kx, true, groups, sizeof groups);
+        tlsneg_buf_printf(row, ",%s,%s,%s,%u,%u,%u,%u,%s,%u,%u\n", tlsneg_buf_str(&a),
+                          tlsneg_buf_str(&b), tlsneg_buf_str(&c), s->kx.pq, s->kx.classical,
+                          s->kx.pq_offers, s->kx.classical_while_pq, groups,
+                          s->kx.hrr_lacks_predicted, s->kx.hrr_moves_to_pq);
         tlsneg_buf_flush(row, f);
     }
     tlsneg_buf_free(&a);

@@ -23,7 +23,20 @@ typedef struct {
     unsigned classical_while_pq; /* ServerHellos (of pq + classical) that selected a classical
                                     group although their connection's ClientHello offered a
                                     post-quantum one */
+    /* HelloRetryRequests by what the analysis says of them (their findings,
+     * rules.def): asking for another group than the one the client
+     * predicted with a key share (hrr_lacks_predicted), moving a client that
+     * shared only classical groups to post-quantum (hrr_moves_to_pq); the
+     * rest (hrrs - both) ask for something else (a cookie, ...). */
+    unsigned hrr_lacks_predicted, hrr_moves_to_pq;
+    /* The groups they asked for (the first TLSNEG_KX_HRR_GROUPS distinct),
+     * each with its count. */
+    uint16_t hrr_group[4];
+    unsigned hrr_group_count[4];
+    unsigned num_hrr_groups;
 } tlsneg_kx_counts;
+
+#define TLSNEG_KX_HRR_GROUPS 4
 
 /* tlsneg_kx_client_hello counts the ClientHello f; tlsneg_kx_server_hello
  * the ServerHello f (not a HelloRetryRequest), client_pq_offered telling
@@ -31,6 +44,15 @@ typedef struct {
  * session layer's tlsneg_result.client_pq_offered). */
 void tlsneg_kx_client_hello(tlsneg_kx_counts *c, const tlsneg_facts *f);
 void tlsneg_kx_server_hello(tlsneg_kx_counts *c, const tlsneg_facts *f, bool client_pq_offered);
+
+/* tlsneg_kx_hrr counts the HelloRetryRequest f, whose findings include
+ * hrr_lacks_predicted (lacks) or hrr_moves_to_pq (to_pq). */
+void tlsneg_kx_hrr(tlsneg_kx_counts *c, const tlsneg_facts *f, bool lacks, bool to_pq);
+
+/* tlsneg_kx_hrr_groups writes the groups the HelloRetryRequests asked for,
+ * with their counts: "0x0017:1;0x11ec:2" for the CSV, else "secp256r1
+ * x1, X25519MLKEM768 x2". */
+void tlsneg_kx_hrr_groups(const tlsneg_kx_counts *c, bool csv, char *buf, size_t buf_len);
 
 /* tlsneg_findings_named sums the counts of every rule (and variant) whose
  * finding is name: 0 when rules.def has no such rule. */

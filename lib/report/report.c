@@ -89,6 +89,31 @@ static void print_verdicts(const tlsneg_totals *t, FILE *out)
     }
 }
 
+/* print_hrrs explains a server's HelloRetryRequests by what the analysis
+ * said of each (keyexchange.h): the groups asked for, how many lack the
+ * client's predicted group, how many move the client to post-quantum. */
+static void print_hrrs(const tlsneg_server_totals *s, FILE *out)
+{
+    const tlsneg_kx_counts *kx = &s->kx;
+    char groups[160];
+    tlsneg_kx_hrr_groups(kx, false, groups, sizeof groups);
+    unsigned other = s->hrrs - kx->hrr_lacks_predicted - kx->hrr_moves_to_pq;
+    fprintf(out, "  HelloRetryRequests: %u%s%s\n", s->hrrs, groups[0] ? ", asking for " : "",
+            groups);
+    fprintf(out,
+            "    %u lack the group the client predicted with a key share (the server lacks or "
+            "does not prefer it: a round trip more)\n",
+            kx->hrr_lacks_predicted);
+    fprintf(out,
+            "    %u move the client to post-quantum (it shared only classical groups; the "
+            "server prefers a post-quantum one it listed)\n",
+            kx->hrr_moves_to_pq);
+    if (other) {
+        fprintf(out, "    %u ask for something else (a cookie, or a group already shared)\n",
+                other);
+    }
+}
+
 /* print_server writes what one server saw; a is scratch. */
 static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out)
 {
@@ -110,6 +135,9 @@ static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out
                 "  key exchange:      post-quantum x%u, classical x%u (ServerHellos); %u "
                 "ClientHello offered post-quantum, %u answered with a classical group\n",
                 kx->pq, kx->classical, kx->pq_offers, kx->classical_while_pq);
+    }
+    if (s->hrrs) {
+        print_hrrs(s, out);
     }
     if (s->intolerant_of) {
         fprintf(out, "  VERSION-INTOLERANT: does not tolerate %s (verdict in frame %u)\n",

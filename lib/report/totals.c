@@ -320,6 +320,13 @@ void tlsneg_totals_message(tlsneg_totals *t, const tlsneg_out_frame *fr, const t
         count_server_hello(s, fr, m);
         if (!f->is_hrr) {
             tlsneg_kx_server_hello(&s->kx, f, m->client_pq_offered);
+        } else {
+            bool lacks = false, to_pq = false;
+            for (unsigned i = 0; i < m->num_findings; i++) {
+                lacks |= m->findings[i].rule == TLSNEG_RULE_HRR_LACKS_PREDICTED;
+                to_pq |= m->findings[i].rule == TLSNEG_RULE_HRR_MOVES_TO_PQ;
+            }
+            tlsneg_kx_hrr(&s->kx, f, lacks, to_pq);
         }
     }
 }

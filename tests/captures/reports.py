@@ -196,6 +196,28 @@ REPORT_FACTS["pcaps/pq-hrr-lacks-predicted.pcap"] = [
     "  192.0.2.3:44407 localhost: post-quantum x0, classical x1 (1 after a ClientHello offering "
     "post-quantum)"]
 
+# HelloRetryRequests explained per server (issue 28), read off tshark's
+# tls.handshake.extensions_key_share_group, _key_share_selected_group and
+# _supported_group: tls13-hrr.pcap, the ClientHello of frame 4 shares 29 (x25519) only, the
+# HelloRetryRequest of frame 6 asks for 23 (secp256r1): not the predicted group.
+# pq-hrr-lacks-predicted.pcap: frame 6 shares 0x11ec (X25519MLKEM768) only, frame 8 asks for
+# 29 (x25519). pq-hrr-moves-to-pq.pcap: frame 4 lists 0x001d and 0x11ec and shares 29 only
+# (classical), frame 6 asks for 0x11ec, a post-quantum hybrid group the client listed.
+REPORT_FACTS["pcaps/tls13-hrr.pcap"] = REPORT_FACTS.get("pcaps/tls13-hrr.pcap", []) + [
+    "  HelloRetryRequests: 1, asking for secp256r1 x1",
+    "    1 lack the group the client predicted with a key share (the server lacks or does not "
+    "prefer it: a round trip more)",
+    "    0 move the client to post-quantum (it shared only classical groups; the server "
+    "prefers a post-quantum one it listed)"]
+REPORT_FACTS["pcaps/pq-hrr-lacks-predicted.pcap"].append(
+    "  HelloRetryRequests: 1, asking for x25519 x1")
+REPORT_FACTS["pcaps/pq-hrr-moves-to-pq.pcap"] = [
+    "  HelloRetryRequests: 1, asking for X25519MLKEM768 x1",
+    "    0 lack the group the client predicted with a key share (the server lacks or does not "
+    "prefer it: a round trip more)",
+    "    1 move the client to post-quantum (it shared only classical groups; the server "
+    "prefers a post-quantum one it listed)"]
+
 # The scanner captures (pcaps/README.md, their manifests): one line per probe, no verdict.
 # scan-sslscan-tls13.pcap: 16 ClientHellos from 127.0.0.2 to 127.0.0.3 port 44361, the first in
 # frame 16 (frame.time_relative 0.009405), the last at 0.024126 (0.015 s later); highest offers
@@ -243,7 +265,15 @@ CSV_FACTS = {
     "pcaps/pq-hrr-lacks-predicted.pcap": {
         "server": "192.0.2.3", "port": "44407", "hello_retry_requests": "1",
         "key_exchange_pq": "0", "key_exchange_classical": "1", "pq_offered": "2",
-        "classical_while_pq_offered": "1"},
+        "classical_while_pq_offered": "1", "hrr_groups": "0x001d:1", "hrr_lacks_predicted": "1",
+        "hrr_moves_to_pq": "0"},
+    # HelloRetryRequests per server (REPORT_FACTS above for the bytes).
+    "pcaps/pq-hrr-moves-to-pq.pcap": {
+        "server": "192.0.2.3", "port": "44408", "hello_retry_requests": "1",
+        "hrr_groups": "0x11ec:1", "hrr_lacks_predicted": "0", "hrr_moves_to_pq": "1"},
+    "pcaps/tls13-hrr.pcap": {
+        "server": "127.0.0.3", "port": "44304", "hello_retry_requests": "1",
+        "hrr_groups": "0x0017:1", "hrr_lacks_predicted": "1", "hrr_moves_to_pq": "0"},
     # TLS 1.3 with x25519 only (tls13-curl.pcap: group_selected 0x001d in frame 6).
     "pcaps/tls13-curl.pcap": {
         "key_exchange_pq": "0", "key_exchange_classical": "1", "pq_offered": "0",
@@ -252,7 +282,8 @@ CSV_FACTS = {
 # The CSV's header: the columns of version 1, the new ones at the end (docs/output-formats.md).
 CSV_HEADER = ("server,port,sni,client_hellos,server_hellos,hello_retry_requests,alerts,resets,"
               "closes,fallbacks,intolerant_of,highest_offered,in_force,findings,key_exchange_pq,"
-              "key_exchange_classical,pq_offered,classical_while_pq_offered")
+              "key_exchange_classical,pq_offered,classical_while_pq_offered,hrr_groups,"
+              "hrr_lacks_predicted,hrr_moves_to_pq")
 
 
 def main():
