@@ -386,7 +386,11 @@ static void render_key_exchange(proto_tree *tree, tvbuff_t *tvb, const wire_byte
         }
     }
     if (f->has_group_selected) {
-        tlsneg_item_wire_uint(tree, hf_group_selected, b, f->group_selected_at, f->group_selected);
+        proto_item *gi = tlsneg_item_wire_uint(tree, hf_group_selected, b, f->group_selected_at,
+                                               f->group_selected);
+        if (f->is_hrr) {
+            proto_item_append_text(gi, ": the group this HelloRetryRequest asks for");
+        }
     }
     if (client) {
         tlsneg_item_bool(tree, hf_pq_offered, f->pq_offered);
