@@ -76,6 +76,7 @@ all_scenarios=(
     ignored-scsv-java
     ignored-scsv-java-tls11
     go-client-tls12
+    go-client-hrr
     tls13-ipv6
     dtls13draft-nss-client
     fallback-draft-era
@@ -988,6 +989,26 @@ scenario_go-client-tls12() {
     server_wait $n
     cap_stop $n
     expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions.supported_version == 0x0303 && !tls.handshake.extensions.supported_version == 0x0304' 1
+}
+
+# Go 1.24's crypto/tls client (its defaults: key shares for X25519MLKEM768
+# and x25519) to s_server -groups P-256 (Debian 12's OpenSSL 3.0): a
+# HelloRetryRequest asks for secp256r1. Needs GOCLIENT, goclient.go built
+# by Go 1.24 (Debian 12's Go has no post-quantum group), e.g. in the Debian
+# 13 root filesystem of make-pq-captures.sh (a static binary; see
+# pcaps/README.md).
+scenario_go-client-hrr() {
+    local n=go-client-hrr p=44373
+    [ -x "${GOCLIENT:-}" ] || die "$n: set GOCLIENT to a Go 1.24 build of goclient.go"
+    cap_start $n $p
+    openssl_server $n $p -groups P-256
+    client $n "$GOCLIENT" "$server_addr:$p" 1.3
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_key_share_group == 0x11ec' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions_key_share_selected_group == 0x0017' 1
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_key_share_group == 0x0017' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions.supported_version == 0x0304' 2
 }
 
 # Plain TLS 1.3 over IPv6 (2001:db8::2 -> 2001:db8::3 on the namespace's
