@@ -29,7 +29,7 @@ BELOW_CAPTURES = ["synth-dtls13.pcap", "dtls12-openssl.pcap", "dtls13draft-nss-c
 # ServerHellos with a downgrade sentinel: relayed by a man in the middle
 # (warning) and from servers the client offered nothing higher (benign).
 SENTINEL_CAPTURES = ["downgrade-sentinel-mitm.pcap", "downgrade-sentinel-tls11-mitm.pcap",
-                     "sentinel-tls12-server.pcap", "scan-testssl-tls12.pcap"]
+                     "sentinel-tls12-server.pcap", "scan-testssl-tls12.pcap", "scan-nmap-tls12.pcap"]
 # An attempt that fails by the server's FIN (frame 6), another by a reset.
 ENDINGS_CAPTURES = ["intolerant-close.pcap", "intolerant-rst.pcap", "intolerant-alert.pcap"]
 # Short names the columns must show, by code point (RFC 8446, RFC 9147).
