@@ -27,14 +27,22 @@ REORDERED = os.path.join(ROOT, "pcaps", "tcp-out-of-order-hello.pcap")
 BELOW_CAPTURES = ["synth-dtls13.pcap", "dtls12-openssl.pcap", "dtls13draft-nss-client.pcap",
                   "fallback-chain.pcap", "tls13-openssl.pcap"]
 # ServerHellos with a downgrade sentinel: relayed by a man in the middle
-# (warning) and from servers the client offered nothing higher (benign).
+# (warning), from servers the client offered nothing higher (benign), and
+# one that puts TLS 1.3 in force (synthetic: neither).
 SENTINEL_CAPTURES = ["downgrade-sentinel-mitm.pcap", "downgrade-sentinel-tls11-mitm.pcap",
-                     "sentinel-tls12-server.pcap", "scan-testssl-tls12.pcap", "scan-nmap-tls12.pcap"]
+                     "sentinel-tls12-server.pcap", "scan-testssl-tls12.pcap", "scan-nmap-tls12.pcap",
+                     "synth-server-selects.pcap"]
 # An attempt that fails by the server's FIN (frame 6), another by a reset.
 ENDINGS_CAPTURES = ["intolerant-close.pcap", "intolerant-rst.pcap", "intolerant-alert.pcap"]
 # Short names the columns must show, by code point (RFC 8446, RFC 9147).
 SHORT = {0x0300: "SSL 3.0", 0x0301: "TLS 1.0", 0x0302: "TLS 1.1", 0x0303: "TLS 1.2",
          0x0304: "TLS 1.3", 0xfeff: "DTLS 1.0", 0xfefd: "DTLS 1.2", 0xfefc: "DTLS 1.3"}
+# The last 8 bytes of ServerHello.random that mark a downgrade, and the
+# version each proves the server supports: DOWNGRD\x01 and \x00 (RFC 8446
+# 4.1.3), and the value JDK 11 sent (as BoringSSL's handshake_client.cc
+# names it), which proves TLS 1.3.
+SENTINELS = {"444f574e47524401": 0x0304, "444f574e47524400": 0x0303,
+             "edbfb4a8c24710ff": 0x0304}
 HRR_RANDOM = "cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c"
 # Smallest WCAG contrast of a rule's text on its background (AAA, normal
 # text), smallest CIEDE2000 difference between two of tlsneg's backgrounds.
@@ -135,10 +143,11 @@ def coloured(box, cap, name):
 
 
 def check_sentinels(check, box):
-    """A ServerHello whose random ends with DOWNGRD\\x01 or \\x00 is a
-    warning when its client offered the version that sentinel proves (TLS
-    1.3, TLS 1.2), else benign: read off tshark's own TLS fields."""
-    seen = {"warn": 0, "benign": 0}
+    """A ServerHello of TLS 1.2 or lower whose random ends with a sentinel
+    is a warning when its client offered the version that sentinel proves,
+    else benign; one that puts TLS 1.3 in force is neither (the sentinel
+    does not belong there): read off tshark's own TLS fields."""
+    seen = {"warn": 0, "benign": 0, "neither": 0}
     for name in SENTINEL_CAPTURES:
         cap = box.add_capture(os.path.join(ROOT, "pcaps", name))
         offers = {}
@@ -147,22 +156,28 @@ def check_sentinels(check, box):
                                             "tls.handshake.extensions.supported_version"):
             vs = [int(v, 16) for v in (sv.split(",") if sv else [legacy])]
             offers[stream] = max((v for v in vs if v in SHORT), default=0)
-        want = {"warn": set(), "benign": set()}
-        for f, stream, rnd in fields(box, cap, "tls.handshake.type == 2", "frame.number",
-                                     "tcp.stream", "tls.handshake.random"):
+        want = {"warn": set(), "benign": set(), "neither": set()}
+        for f, stream, rnd, legacy, sv in fields(box, cap, "tls.handshake.type == 2",
+                                                 "frame.number", "tcp.stream",
+                                                 "tls.handshake.random", "tls.handshake.version",
+                                                 "tls.handshake.extensions.supported_version"):
             tail = rnd.replace(":", "")[-16:]
-            if tail[:14] != "444f574e475244" or tail[14:] not in ("00", "01"):
+            if tail not in SENTINELS:
                 continue
-            proves = 0x0304 if tail[14:] == "01" else 0x0303
-            want["warn" if offers.get(stream, 0) >= proves else "benign"].add(int(f))
+            proves = SENTINELS[tail]
+            if int(sv or legacy, 16) == 0x0304:
+                want["neither"].add(int(f))
+            else:
+                want["warn" if offers.get(stream, 0) >= proves else "benign"].add(int(f))
         got = {"warn": coloured(box, cap, "Downgrade warning"),
                "benign": coloured(box, cap, "Benign downgrade sentinel")}
+        got["neither"] = want["neither"] - got["warn"] - got["benign"]
         for k in want:
             check(got[k] == want[k], f"{name}: the {k} sentinel colour on frames "
                   f"{sorted(want[k])}", f"coloured: {sorted(got[k])}")
             seen[k] += len(want[k])
-    check(seen["warn"] > 0 and seen["benign"] > 0,
-          f"the captures have warning ({seen['warn']}) and benign ({seen['benign']}) sentinels")
+    check(all(seen.values()), f"the captures have warning ({seen['warn']}), benign "
+          f"({seen['benign']}) and TLS 1.3 ({seen['neither']}) sentinels")
 
 
 def check_endings(check, box, expr):
