@@ -353,6 +353,10 @@ def main():
         glob = os.path.join(folders["Global configuration"].strip(), "colorfilters")
         check_colours(check, color_rules(files["colorfilters"]),
                       open(glob, encoding="utf-8").read())
+        p = box.run(["-n", "-C", PROFILE, "--color", "-r", cap, "-c", "1", "-T", "fields",
+                     "-e", "frame.coloring_rule.name"], check=False)
+        check(p.returncode == 0 and "colorfilters" not in p.stderr,
+              "Wireshark's own colour-filter reader takes every rule of the file", p.stderr)
         tcp = coloured(box, cap, "TCP")
         check(tcp, f"with the profile, tshark colours {len(tcp)} frames with the default rule 'TCP'")
         check_columns(check, box, cols)
