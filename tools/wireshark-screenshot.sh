@@ -31,7 +31,9 @@
 #                                     menu: it is the menu's last item) or
 #                                     "ladder" (Statistics > TLS Negotiation
 #                                     Ladder, photographed at the size it
-#                                     opens at)
+#                                     opens at) or "flow" (Statistics > Flow
+#                                     Graph, its "Limit to display filter"
+#                                     box ticked)
 #   TLSNEG_SCREENSHOT_LADDER_GOTO     with the ladder: a frame number typed
 #                                     into its "Go to frame..." button's
 #                                     dialog; the whole screen is
@@ -58,6 +60,7 @@ case $dialog in
     expert) dialog_title="Expert Information" ;;
     stats) dialog_title="TLS Version Negotiation" ;;
     ladder) dialog_title="TLS Negotiation Ladder" ;;
+    flow) dialog_title="Flow" ;;
     *) usage ;;
 esac
 
@@ -221,7 +224,7 @@ if [ -z "$dialog" ]; then
     timeout 5 xdotool mousemove --sync $((width - 10)) $((height - 8))
     sleep 1
 else
-    if [ "$dialog" = stats ] || [ "$dialog" = ladder ]; then
+    if [ "$dialog" = stats ] || [ "$dialog" = ladder ] || [ "$dialog" = flow ]; then
         # Statistics menu (Alt+S), Up wraps to its last item, which is the
         # plugin's stats tree in Wireshark 4.0 (plugin trees come last).
         timeout 5 xdotool mousemove --sync $((width / 2)) $((height - 50)) click 1
@@ -229,12 +232,14 @@ else
         timeout 5 xdotool windowfocus --sync "$win" 2>/dev/null || :
         timeout 5 xdotool key --clearmodifiers alt+s
         sleep 0.8
-        if [ "$dialog" = ladder ]; then
+        if [ "$dialog" = ladder ] || [ "$dialog" = flow ]; then
             # The ladder's item is the twelfth of the menu in Wireshark 4.0
-            # (after ONC-RPC Programs; Down skips separators). Brittle: look
-            # at the picture.
+            # (after ONC-RPC Programs; Down skips separators), Flow Graph
+            # the eighteenth (after DNS). Brittle: look at the picture.
+            downs=11
+            [ "$dialog" = flow ] && downs=17
             n=0
-            while [ $n -lt 11 ]; do
+            while [ $n -lt $downs ]; do
                 timeout 5 xdotool key --clearmodifiers Down
                 n=$((n + 1))
             done
@@ -262,6 +267,14 @@ else
         timeout 5 xdotool windowmove "$dlg" 0 0 windowsize "$dlg" "$width" "$height" >/dev/null 2>&1 || :
     fi
     sleep 1
+    if [ "$dialog" = flow ]; then
+        # Tick "Limit to display filter" (found at these coordinates, left
+        # of the bottom row, in Wireshark 4.0's Flow Graph resized to
+        # 1280 x 800 here: brittle, look at the picture).
+        timeout 5 xdotool mousemove --sync "${TLSNEG_SCREENSHOT_FLOW_BOX_X:-20}" \
+            "${TLSNEG_SCREENSHOT_FLOW_BOX_Y:-$((height - 62))}" click 1
+        sleep 1.5
+    fi
     if [ "$dialog" = expert ]; then
         # Its tree: one collapsed row per expert info (summary) group. Click
         # the first row, End = last group; then expand from the bottom up

@@ -274,6 +274,36 @@ def check_scanners(box, check):
             check_seconds(box, cap, label, out, check)
 
 
+def check_flow_graph(box, check):
+    """Wireshark's own Flow Graph (-z flow,any,network: what Statistics >
+    Flow Graph draws, All Flows), limited to the hellos, alerts and resets,
+    has an arrow for each of them, and tlsneg's Info note on each fallback
+    retry (the frames tshark's tlsneg.fallback filter finds): the dance, as
+    the tutorial shows it."""
+    name = "fallback-chain.pcap"
+    cap = box.add_capture(os.path.join(ROOT, "pcaps", name))
+    flt = "tlsneg || tcp.flags.reset == 1"
+    frames = {}
+    for line in box.run(["-n", "-r", cap, "-Y", flt, "-T", "fields", "-e", "frame.number",
+                         "-e", "frame.time_relative"]).stdout.splitlines():
+        f, t = line.split("\t")
+        frames[f"{Decimal(t):.6f}"] = int(f)
+    retries = {int(f) for f in box.run(["-n", "-r", cap, "-Y", "tlsneg.fallback", "-T", "fields",
+                                        "-e", "frame.number"]).stdout.split()}
+    flow = box.run(["-n", "-r", cap, "-q", "-z", f"flow,any,network,{flt}"]).stdout
+    rows = {}
+    for line in flow.splitlines():
+        m = re.match(r"^\|(\d+\.\d{6}) *\|.*\|([^|]*)$", line)
+        if m:
+            rows[frames.get(m.group(1))] = m.group(2)
+    check(sorted(f for f in rows if f) == sorted(frames.values()) and retries,
+          f"{name}: the Flow Graph draws an arrow for each of the {len(frames)} hellos, alerts "
+          "and resets", flow)
+    for f in sorted(retries):
+        check("[fallback: " in rows.get(f, ""), f"{name}: the Flow Graph's frame {f}, a "
+              "fallback retry, carries tlsneg's note", rows.get(f, "(no row)"))
+
+
 def rung_text(line):
     text = line.strip()
     if text.endswith(">"):
@@ -485,6 +515,7 @@ def main():
             check_info_notes(box, cap, name, want, check)
         check_group_move(box, check)
         check_scanners(box, check)
+        check_flow_graph(box, check)
 
 
         check_dtls_names(box, check)
