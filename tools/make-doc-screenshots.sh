@@ -97,7 +97,7 @@ TLSNEG_SCREENSHOT_DIALOG=ladder TLSNEG_SCREENSHOT_WIDTH=1000 TLSNEG_SCREENSHOT_H
     "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 4 "$dir/ladder-fallback-chain.png"
 TLSNEG_SCREENSHOT_DIALOG=ladder TLSNEG_SCREENSHOT_WIDTH=1000 TLSNEG_SCREENSHOT_HEIGHT=640 \
     "$shot" "$plugin" "$pcaps/scan-nmap-tls12.pcap" 6 "$dir/ladder-scan-nmap.png"
-TLSNEG_SCREENSHOT_DIALOG=ladder TLSNEG_SCREENSHOT_LADDER_GOTO=24 TLSNEG_SCREENSHOT_FILTER= \
+TLSNEG_SCREENSHOT_DIALOG=ladder TLSNEG_SCREENSHOT_LADDER_GOTO=24 TLSNEG_SCREENSHOT_FILTER='' \
     TLSNEG_SCREENSHOT_WIDTH=1280 TLSNEG_SCREENSHOT_HEIGHT=800 \
     "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 4 "$dir/ladder-go-to-frame.png"
 
