@@ -128,11 +128,6 @@ static void append_line(const char *text, void *ctx)
     g_string_append_c(ctx, '\n');
 }
 
-static void gui_window_closed(void *data _U_)
-{
-    gui_window = NULL;
-}
-
 static void apply_filter(const char *filter)
 {
     const funnel_ops_t *ops = funnel_get_funnel_ops();
@@ -185,6 +180,26 @@ static void gui_go_to(gchar **input, void *data _U_)
         apply_filter(filter);
     }
     g_strfreev(input);
+}
+
+/* gui_window_closed: the window is gone; so is its tap, or the next
+ * retap (a display filter applied) would draw the ladder, and open the
+ * window, again. A filter waiting to be put back (gui_go_to) is put back
+ * now. */
+static void gui_window_closed(void *data _U_)
+{
+    gui_window = NULL;
+    if (gui_tap) {
+        remove_tap_listener(gui_tap);
+        ladder_tap_free(gui_tap);
+        gui_tap = NULL;
+    }
+    if (gui_restore) {
+        char *f = gui_restore;
+        gui_restore = NULL;
+        apply_filter(f);
+        g_free(f);
+    }
 }
 
 static tlsneg_funnel_bool gui_ask_frame(funnel_text_window_t *tw _U_, void *data _U_)
