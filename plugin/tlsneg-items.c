@@ -14,9 +14,20 @@
 
 #include "core/versions.h"
 
+/* The data source a generated item names: its parent's (the tlsneg item is
+ * added on the frame's tvb), at offset 0 with length 0, as Wireshark's own
+ * generated items are (packet-tcp.c's analysis items). Wireshark 4.0's
+ * byte view then clears the highlight when the item is clicked; an item
+ * with no data source (tvb NULL) leaves the previous one lit. */
+static tvbuff_t *parent_tvb(proto_tree *tree)
+{
+    field_info *fi = tree ? PNODE_FINFO(tree) : NULL;
+    return fi ? fi->ds_tvb : NULL;
+}
+
 proto_item *tlsneg_item_uint(proto_tree *tree, int hf, guint32 v)
 {
-    proto_item *it = proto_tree_add_uint(tree, hf, NULL, 0, 0, v);
+    proto_item *it = proto_tree_add_uint(tree, hf, parent_tvb(tree), 0, 0, v);
     proto_item_set_generated(it);
     return it;
 }
@@ -31,14 +42,14 @@ proto_item *tlsneg_item_version(proto_tree *tree, int hf, guint16 v, gboolean dt
 
 proto_item *tlsneg_item_bool(proto_tree *tree, int hf, gboolean v)
 {
-    proto_item *it = proto_tree_add_boolean(tree, hf, NULL, 0, 0, v ? 1u : 0u);
+    proto_item *it = proto_tree_add_boolean(tree, hf, parent_tvb(tree), 0, 0, v ? 1u : 0u);
     proto_item_set_generated(it);
     return it;
 }
 
 proto_item *tlsneg_item_string(proto_tree *tree, int hf, const char *s)
 {
-    proto_item *it = proto_tree_add_string(tree, hf, NULL, 0, 0, s);
+    proto_item *it = proto_tree_add_string(tree, hf, parent_tvb(tree), 0, 0, s);
     proto_item_set_generated(it);
     return it;
 }
@@ -85,8 +96,8 @@ proto_item *tlsneg_item_wire_uint(proto_tree *tree, int hf, const wire_bytes *b,
     return proto_tree_add_uint(tree, hf, b->tvb, tlsneg_item_pos(b, at), (gint)at.len, v);
 }
 
-/* A DTLS 1.3 draft (0x7fxx in a DTLS hello) gets its DTLS name, which
- * the field's name function, blind to the hello, cannot give. */
+/* A DTLS message's version items are the fields' DTLS twins (as
+ * tlsneg_item_version), tied to their bytes when those hold them. */
 proto_item *tlsneg_item_wire_version(proto_tree *tree, int hf, const wire_bytes *b, tlsneg_span at,
                                      guint16 v, gboolean dtls)
 {

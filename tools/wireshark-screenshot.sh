@@ -22,7 +22,16 @@
 #                                     '"No.","%m","Offered","%Cus:tlsneg.offered_max:0:R"'
 #   TLSNEG_SCREENSHOT_PROFILE         a folder of configuration profile files
 #                                     (e.g. profile/): Wireshark starts with it
-#                                     as the profile "TLS Negotiation" (-C)
+#                                     as the profile "TLS Negotiation" (-C),
+#                                     with its recent file's column widths
+#   TLSNEG_SCREENSHOT_BYTES           1: show the bytes pane too
+#   TLSNEG_SCREENSHOT_UPPER           the packet list's saved height (default
+#                                     height/10; Wireshark scales it up)
+#   TLSNEG_SCREENSHOT_KEYS            keys pressed in the packet details once
+#                                     the tree is expanded (xdotool names,
+#                                     e.g. "Down Down"): to select an item
+#   TLSNEG_SCREENSHOT_DOUBLECLICK     "X Y": then double-click there (a link
+#                                     item: Wireshark goes to its frame)
 #   TLSNEG_SCREENSHOT_DIALOG          instead of the packet details, photograph
 #                                     a dialog: "expert" (Analyze > Expert
 #                                     Information, opened with -z expert, every
@@ -30,7 +39,14 @@
 #                                     TLS Version Negotiation, opened from the
 #                                     menu: it is the menu's last item) or
 #                                     "ladder" (Statistics > TLS Negotiation
-#                                     Ladder)
+#                                     Ladder, photographed at the size it
+#                                     opens at) or "flow" (Statistics > Flow
+#                                     Graph, its "Limit to display filter"
+#                                     box ticked)
+#   TLSNEG_SCREENSHOT_LADDER_GOTO     with the ladder: a frame number typed
+#                                     into its "Go to frame..." button's
+#                                     dialog; the whole screen is
+#                                     photographed (main window and ladder)
 # Needs: wireshark-qt, tshark, xvfb, xdotool, imagemagick.
 # Every wait is bounded; Wireshark and Xvfb are stopped on exit. Exits non-zero
 # unless OUT.png was written and is not a single colour.
@@ -45,6 +61,7 @@ height=${TLSNEG_SCREENSHOT_HEIGHT:-900}
 filter=${TLSNEG_SCREENSHOT_FILTER-tlsneg}
 columns=${TLSNEG_SCREENSHOT_COLUMNS-}
 dialog=${TLSNEG_SCREENSHOT_DIALOG-}
+ladder_goto=${TLSNEG_SCREENSHOT_LADDER_GOTO-}
 profile_src=${TLSNEG_SCREENSHOT_PROFILE-}
 profile_name="TLS Negotiation"
 case $dialog in
@@ -52,6 +69,7 @@ case $dialog in
     expert) dialog_title="Expert Information" ;;
     stats) dialog_title="TLS Version Negotiation" ;;
     ladder) dialog_title="TLS Negotiation Ladder" ;;
+    flow) dialog_title="Flow" ;;
     *) usage ;;
 esac
 
@@ -101,7 +119,7 @@ chmod 644 "$tmp/$capname"
 # below it, no bytes pane. Wireshark scales the saved pane height from its
 # initial window size (about x1.8 here), so height/10 gives the list about a
 # fifth of the screen.
-upper=$((height / 10))
+upper=${TLSNEG_SCREENSHOT_UPPER:-$((height / 10))}
 cat > "$tmp/.config/wireshark/recent_common" <<EOF
 gui.geometry_main_x: 0
 gui.geometry_main_y: 0
@@ -111,8 +129,10 @@ gui.geometry_main_maximized: FALSE
 privs.warn_if_elevated: FALSE
 sys.warn_if_no_capture: FALSE
 EOF
+byte_view=FALSE
+[ "${TLSNEG_SCREENSHOT_BYTES-}" = 1 ] && byte_view=TRUE
 cat > "$tmp/.config/wireshark/recent" <<EOF
-gui.byte_view_show: FALSE
+gui.byte_view_show: $byte_view
 gui.packet_diagram_show: FALSE
 gui.geometry_main_upper_pane: $upper
 column.width:
@@ -129,7 +149,12 @@ if [ -n "$profile_src" ]; then
     pdir="$tmp/.config/wireshark/profiles/$profile_name"
     mkdir -p "$pdir"
     cp "$profile_src"/preferences "$profile_src"/colorfilters "$profile_src"/dfilter_buttons "$pdir/"
-    cp "$tmp/.config/wireshark/recent" "$pdir/recent"
+    # The pane settings above, then the profile's own recent file (its
+    # column widths), as a user who installed the profile has them.
+    grep -v -e '^column.width:' -e '^	' "$tmp/.config/wireshark/recent" > "$pdir/recent"
+    if [ -r "$profile_src/recent" ]; then
+        cat "$profile_src/recent" >> "$pdir/recent"
+    fi
 fi
 if [ "$(id -u)" -eq 0 ]; then
     chown -R 65534:65534 "$tmp/.config" "$tmp/xdg"
@@ -167,11 +192,13 @@ done
 DISPLAY=:$(head -n1 "$tmp/display")
 export DISPLAY
 
+layout3=NONE
+[ "${TLSNEG_SCREENSHOT_BYTES-}" = 1 ] && layout3=PBYTES
 start=$(date +%s)
 set -- -r "$capname" -g "$frame" \
     -o gui.ask_unsaved:FALSE -o gui.update.enabled:FALSE \
     -o gui.layout_type:1 -o gui.layout_content_1:PLIST \
-    -o gui.layout_content_2:PDETAILS -o gui.layout_content_3:NONE \
+    -o gui.layout_content_2:PDETAILS -o "gui.layout_content_3:$layout3" \
     -o gui.packet_list_show_minimap:FALSE -o tcp.try_heuristic_first:TRUE
 [ -n "$filter" ] && set -- "$@" -Y "$filter"
 [ -n "$columns" ] && set -- "$@" -o "gui.column.format:$columns"
@@ -199,13 +226,25 @@ if [ -z "$dialog" ]; then
     # Packet details: below menu, tool bars and packet list; click near its
     # bottom (empty rows), then End = last top-level item = our tree,
     # Shift+Right = "Expand Subtrees". Park the pointer on the status bar.
-    timeout 5 xdotool mousemove --sync $((width / 2)) $((height - 50)) click 1
+    # With the bytes pane below, the details sit in the middle.
+    click_y=$((height - 50))
+    [ "${TLSNEG_SCREENSHOT_BYTES-}" = 1 ] && click_y=$((height / 2 - 20))
+    timeout 5 xdotool mousemove --sync $((width / 2)) "$click_y" click 1
     sleep 0.3
     timeout 5 xdotool windowfocus --sync "$win" 2>/dev/null || :
     timeout 5 xdotool key --clearmodifiers End
     sleep 0.3
     timeout 5 xdotool key --clearmodifiers shift+Right
     sleep 0.3
+    for k in ${TLSNEG_SCREENSHOT_KEYS-}; do
+        timeout 5 xdotool key --clearmodifiers "$k"
+        sleep 0.2
+    done
+    if [ -n "${TLSNEG_SCREENSHOT_DOUBLECLICK-}" ]; then
+        # shellcheck disable=SC2086
+        timeout 5 xdotool mousemove --sync $TLSNEG_SCREENSHOT_DOUBLECLICK click --repeat 2 1
+        sleep 1
+    fi
     if [ -n "$columns" ]; then
         # View > Resize Columns (Ctrl+Shift+R): each column as wide as its
         # text (pressed last: it upsets the keys above).
@@ -215,7 +254,7 @@ if [ -z "$dialog" ]; then
     timeout 5 xdotool mousemove --sync $((width - 10)) $((height - 8))
     sleep 1
 else
-    if [ "$dialog" = stats ] || [ "$dialog" = ladder ]; then
+    if [ "$dialog" = stats ] || [ "$dialog" = ladder ] || [ "$dialog" = flow ]; then
         # Statistics menu (Alt+S), Up wraps to its last item, which is the
         # plugin's stats tree in Wireshark 4.0 (plugin trees come last).
         timeout 5 xdotool mousemove --sync $((width / 2)) $((height - 50)) click 1
@@ -223,12 +262,14 @@ else
         timeout 5 xdotool windowfocus --sync "$win" 2>/dev/null || :
         timeout 5 xdotool key --clearmodifiers alt+s
         sleep 0.8
-        if [ "$dialog" = ladder ]; then
+        if [ "$dialog" = ladder ] || [ "$dialog" = flow ]; then
             # The ladder's item is the twelfth of the menu in Wireshark 4.0
-            # (after ONC-RPC Programs; Down skips separators). Brittle: look
-            # at the picture.
+            # (after ONC-RPC Programs; Down skips separators), Flow Graph
+            # the eighteenth (after DNS). Brittle: look at the picture.
+            downs=11
+            [ "$dialog" = flow ] && downs=17
             n=0
-            while [ $n -lt 11 ]; do
+            while [ $n -lt $downs ]; do
                 timeout 5 xdotool key --clearmodifiers Down
                 n=$((n + 1))
             done
@@ -248,8 +289,22 @@ else
         sleep 0.5; i=$((i + 1))
     done
     sleep 1    # the dialog taps the whole capture after it appears
-    timeout 5 xdotool windowmove "$dlg" 0 0 windowsize "$dlg" "$width" "$height" >/dev/null 2>&1 || :
+    if [ "$dialog" = ladder ]; then
+        # The ladder is photographed at the size it opens at (Wireshark
+        # 4.0's text window: 620 x 450), to show what a class sees.
+        timeout 5 xdotool windowmove "$dlg" 0 0 >/dev/null 2>&1 || :
+    else
+        timeout 5 xdotool windowmove "$dlg" 0 0 windowsize "$dlg" "$width" "$height" >/dev/null 2>&1 || :
+    fi
     sleep 1
+    if [ "$dialog" = flow ]; then
+        # Tick "Limit to display filter" (found at these coordinates, left
+        # of the bottom row, in Wireshark 4.0's Flow Graph resized to
+        # 1280 x 800 here: brittle, look at the picture).
+        timeout 5 xdotool mousemove --sync "${TLSNEG_SCREENSHOT_FLOW_BOX_X:-20}" \
+            "${TLSNEG_SCREENSHOT_FLOW_BOX_Y:-$((height - 62))}" click 1
+        sleep 1.5
+    fi
     if [ "$dialog" = expert ]; then
         # Its tree: one collapsed row per expert info (summary) group. Click
         # the first row, End = last group; then expand from the bottom up
@@ -282,6 +337,35 @@ else
     timeout 5 xdotool mousemove --sync $((width - 10)) $((height - 8))
     sleep 1
     shoot=$dlg
+    if [ "$dialog" = ladder ] && [ -n "$ladder_goto" ]; then
+        # The ladder's "Go to frame..." button (the middle one, found at
+        # these coordinates in the 620 x 450 window of Wireshark 4.0:
+        # brittle, look at the picture), the frame typed into the dialog it
+        # opens; then photograph the whole screen: the main window behind,
+        # with that frame selected.
+        timeout 5 xdotool mousemove --sync 462 426 click 1
+        sleep 1
+        ask=""
+        i=0
+        while [ -z "$ask" ]; do
+            [ $i -lt 20 ] || die "no \"Go to a rung's frame\" dialog after 10 s"
+            ask=$(timeout 5 xdotool search --onlyvisible --name "Go to a rung" 2>/dev/null | head -n1 || :)
+            sleep 0.5; i=$((i + 1))
+        done
+        # Click into its field (the first row's right half), then type.
+        geom=$(timeout 5 xdotool getwindowgeometry --shell "$ask")
+        ask_x=$(printf '%s\n' "$geom" | sed -n 's/^X=//p')
+        ask_y=$(printf '%s\n' "$geom" | sed -n 's/^Y=//p')
+        ask_w=$(printf '%s\n' "$geom" | sed -n 's/^WIDTH=//p')
+        timeout 5 xdotool mousemove --sync $((ask_x + ask_w * 3 / 4)) $((ask_y + 22)) click 1
+        sleep 0.3
+        timeout 5 xdotool type --delay 50 "$ladder_goto"
+        timeout 5 xdotool key --clearmodifiers Return
+        sleep 6    # the filter back comes with the ladder's next redraw (3 s)
+        timeout 5 xdotool windowmove "$dlg" $((width - 620)) $((height - 450)) >/dev/null 2>&1 || :
+        sleep 1
+        shoot=root
+    fi
 fi
 
 mkdir -p "$(dirname "$out")"
