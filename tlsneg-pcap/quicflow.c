@@ -9,10 +9,18 @@
 #include "flow.h"
 #include "stream.h"
 
+/* CRYPTO frames remembered per side for hello_segments: an Initial's
+ * ClientHello or ServerHello comes in a few; past this many the datagrams
+ * are not counted. */
+#define QUIC_LOG_MAX 16
+
 typedef struct {
     tlsneg_stream s;
     hs_msg hs;
     uint64_t next_pn;
+    seg_span log[QUIC_LOG_MAX]; /* the frame of each CRYPTO frame's new bytes */
+    uint8_t log_n;
+    bool log_lost;
 } quic_side;
 
 struct quic_state {
@@ -46,12 +54,22 @@ static void quic_crypto(void *user, uint64_t offset, const uint8_t *data, size_t
 {
     quic_ctx *c = user;
     quic_side *s = &c->f->quic->side[c->role];
-    if (tlsneg_stream_add(&s->s, offset, data, len, c->p->cfg.max_buffer, &c->p->st.tcp_dropped) !=
-        TLSNEG_STREAM_IN_ORDER) {
+    tlsneg_stream_result r =
+        tlsneg_stream_add(&s->s, offset, data, len, c->p->cfg.max_buffer, &c->p->st.tcp_dropped);
+    if (r == TLSNEG_STREAM_IN_ORDER || r == TLSNEG_STREAM_AHEAD) {
+        if (s->log_n < QUIC_LOG_MAX) {
+            s->log[s->log_n++] = (seg_span){c->p->frame, offset, offset + len};
+        } else {
+            s->log_lost = true;
+        }
+    }
+    if (r != TLSNEG_STREAM_IN_ORDER) {
         return;
     }
     uint32_t n = s->s.have;
-    if (tlsneg_hs_feed(c->p, c->f, c->d, &s->hs, TLSNEG_WIRE_QUIC, s->s.buf, n, false, 0, NULL)) {
+    seg_map map = {s->s.base, s->log, s->log_n};
+    if (tlsneg_hs_feed(c->p, c->f, c->d, &s->hs, TLSNEG_WIRE_QUIC, s->s.buf, n, false, 0,
+                       s->log_lost ? NULL : &map)) {
         tlsneg_stream_consume(&s->s, n);
     } else {
         tlsneg_stream_free(&s->s);
