@@ -27,8 +27,8 @@ typedef struct {
     uint64_t key;          /* hash of the peer key */
     uint64_t pair;         /* hash of the client and the server's address and port */
     uint64_t hello_us;     /* of the ClientHello */
-    uint32_t end_us;       /* the outcome's time after hello_us, at most UINT32_MAX (71 min):
-                              tlsneg_attempt_time */
+    uint32_t end_us;       /* the outcome's time after hello_us (before it if early), at most
+                              UINT32_MAX (71 min): tlsneg_attempt_time */
     uint32_t session_id;   /* the offer's; once answered, the session's (in_session) or 0 */
     uint32_t frame;        /* the first ClientHello */
     uint32_t answer_frame; /* the ServerHello */
@@ -82,16 +82,18 @@ typedef struct {
 } tlsneg_attempt;
 
 /* tlsneg_attempt_time: the time of a's outcome, else of its ClientHello
- * (a later outcome clamped at 71 minutes); tlsneg_attempt_set_time sets
- * the outcome's. */
+ * (an outcome clamped at 71 minutes from it); tlsneg_attempt_set_time sets
+ * the outcome's. An attempt the server ended before its ClientHello was
+ * complete (early) ended before that hello: end_us counts back from it. */
 static inline uint64_t tlsneg_attempt_time(const tlsneg_attempt *a)
 {
-    return a->hello_us + a->end_us;
+    return a->early ? a->hello_us - a->end_us : a->hello_us + a->end_us;
 }
 
 static inline void tlsneg_attempt_set_time(tlsneg_attempt *a, uint64_t time_us)
 {
-    uint64_t d = time_us > a->hello_us ? time_us - a->hello_us : 0;
+    uint64_t d = a->early ? (time_us < a->hello_us ? a->hello_us - time_us : 0)
+                          : (time_us > a->hello_us ? time_us - a->hello_us : 0);
     a->end_us = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 }
 

@@ -1215,6 +1215,23 @@ static void parallel_connections(void)
     tlsneg_tracker_client_hello(t, 7, &k3, 44, 3 * S + 2, 3 * S + 1, &o12, &c);
     ok(link_of(&c, FALLBACK, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 40,
        "opened after the failure: a fallback retry of frame 40");
+    /* pcaps/pq-firefox-split-rst-classical-retry.pcap, streams 1 and 2: the
+     * server reset stream 1 (51.5 ms) before its ClientHello was complete
+     * (108 ms); stream 2 opened in between (54.6 ms): it retries stream 1's
+     * attempt, which failed before its hello was whole. */
+    tlsneg_peer_key k4 = peer(client1, "early");
+    const uint64_t ms = S / 1000;
+    tlsneg_tracker_client_hello(t, 8, &k4, 23, 108 * ms, 26 * ms, &o13, &c);
+    ok(tlsneg_tracker_early_end(t, 8, 51 * ms, TLSNEG_CAUSE_RESET, 0),
+       "the reset before the hello was complete ends its attempt");
+    tlsneg_tracker_client_hello(t, 9, &k4, 38, 140 * ms, 54 * ms, &o13, &c);
+    ok(link_of(&c, TLSNEG_VERDICT_SAME_RETRY, TLSNEG_LINK_SAME_OFFER_AS) == 23,
+       "opened after that early reset, before the hello it ended: a retry of frame 23");
+    tlsneg_peer_key k5 = peer(client1, "early-parallel");
+    tlsneg_tracker_client_hello(t, 10, &k5, 16, 61 * ms, 1, &o13, &c);
+    tlsneg_tracker_early_end(t, 10, 27 * ms, TLSNEG_CAUSE_RESET, 0);
+    tlsneg_tracker_client_hello(t, 11, &k5, 23, 108 * ms, 26 * ms, &o13, &c);
+    ok(c.count == 0, "opened before that early reset: no retry");
     tlsneg_tracker_free(t);
 }
 
