@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* starttls_dialogs.h: the plaintext dialogs of real STARTTLS captures,
+ * each TCP payload as it was sent (up to the first 16 bytes of each side's
+ * first TLS record), for unit.starttls. Taken from the captures named with
+ * tshark -T fields -e tcp.payload; the servers (postfix 3.7, dovecot 2.3,
+ * PostgreSQL 15) and clients (swaks, curl, openssl s_client, psql) of
+ * pcaps/README.md. */
+#ifndef TLSNEG_STARTTLS_DIALOGS_H
+#define TLSNEG_STARTTLS_DIALOGS_H
+
+#include <stddef.h>
+
+enum { CLIENT = 0, SERVER = 1 };
+
+typedef struct {
+    int from;
+    const char *b;
+    size_t len;
+} step;
+
+/* starttls-smtp-swaks.pcap: frames 4, 6, 8, 9, 10, 11, 12 */
+static const step smtp_swaks[] = {
+    {SERVER, "220 mail.example.test ESMTP\r\n", 29},
+    {CLIENT, "EHLO client.example.test\r\n", 26},
+    {SERVER,
+     "250-mail.example.test\r\n"
+     "250-PIPELINING\r\n"
+     "250-SIZE 10240000\r\n"
+     "250-VRFY\r\n"
+     "250-ETRN\r\n"
+     "250-STARTTLS\r\n"
+     "250-ENHANCEDSTATUSCODES\r\n"
+     "250-8BITMIME\r\n"
+     "250-DSN\r\n"
+     "250-SMTPUTF8\r\n"
+     "250 CHUNKING\r\n",
+     168},
+    {CLIENT, "STARTTLS\r\n", 10},
+    {SERVER, "220 2.0.0 Ready to start TLS\r\n", 30},
+    {CLIENT, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03P\x7f\xbc-Q", 16},
+    {SERVER,
+     "\x16\x03\x03\x00z\x02\x00\x00v\x03\x03"
+     "3\xbc\xcd>\xe4",
+     16},
+};
+
+/* starttls-smtp-refused.pcap: frames 4, 6, 8, 9, 10 */
+static const step smtp_no_starttls[] = {
+    {SERVER, "220 mail.example.test ESMTP\r\n", 29},
+    {CLIENT, "EHLO client.example.test\r\n", 26},
+    {SERVER,
+     "250-mail.example.test\r\n"
+     "250-PIPELINING\r\n"
+     "250-SIZE 10240000\r\n"
+     "250-VRFY\r\n"
+     "250-ETRN\r\n"
+     "250-ENHANCEDSTATUSCODES\r\n"
+     "250-8BITMIME\r\n"
+     "250-DSN\r\n"
+     "250-SMTPUTF8\r\n"
+     "250 CHUNKING\r\n",
+     154},
+    {CLIENT, "QUIT\r\n", 6},
+    {SERVER, "221 2.0.0 Bye\r\n", 15},
+};
+
+/* starttls-imap-curl.pcap: frames 4, 6, 8, 9, 11, 12, 14 */
+static const step imap_curl[] = {
+    {SERVER,
+     "* OK [CAPABILITY IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ STARTTLS "
+     "LOGINDISABLED] Dovecot (Debian) ready.\r\n",
+     124},
+    {CLIENT, "A001 CAPABILITY\r\n", 17},
+    {SERVER,
+     "* CAPABILITY IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ STARTTLS "
+     "LOGINDISABLED\r\n"
+     "A001 OK Pre-login capabilities listed, post-login capabilities have more.\r\n",
+     170},
+    {CLIENT, "A002 STARTTLS\r\n", 15},
+    {SERVER, "A002 OK Begin TLS negotiation now.\r\n", 36},
+    {CLIENT, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\x10R\xaa\xbd]", 16},
+    {SERVER, "\x16\x03\x03\x00z\x02\x00\x00v\x03\x03\x1a\x00\xadz2", 16},
+};
+
+/* starttls-imap-tls10-refused.pcap: frames 4, 6, 8, 9, 11, 12 */
+static const step imap_openssl[] = {
+    {SERVER,
+     "* OK [CAPABILITY IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ STARTTLS "
+     "LOGINDISABLED] Dovecot (Debian) ready.\r\n",
+     124},
+    {CLIENT, ". CAPABILITY\r\n", 14},
+    {SERVER,
+     "* CAPABILITY IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ STARTTLS "
+     "LOGINDISABLED\r\n"
+     ". OK Pre-login capabilities listed, post-login capabilities have more.\r\n",
+     167},
+    {CLIENT, ". STARTTLS\r\n", 12},
+    {SERVER, ". OK Begin TLS negotiation now.\r\n", 33},
+    {CLIENT,
+     "\x16\x03\x01\x00}\x01\x00\x00y\x03\x01m\x05"
+     "ed\xfd",
+     16},
+};
+
+/* starttls-pop3-openssl.pcap: frames 4, 6, 8, 9, 11 */
+static const step pop3_openssl[] = {
+    {SERVER, "+OK Dovecot (Debian) ready.\r\n", 29},
+    {CLIENT, "STLS\r\n", 6},
+    {SERVER, "+OK Begin TLS negotiation now.\r\n", 32},
+    {CLIENT, "\x16\x03\x01\x01>\x01\x00\x01:\x03\x03TC\x9d\xea\x94", 16},
+    {SERVER, "\x16\x03\x03\x00z\x02\x00\x00v\x03\x03K\x5c\x9c\x05\xfc", 16},
+};
+
+/* starttls-postgres-psql.pcap: frames 4, 6, 8, 9 */
+static const step pgsql_psql[] = {
+    {CLIENT, "\x00\x00\x00\x08\x04\xd2\x16/", 8},
+    {SERVER, "S", 1},
+    {CLIENT, "\x16\x03\x01\x01 \x01\x00\x01\x1c\x03\x03Hy\xae\x1d\xac", 16},
+    {SERVER, "\x16\x03\x03\x00X\x02\x00\x00T\x03\x03\xcf!\xadt\xe5", 16},
+};
+
+/* starttls-postgres-refused.pcap: frames 4, 6, 8, 9, 10, 11, 12 */
+static const step pgsql_refused[] = {
+    {CLIENT, "\x00\x00\x00\x08\x04\xd2\x16/", 8},
+    {SERVER, "N", 1},
+    {CLIENT,
+     "\x00\x00\x00\x3f\x00\x03\x00\x00user\x00postgres\x00"
+     "database\x00postgres\x00"
+     "application_name\x00psql\x00\x00",
+     63},
+    {SERVER,
+     "R\x00\x00\x00\x08\x00\x00\x00\x00S\x00\x00\x00\x1a"
+     "application_name\x00psql\x00S\x00\x00\x00\x19"
+     "client_encoding\x00UTF8\x00S\x00\x00\x00\x17"
+     "DateStyle\x00ISO, "
+     "MDY\x00S\x00\x00\x00&default_transaction_read_only\x00off\x00S\x00\x00\x00\x17in_hot_"
+     "standby\x00off\x00S\x00\x00\x00\x19integer_"
+     "datetimes\x00on\x00S\x00\x00\x00\x1bIntervalStyle\x00postgres\x00S\x00\x00\x00\x14is_"
+     "superuser\x00on\x00S\x00\x00\x00\x19server_encoding\x00UTF8\x00S\x00\x00\x00"
+     "2server_version\x00"
+     "15.18 (Debian "
+     "15.18-0+deb12u1)\x00S\x00\x00\x00#session_authorization\x00postgres\x00S\x00\x00\x00#"
+     "standard_conforming_strings\x00on\x00S\x00\x00\x00\x15TimeZone\x00"
+     "Etc/UTC\x00K\x00\x00\x00\x0c\x00\x00#)\xd0\x95\xcf\x22Z\x00\x00\x00\x05I",
+     414},
+    {CLIENT, "Q\x00\x00\x00\rselect 1\x00", 14},
+    {SERVER,
+     "T\x00\x00\x00!\x00\x01\x3f"
+     "column\x3f\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x17\x00\x04\xff\xff\xff\xff\x00\x00"
+     "D\x00\x00\x00\x0b\x00\x01\x00\x00\x00\x01"
+     "1C\x00\x00\x00\rSELECT 1\x00Z\x00\x00\x00\x05I",
+     66},
+    {CLIENT, "X\x00\x00\x00\x04", 5},
+};
+
+#endif
