@@ -121,6 +121,21 @@ static detect_result ldap_start(const uint8_t *b, size_t n)
     return b[at] == 0x02 && b[at + 1] >= 1 && b[at + 1] <= 4 ? DETECT_YES : DETECT_NO;
 }
 
+/* mysql_start: b starts a MySQL or MariaDB server greeting: a packet of
+ * sequence number 0 whose payload is the protocol version 10 then the
+ * server's version, a digit first. */
+static detect_result mysql_start(const uint8_t *b, size_t n)
+{
+    if ((n > 3 && b[3] != 0) || (n > 4 && b[4] != 0x0a) || (n > 5 && (b[5] < '0' || b[5] > '9'))) {
+        return DETECT_NO;
+    }
+    if (n < 6) {
+        return DETECT_MORE;
+    }
+    size_t len = (size_t)b[0] | (size_t)b[1] << 8 | (size_t)b[2] << 16;
+    return len >= 32 && len <= 4096 ? DETECT_YES : DETECT_NO;
+}
+
 /* detect: which protocol the first bytes of endpoint d (b, n) start. */
 static detect_result detect(tlsneg_starttls *s, int d, int client, const uint8_t *b, size_t n)
 {
@@ -146,6 +161,13 @@ static detect_result detect(tlsneg_starttls *s, int d, int client, const uint8_t
     if (r == DETECT_YES) {
         s->proto = TLSNEG_STARTTLS_LDAP;
         s->server = (int8_t)(1 - d);
+        return r;
+    }
+    best = r == DETECT_MORE ? r : best;
+    r = mysql_start(b, n);
+    if (r == DETECT_YES) {
+        s->proto = TLSNEG_STARTTLS_MYSQL;
+        s->server = (int8_t)d;
     }
     return r == DETECT_NO ? best : r;
 }
@@ -497,6 +519,41 @@ static unit_result pgsql(tlsneg_starttls *s, int d, const uint8_t *b, size_t n, 
     return UNIT_ON;
 }
 
+/* ---- MySQL: the client's SSL request (a 32-byte login packet with
+ * CLIENT_SSL, 0x0800), after which both sides speak TLS at once ---- */
+
+static unit_result mysql(tlsneg_starttls *s, int d, const uint8_t *b, size_t n, size_t *took)
+{
+    tlsneg_starttls_dir *x = &s->dir[d];
+    *took = n;
+    if (d == s->server) {
+        return UNIT_ON; /* its greeting: nothing to find */
+    }
+    size_t pos = 0;
+    while (pos < n) {
+        if (x->total == 0) {
+            x->keep[x->kept++] = b[pos++];
+            if (x->kept < 8) {
+                continue;
+            }
+            size_t len = (size_t)x->keep[0] | (size_t)x->keep[1] << 8 | (size_t)x->keep[2] << 16;
+            if (x->keep[3] != 1 || len != 32 || !(x->keep[5] & 0x08)) {
+                return UNIT_NOT; /* a login without TLS: nothing switches after it */
+            }
+            x->total = 4 + 32;
+            continue;
+        }
+        size_t part = n - pos < x->total - x->kept ? n - pos : x->total - x->kept;
+        x->kept += (uint32_t)part;
+        pos += part;
+        if (x->kept == x->total) {
+            *took = pos;
+            return UNIT_TLS;
+        }
+    }
+    return UNIT_ON;
+}
+
 /* ---- the machine ---- */
 
 /* unit: the bytes of endpoint d after its first ones told the protocol. */
@@ -513,6 +570,8 @@ static unit_result unit(tlsneg_starttls *s, int d, const uint8_t *b, size_t n, s
         return ldap(s, d, b, n, took);
     case TLSNEG_STARTTLS_PGSQL:
         return pgsql(s, d, b, n, took);
+    case TLSNEG_STARTTLS_MYSQL:
+        return mysql(s, d, b, n, took);
     default:
         return UNIT_NOT;
     }

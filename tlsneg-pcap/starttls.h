@@ -4,7 +4,8 @@
  * STARTTLS, tag OK), POP3 (STLS, +OK), FTP (AUTH TLS or AUTH SSL, 234),
  * XMPP (<starttls/>, <proceed/>), LDAP (the StartTLS ExtendedRequest,
  * OID 1.3.6.1.4.1.1466.20037, and its ExtendedResponse with resultCode
- * success) and PostgreSQL (SSLRequest, 'S'). A small state machine per flow,
+ * success), PostgreSQL (SSLRequest, 'S') and MySQL (the client's SSL
+ * request, after its server's greeting). A small state machine per flow,
  * fed each direction's in-order bytes before its first TLS record; which
  * protocol is told by the first bytes (a server's greeting, a client's
  * first request), not by the port. It keeps no more of a direction than the
@@ -39,6 +40,7 @@ typedef enum {
     TLSNEG_STARTTLS_XMPP,
     TLSNEG_STARTTLS_LDAP,
     TLSNEG_STARTTLS_PGSQL,
+    TLSNEG_STARTTLS_MYSQL, /* a server greeting of protocol 10 */
 } tlsneg_starttls_proto;
 
 /* One direction: the start of its current line, tag name or PDU. */

@@ -4,7 +4,7 @@
  * first TLS record), for unit.starttls. Taken from the captures named with
  * tshark -T fields -e tcp.payload; the servers (postfix 3.7, dovecot 2.3,
  * PostgreSQL 15) and clients (swaks, curl, openssl s_client, psql) of
- * pcaps/README.md. */
+ * pcaps/README.md, and MariaDB's below. */
 #ifndef TLSNEG_STARTTLS_DIALOGS_H
 #define TLSNEG_STARTTLS_DIALOGS_H
 
@@ -151,6 +151,32 @@ static const step pgsql_refused[] = {
      "1C\x00\x00\x00\rSELECT 1\x00Z\x00\x00\x00\x05I",
      66},
     {CLIENT, "X\x00\x00\x00\x04", 5},
+};
+
+/* A MariaDB 10.11.19 server (Debian 12's mariadb-server, ssl-cert and
+ * ssl-key set) and its client (mariadb --ssl), on loopback: frames 4, 6, 8,
+ * 10; then the same client with --skip-ssl, its login request's first 32
+ * bytes (frame 28, 188 bytes of payload). */
+static const step mysql_mariadb[] = {
+    {SERVER,
+     "d\x00\x00\x00\n"
+     "5.5.5-10.11.19-MariaDB-0+deb12u1\x00\x03\x00\x00\x00IgK$n}NI\x00\xfe\xff-"
+     "\x02\x00\xff\x81\x15\x00\x00\x00\x00\x00\x00\x1d\x00\x00\x00"
+     "eCZ|%>J8vl=+\x00mysql_native_password\x00",
+     104},
+    {CLIENT,
+     " \x00\x00\x01\x84\xaa\xbf\x00\x00\x00\x10\x00!"
+     "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x1d\x00\x00\x00",
+     36},
+    {CLIENT, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\x8d\x92\rc&", 16},
+    {SERVER, "\x16\x03\x03\x00z\x02\x00\x00v\x03\x03\xb6jd\x84#", 16},
+};
+static const step mysql_no_ssl[] = {
+    {SERVER, NULL, 0}, /* mysql_mariadb's greeting, filled in by the test */
+    {CLIENT,
+     "\xbc\x00\x00\x01\x84\xa2\xbf\x00\x00\x00\x10\x00!\x00\x00\x00\x00\x00\x00\x00"
+     "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+     32},
 };
 
 #endif

@@ -114,8 +114,9 @@ static void switched(const char *name, const step *st, size_t n, int reply)
        "client, told or not",
        name);
     ok(o.tls_step == reply && o.tls_at == st[reply].len,
-       "%s: the server's TLS starts after its reply, step %d (got step %d, byte %zu)", name, reply,
-       o.tls_step, o.tls_at);
+       "%s: TLS starts right after step %d, the positive reply (MySQL: the SSL request; got "
+       "step %d, byte %zu)",
+       name, reply, o.tls_step, o.tls_at);
     ok(o.client_tls_step > reply && tls_record(&st[o.client_tls_step]) &&
            st[o.client_tls_step].b[5] == 1,
        "%s: the client's next bytes, a ClientHello, are TLS (step %d)", name, o.client_tls_step);
@@ -131,6 +132,8 @@ static void dialogs(void)
     switched("IMAP, dovecot and openssl s_client (tag '.')", imap_openssl, N(imap_openssl), 4);
     switched("POP3, dovecot and openssl s_client", pop3_openssl, N(pop3_openssl), 2);
     switched("PostgreSQL, psql", pgsql_psql, N(pgsql_psql), 1);
+    /* MySQL: the client's SSL request itself, after the greeting */
+    switched("MySQL, MariaDB and its client", mysql_mariadb, N(mysql_mariadb), 1);
 
     outcome o;
     bool stable = same(smtp_no_starttls, N(smtp_no_starttls), &o);
@@ -141,6 +144,12 @@ static void dialogs(void)
        "PostgreSQL, SSLRequest answered 'N': plaintext; given up at the startup message "
        "(step 2, nothing switches after it), got step %d",
        o.end_step);
+    step my[N(mysql_no_ssl)];
+    memcpy(my, mysql_no_ssl, sizeof my);
+    my[0] = mysql_mariadb[0];
+    stable = same(my, N(my), &o);
+    ok(stable && o.tls_step < 0 && o.end == TLSNEG_STARTTLS_NOT && o.end_step == 1,
+       "MySQL, a login request without CLIENT_SSL: given up there (nothing switches after it)");
 }
 
 /* A refused command leaves the stream plaintext, and a retry may still
