@@ -122,13 +122,13 @@ key=$tmp/key.pem
 # cap_start NAME FILTER: capture lo with a capture filter, in pcap format;
 # returns once dumpcap is capturing. A 60 s autostop bounds it.
 cap_start() {
-    local name=$1 filter=$2 i
+    local name=$1 filter=$2 _
     : >"$tmp/$name.dumpcap.log"
     dumpcap -q -i lo -f "$filter" -P -a duration:60 -w "$tmp/$name.pcap" \
         2>"$tmp/$name.dumpcap.log" &
     cap_pid=$!
     pids+=("$cap_pid")
-    for i in $(seq 100); do
+    for _ in $(seq 100); do
         grep -q 'Capturing on' "$tmp/$name.dumpcap.log" && return 0
         kill -0 "$cap_pid" 2>/dev/null || break
         sleep 0.05
