@@ -45,7 +45,7 @@ static const step smtp_swaks[] = {
 };
 
 /* starttls-smtp-refused.pcap: frames 4, 6, 8, 9, 10 */
-static const step smtp_no_starttls[] = {
+static const step smtp_refused[] = {
     {SERVER, "220 mail.example.test ESMTP\r\n", 29},
     {CLIENT, "EHLO client.example.test\r\n", 26},
     {SERVER,
@@ -54,14 +54,15 @@ static const step smtp_no_starttls[] = {
      "250-SIZE 10240000\r\n"
      "250-VRFY\r\n"
      "250-ETRN\r\n"
+     "250-STARTTLS\r\n"
      "250-ENHANCEDSTATUSCODES\r\n"
      "250-8BITMIME\r\n"
      "250-DSN\r\n"
      "250-SMTPUTF8\r\n"
      "250 CHUNKING\r\n",
-     154},
-    {CLIENT, "QUIT\r\n", 6},
-    {SERVER, "221 2.0.0 Bye\r\n", 15},
+     168},
+    {CLIENT, "STARTTLS\r\n", 10},
+    {SERVER, "454 4.7.0 TLS not available due to local problem\r\n", 50},
 };
 
 /* starttls-imap-curl.pcap: frames 4, 6, 8, 9, 11, 12, 14 */
