@@ -154,6 +154,82 @@ static const step pgsql_refused[] = {
     {CLIENT, "X\x00\x00\x00\x04", 5},
 };
 
+/* The scenarios starttls-xmpp-openssl (prosody 0.12, openssl s_client),
+ * starttls-ftp-curl and starttls-ftp-lftp (vsftpd 3.0.3; curl sends AUTH
+ * SSL, lftp AUTH TLS) of pcaps/make-starttls-captures.sh, in a run of our
+ * own; and slapd 2.5 with ldapsearch -ZZ (a search of the root DSE) on
+ * loopback, slapd.conf as in that script plus core.schema. */
+/* starttls-xmpp-openssl: frames 4, 6, 8, 9, 10, 11 */
+static const step xmpp_openssl[] = {
+    {CLIENT,
+     "<stream:stream xmlns:stream='http://etherx.jabber.org/streams' xmlns='jabber:client' "
+     "to='example.test' version='1.0'>",
+     117},
+    {SERVER,
+     "<\x3fxml version='1.0'\x3f><stream:stream xmlns:stream='http://etherx.jabber.org/streams' "
+     "version='1.0' from='example.test' id='d1920a77-0e3b-4a7f-97e6-2754da605dcd' xml:lang='en' "
+     "xmlns='jabber:client'><stream:features><starttls "
+     "xmlns='urn:ietf:params:xml:ns:xmpp-tls'><required/></starttls></stream:features>",
+     303},
+    {CLIENT, "<starttls xmlns='urn:ietf:params:xml:ns:xmpp-tls'/>", 51},
+    {SERVER, "<proceed xmlns='urn:ietf:params:xml:ns:xmpp-tls'/>", 50},
+    {CLIENT,
+     "\x16\x03\x01\x01"
+     "9\x01\x00\x01"
+     "5\x03\x03\xb9\x0e\x99\x5c\x96",
+     16},
+    {SERVER, "\x16\x03\x03\x00z\x02\x00\x00v\x03\x03\xbf\xb7;v\x0b", 16},
+};
+
+/* starttls-ftp-curl: frames 4, 6, 8, 9, 10 */
+static const step ftp_curl[] = {
+    {SERVER, "220 (vsFTPd 3.0.3)\r\n", 20},
+    {CLIENT, "AUTH SSL\r\n", 10},
+    {SERVER, "234 Proceed with negotiation.\r\n", 31},
+    {CLIENT,
+     "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\x83"
+     "F\xcd"
+     "E\x93",
+     16},
+    {SERVER, "\x16\x03\x03\x00X\x02\x00\x00T\x03\x03\xcf!\xadt\xe5", 16},
+};
+
+/* starttls-ftp-lftp: frames 4, 6, 8, 9, 10, 11, 13, 14, 15, 16, 18, 19, 21, 22, 24, 25, 26, 27 */
+static const step ftp_lftp[] = {
+    {SERVER, "220 (vsFTPd 3.0.3)\r\n", 20},
+    {CLIENT, "FEAT\r\n", 6},
+    {SERVER, "211-Features:\r\n", 15},
+    {SERVER, " AUTH TLS\r\n", 11},
+    {SERVER, " EPRT\r\n", 7},
+    {SERVER, " EPSV\r\n", 7},
+    {SERVER, " MDTM\r\n", 7},
+    {SERVER, " PASV\r\n", 7},
+    {SERVER, " PBSZ\r\n", 7},
+    {SERVER, " PROT\r\n", 7},
+    {SERVER, " REST STREAM\r\n", 14},
+    {SERVER, " SIZE\r\n", 7},
+    {SERVER, " TVFS\r\n", 7},
+    {SERVER, "211 End\r\n", 9},
+    {CLIENT, "AUTH TLS\r\n", 10},
+    {SERVER, "234 Proceed with negotiation.\r\n", 31},
+    {CLIENT, "\x16\x03\x01\x01\x82\x01\x00\x01~\x03\x03\x93vH\xd5+", 16},
+    {SERVER, "\x16\x03\x03\x00\x9b\x02\x00\x00\x97\x03\x03Q \xb2\xdd_", 16},
+};
+
+/* slapd and ldapsearch: frames 4, 6, 8, 9 */
+static const step ldap_ldapsearch[] = {
+    {CLIENT,
+     "0\x1d\x02\x01\x01w\x18\x80\x16"
+     "1.3.6.1.4.1.1466.20037",
+     31},
+    {SERVER,
+     "0\x0c\x02\x01\x01x\x07\n"
+     "\x01\x00\x04\x00\x04\x00",
+     14},
+    {CLIENT, "\x16\x03\x01\x01p\x01\x00\x01l\x03\x03N\xdd\xe9z\xeb", 16},
+    {SERVER, "\x16\x03\x03\x00\x9b\x02\x00\x00\x97\x03\x03p\xe6\x90\xca\xa2", 16},
+};
+
 /* A MariaDB 10.11.19 server (Debian 12's mariadb-server, ssl-cert and
  * ssl-key set) and its client (mariadb --ssl), on loopback: frames 4, 6, 8,
  * 10; then the same client with --skip-ssl, its login request's first 32

@@ -132,6 +132,10 @@ static void dialogs(void)
     switched("IMAP, dovecot and openssl s_client (tag '.')", imap_openssl, N(imap_openssl), 4);
     switched("POP3, dovecot and openssl s_client", pop3_openssl, N(pop3_openssl), 2);
     switched("PostgreSQL, psql", pgsql_psql, N(pgsql_psql), 1);
+    switched("XMPP, prosody and openssl s_client", xmpp_openssl, N(xmpp_openssl), 3);
+    switched("FTP, vsftpd and curl (AUTH SSL)", ftp_curl, N(ftp_curl), 2);
+    switched("FTP, vsftpd and lftp (AUTH TLS after FEAT)", ftp_lftp, N(ftp_lftp), 15);
+    switched("LDAP, slapd and ldapsearch -ZZ", ldap_ldapsearch, N(ldap_ldapsearch), 1);
     /* MySQL: the client's SSL request itself, after the greeting */
     switched("MySQL, MariaDB and its client", mysql_mariadb, N(mysql_mariadb), 1);
 
@@ -172,6 +176,25 @@ static void refused_then_retry(void)
     im[6] = TEXT(SERVER, "* OK still here\r\nA003 OK Begin TLS negotiation now.\r\n");
     memcpy(im + 7, imap_curl + 5, (N(imap_curl) - 5) * sizeof im[0]);
     switched("IMAP, STARTTLS refused (NO), untagged lines, then again and OK", im, N(im), 6);
+
+    /* XMPP: <failure/> leaves it plaintext; a <proceed> with an end tag */
+    step xm[N(xmpp_openssl) + 2];
+    memcpy(xm, xmpp_openssl, 3 * sizeof xm[0]);
+    xm[3] = TEXT(SERVER, "<failure xmlns='urn:ietf:params:xml:ns:xmpp-tls'/>");
+    xm[4] = xmpp_openssl[2];
+    xm[5] = TEXT(SERVER, "<proceed xmlns=\"urn:ietf:params:xml:ns:xmpp-tls\" a='>'></proceed>");
+    memcpy(xm + 6, xmpp_openssl + 4, 2 * sizeof xm[0]);
+    switched("XMPP, <failure/>, then <starttls/> again and <proceed></proceed>", xm, N(xm), 5);
+
+    /* LDAP: resultCode protocolError (2), then the request again and success */
+    uint8_t no[14];
+    memcpy(no, ldap_ldapsearch[1].b, sizeof no);
+    no[9] = 2;
+    step ld[N(ldap_ldapsearch) + 2];
+    ld[0] = ldap_ldapsearch[0];
+    ld[1] = (step){SERVER, (const char *)no, sizeof no};
+    memcpy(ld + 2, ldap_ldapsearch, N(ldap_ldapsearch) * sizeof ld[0]);
+    switched("LDAP, StartTLS refused (resultCode 2), then again and success", ld, N(ld), 3);
 
     /* A multi-line 220 reply: TLS after its last line. */
     step ml[N(smtp_swaks)];
