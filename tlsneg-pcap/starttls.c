@@ -428,19 +428,17 @@ static unit_result ldap(tlsneg_starttls *s, int d, const uint8_t *b, size_t n, s
     size_t pos = 0;
     while (pos < n) {
         if (x->total == 0) {
-            /* the header: SEQUENCE and its length */
+            /* the header: SEQUENCE and a definite length (RFC 4511 5.1) */
             x->keep[x->kept++] = b[pos++];
-            if (x->keep[0] != 0x30) {
+            if (x->keep[0] != 0x30 || (x->kept >= 2 && x->keep[1] & 0x80 &&
+                                       ((x->keep[1] & 0x7f) == 0 || (x->keep[1] & 0x7f) > 4))) {
                 return UNIT_NOT;
             }
             size_t at = 0, len;
             uint8_t tag;
-            if (x->kept >= 2 && (x->keep[1] & 0x7f) > 4 && (x->keep[1] & 0x80)) {
-                return UNIT_NOT;
-            }
             if (ber(x->keep, x->kept, &at, &tag, &len)) {
-                if (x->keep[1] == 0x80) {
-                    return UNIT_NOT; /* indefinite: not LDAP */
+                if (len > TLSNEG_STARTTLS_MAX_PREFIX) {
+                    return UNIT_NOT; /* past the bound anyway */
                 }
                 x->total = (uint32_t)(at + len);
             }
@@ -617,22 +615,24 @@ tlsneg_starttls_result tlsneg_starttls_feed(tlsneg_starttls *s, int d, int clien
             s->over = true;
             return TLSNEG_STARTTLS_NOT;
         }
-        if (dr == DETECT_YES && x->kept > 0) {
-            /* The bytes kept so far, then the rest, as the protocol's. */
-            uint8_t head[TLSNEG_STARTTLS_KEEP];
-            size_t k = x->kept, t = 0;
-            memcpy(head, x->keep, k);
-            x->kept = 0;
-            r = unit(s, d, head, k, &t);
-            if (r == UNIT_TLS && t < k) {
-                s->over = true; /* TLS inside bytes already taken: not ours to read */
-                return TLSNEG_STARTTLS_NOT;
-            }
-        }
         if (dr == DETECT_MORE) {
             x->seen += (uint32_t)m;
             *took = m;
             return m < n ? TLSNEG_STARTTLS_TOO_LONG : TLSNEG_STARTTLS_PLAIN;
+        }
+    }
+    if (!x->read) {
+        /* The bytes kept while the protocol was not known (this side's or
+         * the other's first bytes told it), then the rest, as its. */
+        x->read = true;
+        uint8_t head[TLSNEG_STARTTLS_KEEP];
+        size_t k = x->kept < TLSNEG_STARTTLS_KEEP ? x->kept : TLSNEG_STARTTLS_KEEP, t = 0;
+        memcpy(head, x->keep, k);
+        x->kept = 0;
+        r = unit(s, d, head, k, &t);
+        if ((r == UNIT_TLS && t < k) || r == UNIT_NOT) {
+            s->over = true; /* TLS inside bytes already taken: not ours to read */
+            return TLSNEG_STARTTLS_NOT;
         }
     }
     size_t t = 0;

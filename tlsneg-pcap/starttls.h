@@ -52,6 +52,7 @@ typedef struct {
     uint8_t xml;    /* XMPP: where the scanner is (starttls.c) */
     uint8_t quote;  /* XMPP: the quote of an attribute value being read, or 0 */
     bool slash;     /* XMPP: the last byte of the tag so far was '/' */
+    bool read;      /* its bytes go to the protocol's reader (the protocol is known) */
 } tlsneg_starttls_dir;
 
 typedef struct {

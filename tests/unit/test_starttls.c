@@ -233,10 +233,58 @@ static void bounds(void)
        "POP3: TLS right after the +OK line, in the same segment; nothing read after");
 }
 
+/* mutated: every dialog with each of its plaintext bytes replaced by
+ * bytes that mean something to one of the readers (run under ASan and
+ * UBSan in the sanitizer build): the machine stays inside its bytes, and
+ * never says TLS starts beyond what it was given. */
+static void mutated(void)
+{
+    static const struct {
+        const step *st;
+        size_t n;
+    } all[] = {
+        {smtp_swaks, N(smtp_swaks)},
+        {smtp_refused, N(smtp_refused)},
+        {imap_curl, N(imap_curl)},
+        {pop3_openssl, N(pop3_openssl)},
+        {pgsql_psql, N(pgsql_psql)},
+        {pgsql_refused, N(pgsql_refused)},
+        {xmpp_openssl, N(xmpp_openssl)},
+        {ftp_lftp, N(ftp_lftp)},
+        {ldap_ldapsearch, N(ldap_ldapsearch)},
+        {mysql_mariadb, N(mysql_mariadb)},
+    };
+    static const uint8_t with[] = {0x00, 0x80, 0xff, 0x30, '\n', '<', '>', '/', ' ', 'S', 0x16};
+    size_t runs = 0;
+    bool inside = true;
+    for (size_t a = 0; a < N(all); a++) {
+        for (size_t i = 0; i < all[a].n && !tls_record(&all[a].st[i]); i++) {
+            uint8_t buf[512];
+            size_t len = all[a].st[i].len < sizeof buf ? all[a].st[i].len : sizeof buf;
+            for (size_t at = 0; at < len; at++) {
+                for (size_t w = 0; w < N(with); w++) {
+                    step st[32];
+                    memcpy(st, all[a].st, all[a].n * sizeof st[0]);
+                    memcpy(buf, all[a].st[i].b, len);
+                    buf[at] = with[w];
+                    st[i] = (step){all[a].st[i].from, (const char *)buf, len};
+                    for (size_t chunk = 0; chunk < 2; chunk++) {
+                        outcome o = run(st, all[a].n, chunk, 0, false);
+                        runs++;
+                        inside = inside && (o.tls_step < 0 || o.tls_at <= st[o.tls_step].len);
+                    }
+                }
+            }
+        }
+    }
+    ok(inside, "%zu runs of mutated dialogs: TLS never starts beyond the bytes given", runs);
+}
+
 int main(void)
 {
     dialogs();
     refused_then_retry();
     bounds();
+    mutated();
     return tap_done();
 }
