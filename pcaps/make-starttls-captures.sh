@@ -40,6 +40,10 @@ all_scenarios=(
     starttls-smtp-swaks
     starttls-smtp-openssl-tls12
     starttls-smtp-refused
+    starttls-smtp-tls10-refused
+    starttls-smtp-not-offered
+    starttls-smtp-port2525
+    starttls-smtp-not-offered-port2525
     starttls-imap-openssl
     starttls-imap-curl
     starttls-imap-tls10-refused
@@ -47,6 +51,11 @@ all_scenarios=(
     starttls-pop3-curl
     starttls-postgres-psql
     starttls-postgres-refused
+    starttls-ftp-curl
+    starttls-ftp-lftp
+    starttls-xmpp-openssl
+    starttls-ldap-ldapsearch
+    starttls-mysql-mariadb
 )
 
 log() { printf '[make-starttls-captures] %s\n' "$*" >&2; }
@@ -129,7 +138,8 @@ cap_start() {
     cap_pid=$!
     pids+=("$cap_pid")
     for _ in $(seq 100); do
-        grep -q 'Capturing on' "$tmp/$name.dumpcap.log" && return 0
+        # dumpcap says so a moment before it sees the first packet.
+        grep -q 'Capturing on' "$tmp/$name.dumpcap.log" && sleep 0.3 && return 0
         kill -0 "$cap_pid" 2>/dev/null || break
         sleep 0.05
     done
@@ -215,11 +225,13 @@ expect_count() {
 
 # ---------------------------------------------------------------- postfix
 
-# postfix_start TLS [KEY]: a private postfix instance (config, queue and
-# data directories under $tmp) listening on 127.0.0.3:25; TLS is "may"
-# (STARTTLS offered) or "none" (no STARTTLS: the command is refused).
+# postfix_start TLS [KEY [PROTOCOLS [PORT]]]: a private postfix instance
+# (config, queue and data directories under $tmp) listening on 127.0.0.3,
+# port PORT (default 25); TLS is "may" (STARTTLS offered) or "none" (no
+# STARTTLS: the command is refused); PROTOCOLS is smtpd_tls_protocols
+# (postfix's default: >=TLSv1).
 postfix_start() {
-    local level=$1 key=${2:-$key} d=$tmp/postfix
+    local level=$1 key=${2:-$key} protocols=${3:->=TLSv1} port=${4:-25} d=$tmp/postfix
     mkdir -p "$d"
     cp /etc/postfix/master.cf "$d/master.cf"
     : >"$d/main.cf"
@@ -230,19 +242,23 @@ postfix_start() {
         "inet_interfaces = $server_addr" "inet_protocols = ipv4" \
         "mynetworks = 127.0.0.0/8" "compatibility_level = 3.6" \
         "smtpd_tls_security_level = $level" "smtpd_tls_cert_file = $cert" \
-        "smtpd_tls_key_file = $key" "smtpd_banner = \$myhostname ESMTP" \
+        "smtpd_tls_key_file = $key" "smtpd_tls_protocols = $protocols" "smtpd_banner = \$myhostname ESMTP" \
         "biff = no" "alias_maps =" "alias_database =" "relayhost =" \
         "local_recipient_maps =" "smtp_tls_security_level = none"
     # No chroot (the daemons read the certificate from $tmp); postlogd writes
     # maillog_file.
     postconf -c "$d" -F '*/*/chroot = n'
+    if [ "$port" != 25 ]; then
+        postconf -c "$d" -MX smtp/inet
+        postconf -c "$d" -M "$port/inet=$port inet n - n - - smtpd"
+    fi
     mkdir -p "$tmp/postfix-queue" "$tmp/postfix-data"
     chown postfix "$tmp/postfix-data"
     postfix -c "$d" set-permissions >/dev/null 2>&1 || true
     postfix -c "$d" start >"$tmp/postfix.start.log" 2>&1 ||
         { cat "$tmp/postfix.start.log" >&2; die "postfix did not start"; }
     stoppers+=("postfix -c '$d' stop")
-    wait_listen postfix 25
+    wait_listen postfix "$port"
 }
 postfix_stop() {
     postfix -c "$tmp/postfix" stop >/dev/null 2>&1 || true
@@ -292,6 +308,88 @@ scenario_starttls-smtp-refused() {
     expect_count $n 'smtp.command_line contains "STARTTLS"' 1
     expect_count $n 'smtp.response.code == 454' 1
     expect_count $n 'tls' 0
+}
+
+# openssl s_client forced to TLS 1.0 (security level 0, without which
+# OpenSSL 3.0 sends no TLS 1.0 hello) against postfix with
+# smtpd_tls_protocols = >=TLSv1.2 (postfix's default, >=TLSv1, accepts
+# TLS 1.0 even with OpenSSL 3.0): a fatal alert right after STARTTLS.
+scenario_starttls-smtp-tls10-refused() {
+    local n=starttls-smtp-tls10-refused port=25 rc=0
+    postfix_start may "$key" '>=TLSv1.2'
+    cap_start $n "tcp port 25"
+    { sleep 1; printf 'QUIT\r\n'; } |
+        timeout 15 openssl s_client -connect "$server_addr:$port" -starttls smtp \
+            -name client.example.test -servername mail.example.test -tls1 \
+            -cipher DEFAULT@SECLEVEL=0 >>"$tmp/$n.client.log" 2>&1 || rc=$?
+    [ "$rc" -eq 1 ] || {
+        cat "$tmp/$n.client.log" >&2
+        die "$n: s_client exited with $rc, expected 1"
+    }
+    cap_stop $n
+    postfix_stop
+    expect_count $n 'smtp.command_line contains "STARTTLS"' 1
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.version == 0x0301' 1
+    expect_count $n 'tls.handshake.type == 2' 0
+    expect_count $n 'tls.alert_message.desc' 1
+}
+
+# Postfix with TLS off does not offer STARTTLS; openssl s_client -starttls
+# smtp says "Didn't find STARTTLS in server response, trying anyway...",
+# sends STARTTLS, gets 502, and sends its ClientHello anyway, into what is
+# still a plaintext SMTP session (postfix answers it as a bad command).
+scenario_starttls-smtp-not-offered() {
+    local n=starttls-smtp-not-offered port=25 rc=0
+    postfix_start none
+    cap_start $n "tcp port 25"
+    timeout 15 openssl s_client -connect "$server_addr:$port" -starttls smtp \
+        -name client.example.test -servername mail.example.test \
+        </dev/null >>"$tmp/$n.client.log" 2>&1 || rc=$?
+    [ "$rc" -eq 1 ] || {
+        cat "$tmp/$n.client.log" >&2
+        die "$n: s_client exited with $rc, expected 1"
+    }
+    cap_stop $n
+    postfix_stop
+    expect_count $n 'smtp.command_line contains "STARTTLS"' 1
+    expect_count $n 'smtp.response.code == 502' 1
+    expect_count $n 'tls' 0
+}
+
+# The same as starttls-smtp-swaks on port 2525, where Wireshark 4.0 calls
+# no SMTP dissector: what it finds there is its TLS heuristic's doing.
+scenario_starttls-smtp-port2525() {
+    local n=starttls-smtp-port2525
+    postfix_start may "$key" '>=TLSv1' 2525
+    cap_start $n "tcp port 2525"
+    client $n swaks --server "$server_addr" --port 2525 --tls --ehlo client.example.test \
+        --from alice@example.test --to bob@mail.example.test --quit-after RCPT
+    cap_stop $n
+    postfix_stop
+    expect_count $n 'smtp' 0
+    expect_count $n 'tls.handshake.type == 1' 1
+    expect_count $n 'tls.handshake.type == 2' 1
+}
+
+# The same as starttls-smtp-not-offered on port 2525: no SMTP dissector to
+# see the 502, and the ClientHello sent after it is found by the TLS
+# heuristic.
+scenario_starttls-smtp-not-offered-port2525() {
+    local n=starttls-smtp-not-offered-port2525 port=2525 rc=0
+    postfix_start none "$key" '>=TLSv1' 2525
+    cap_start $n "tcp port 2525"
+    timeout 15 openssl s_client -connect "$server_addr:$port" -starttls smtp \
+        -name client.example.test -servername mail.example.test \
+        </dev/null >>"$tmp/$n.client.log" 2>&1 || rc=$?
+    [ "$rc" -eq 1 ] || {
+        cat "$tmp/$n.client.log" >&2
+        die "$n: s_client exited with $rc, expected 1"
+    }
+    cap_stop $n
+    postfix_stop
+    expect_count $n 'smtp' 0
+    expect_count $n 'frame contains "502 5.5.1"' 1
+    expect_count $n 'tls.handshake.type == 1' 1
 }
 
 # ---------------------------------------------------------------- dovecot
@@ -472,6 +570,177 @@ scenario_starttls-postgres-refused() {
     pg_stop
     expect_count $n 'pgsql.type == "SSL request"' 1
     expect_count $n 'tls' 0
+}
+
+# ---------------------------------------------------------------- vsftpd
+
+# vsftpd_start: vsftpd 3.0.3 in the foreground on 127.0.0.3:21, anonymous
+# (over TLS only), one file to fetch, passive data connections on port 40000
+# only, TLS required on them (PROT P).
+vsftpd_start() {
+    local d=$tmp/vsftpd
+    mkdir -p "$d/root" "$d/empty"
+    printf 'hello over FTPS\n' >"$d/root/hello.txt"
+    chmod 755 "$d/root" "$d/empty"
+    cat >"$d/vsftpd.conf" <<EOF
+listen=YES
+listen_ipv6=NO
+listen_address=$server_addr
+listen_port=21
+background=NO
+anonymous_enable=YES
+local_enable=NO
+write_enable=NO
+anon_root=$d/root
+secure_chroot_dir=$d/empty
+seccomp_sandbox=NO
+pasv_enable=YES
+pasv_min_port=40000
+pasv_max_port=40000
+ssl_enable=YES
+allow_anon_ssl=YES
+force_anon_logins_ssl=YES
+force_anon_data_ssl=YES
+ssl_ciphers=HIGH
+rsa_cert_file=$cert
+rsa_private_key_file=$key
+vsftpd_log_file=$tmp/vsftpd.log
+xferlog_enable=YES
+EOF
+    vsftpd "$d/vsftpd.conf" >"$tmp/vsftpd.start.log" 2>&1 &
+    pids+=($!)
+    wait_listen vsftpd 21
+}
+vsftpd_stop() {
+    kill "${pids[-1]}" 2>/dev/null || true
+    wait "${pids[-1]}" 2>/dev/null || true
+}
+
+# curl (OpenSSL) sends AUTH SSL (curl's default order: SSL, then TLS), gets
+# 234, then PROT P and EPSV inside TLS; the data connection on port 40000
+# starts with TLS.
+scenario_starttls-ftp-curl() {
+    local n=starttls-ftp-curl
+    vsftpd_start
+    cap_start $n "tcp port 21 or tcp port 40000"
+    client $n curl -sS --ssl-reqd -k "ftp://$server_addr/hello.txt"
+    cap_stop $n
+    vsftpd_stop
+    expect_count $n 'ftp.request.command == "AUTH"' 1
+    expect_count $n 'ftp.response.code == 234' 1
+    expect_count $n 'tcp.port == 40000 && tls.handshake.type == 1' 2
+}
+
+# lftp (GnuTLS) sends AUTH TLS, then PBSZ/PROT P inside TLS; the data
+# connection on port 40000 starts with TLS.
+scenario_starttls-ftp-lftp() {
+    local n=starttls-ftp-lftp
+    vsftpd_start
+    cap_start $n "tcp port 21 or tcp port 40000"
+    client $n lftp -u anonymous, -e "set ftp:ssl-force true; set ftp:ssl-protect-data true; \
+set ssl:verify-certificate no; set ftp:passive-mode true; cat hello.txt; quit" "ftp://$server_addr"
+    cap_stop $n
+    vsftpd_stop
+    expect_count $n 'ftp.request.command == "AUTH"' 1
+    expect_count $n 'ftp.response.code == 234' 1
+}
+
+# ---------------------------------------------------------------- prosody
+
+# XMPP client-to-server on 5222: <starttls/>, <proceed/>, TLS. Prosody 0.12
+# in the foreground as root (run_as_root), c2s only, one virtual host.
+scenario_starttls-xmpp-openssl() {
+    local n=starttls-xmpp-openssl port=5222 d=$tmp/prosody
+    mkdir -p "$d/data"
+    cat >"$d/prosody.cfg.lua" <<EOF
+run_as_root = true
+daemonize = false
+pidfile = "$d/prosody.pid"
+data_path = "$d/data"
+log = { info = "$tmp/prosody.log" }
+interfaces = { "$server_addr" }
+c2s_ports = { 5222 }
+c2s_direct_tls_ports = { }
+modules_enabled = { "tls", "saslauth", "disco", "ping" }
+modules_disabled = { "s2s", "http", "bosh", "websocket" }
+c2s_require_encryption = true
+authentication = "internal_hashed"
+ssl = { certificate = "$cert", key = "$key" }
+VirtualHost "example.test"
+EOF
+    prosody --config "$d/prosody.cfg.lua" -F >"$tmp/prosody.start.log" 2>&1 &
+    pids+=($!)
+    wait_listen prosody 5222
+    cap_start $n "tcp port 5222"
+    s_client_cmd $n 1 '</stream:stream>' -nocommands -starttls xmpp -xmpphost example.test \
+        -servername example.test
+    cap_stop $n
+    kill "${pids[-1]}" 2>/dev/null || true
+    expect_count $n 'xmpp.starttls' 1
+    expect_count $n 'xmpp.proceed' 1
+    expect_count $n 'tls.handshake.type == 1' 1
+    expect_count $n 'tls.handshake.type == 2' 1
+}
+
+# ---------------------------------------------------------------- slapd
+
+# LDAP StartTLS (extended operation 1.3.6.1.4.1.1466.20037) on 389: slapd
+# 2.5 and ldapsearch -ZZ, both on Debian's GnuTLS build of OpenLDAP.
+scenario_starttls-ldap-ldapsearch() {
+    local n=starttls-ldap-ldapsearch d=$tmp/slapd
+    mkdir -p "$d/db"
+    cat >"$d/slapd.conf" <<EOF
+modulepath /usr/lib/ldap
+moduleload back_mdb
+include /etc/ldap/schema/core.schema
+pidfile $d/slapd.pid
+TLSCertificateFile $cert
+TLSCertificateKeyFile $key
+database mdb
+suffix "dc=example,dc=test"
+rootdn "cn=admin,dc=example,dc=test"
+rootpw secret
+directory $d/db
+EOF
+    slapd -d 0 -h "ldap://$server_addr/" -f "$d/slapd.conf" >"$tmp/slapd.log" 2>&1 &
+    pids+=($!)
+    wait_listen slapd 389
+    cap_start $n "tcp port 389"
+    client $n env LDAPTLS_REQCERT=never ldapsearch -ZZ -x -H "ldap://$server_addr/" \
+        -D cn=admin,dc=example,dc=test -w secret -b '' -s base namingContexts
+    cap_stop $n
+    kill "${pids[-1]}" 2>/dev/null || true
+    expect_count $n 'ldap.requestName == "1.3.6.1.4.1.1466.20037"' 1
+    expect_count $n 'tls.handshake.type == 1' 1
+    expect_count $n 'tls.handshake.type == 2' 1
+}
+
+# ---------------------------------------------------------------- MariaDB
+
+# The MySQL protocol's SSL request on 3306: the server's greeting offers
+# CLIENT_SSL, the client answers with a short login request that has it set
+# (the SSL request), then TLS. MariaDB 10.11 server (a private datadir,
+# grant tables skipped) and the mariadb client with --ssl.
+scenario_starttls-mysql-mariadb() {
+    local n=starttls-mysql-mariadb d=$tmp/mysql
+    mkdir -p "$d/data" "$d/run"
+    chown -R mysql:mysql "$d"
+    mariadb-install-db --no-defaults --user=mysql --datadir="$d/data" --skip-test-db \
+        >"$tmp/mysql.install.log" 2>&1 || { cat "$tmp/mysql.install.log" >&2; die "mariadb-install-db failed"; }
+    mariadbd --no-defaults --user=mysql --datadir="$d/data" --socket="$d/run/mysqld.sock" \
+        --pid-file="$d/run/mysqld.pid" --bind-address="$server_addr" --port=3306 \
+        --skip-grant-tables --ssl-cert="$cert" --ssl-key="$key" --log-error="$tmp/mysql.log" \
+        >/dev/null 2>&1 &
+    pids+=($!)
+    wait_listen mariadbd 3306
+    cap_start $n "tcp port 3306"
+    client $n mariadb --no-defaults -h "$server_addr" -P 3306 -u root --ssl \
+        --disable-ssl-verify-server-cert -e 'select version()'
+    cap_stop $n
+    kill "${pids[-1]}" 2>/dev/null || true
+    wait "${pids[-1]}" 2>/dev/null || true
+    expect_count $n 'tls.handshake.type == 1' 1
+    expect_count $n 'tls.handshake.type == 2' 1
 }
 
 # ---------------------------------------------------------------- main
