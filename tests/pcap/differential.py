@@ -143,6 +143,51 @@ KNOWN = {
         "a scanner's connection that tshark does not dissect",
     ('pcaps/scan-testssl-tls13.pcap', 'pcap', 59, 1):
         "a scanner's connection that tshark does not dissect",
+    # FTP AUTH SSL (curl's first choice) answered 234 by vsftpd: the client's
+    # next bytes are a ClientHello (frame 9: 16 03 01 02 00 01 ...), the
+    # server's a HelloRetryRequest (10), then ClientHello 11, ServerHello
+    # 12, all on the control connection (port 21). Wireshark 4.0's FTP
+    # dissector takes only "AUTH TLS" for an upgrade (pcaps/README.md), so
+    # tshark shows these frames as FTP lines and the plugin sees no hello
+    # there; tlsneg-pcap reads the upgrade (docs/tlsneg-pcap.md: TLS after
+    # a plaintext prefix), and with it that stream's FIN and RST.
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 9, 1): "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, 2): "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 11, 1): "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, 2): "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 60, "close fin"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 62, "close rst"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 9, "jsonl hello ClientHello"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, "jsonl hello HelloRetryRequest"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, "jsonl outcome hello_retry_request"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 11, "jsonl hello ClientHello"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, "jsonl hello ServerHello"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, "jsonl outcome server_hello"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    # STARTTLS refused (502, frame 10), and s_client sends its ClientHello
+    # anyway (frame 11), into a session that stays plaintext SMTP (postfix
+    # answers 500 lines, 12). On port 2525 no SMTP dissector reads the
+    # dialog and tshark's TLS heuristic takes the segment for TLS; on port
+    # 25 (starttls-smtp-not-offered.pcap) the SMTP dissector keeps it an
+    # SMTP line and both front ends agree. tlsneg-pcap follows the dialog on
+    # every port: a refused command leaves the stream plaintext.
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 11, 1):
+        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 13, "close fin"):
+        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 14, "close fin"):
+        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 11, "jsonl hello ClientHello"):
+        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 13, "jsonl outcome close"):
+        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
 }
 
 
