@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* starttls_dialogs.h: the plaintext dialogs of real STARTTLS captures,
- * each TCP payload as it was sent (up to the first 16 bytes of each side's
- * first TLS record), for unit.starttls. Taken from the captures named with
- * tshark -T fields -e tcp.payload; the servers (postfix 3.7, dovecot 2.3,
- * PostgreSQL 15) and clients (swaks, curl, openssl s_client, psql) of
- * pcaps/README.md, and MariaDB's below. */
+/* starttls_dialogs.h: the plaintext dialogs of the real STARTTLS captures
+ * (pcaps/starttls-*.pcap, pcaps/README.md: postfix 3.7, dovecot 2.3,
+ * PostgreSQL 15, vsftpd 3.0.3, prosody 0.12, slapd 2.5, MariaDB 10.11 with
+ * swaks, curl, openssl s_client, psql, lftp, ldapsearch, mariadb), each TCP
+ * payload as it was sent, up to the first 16 bytes of each side's first TLS
+ * record, for unit.starttls. Taken with tshark -T fields -e tcp.payload. */
 #ifndef TLSNEG_STARTTLS_DIALOGS_H
 #define TLSNEG_STARTTLS_DIALOGS_H
 
@@ -154,21 +154,17 @@ static const step pgsql_refused[] = {
     {CLIENT, "X\x00\x00\x00\x04", 5},
 };
 
-/* The scenarios starttls-xmpp-openssl (prosody 0.12, openssl s_client),
- * starttls-ftp-curl and starttls-ftp-lftp (vsftpd 3.0.3; curl sends AUTH
- * SSL, lftp AUTH TLS) of pcaps/make-starttls-captures.sh, in a run of our
- * own; and slapd 2.5 with ldapsearch -ZZ (a search of the root DSE) on
- * loopback, slapd.conf as in that script plus core.schema. */
-/* starttls-xmpp-openssl: frames 4, 6, 8, 9, 10, 11 */
+/* starttls-xmpp-openssl.pcap: frames 4, 6, 8, 9, 10, 11 */
 static const step xmpp_openssl[] = {
     {CLIENT,
      "<stream:stream xmlns:stream='http://etherx.jabber.org/streams' xmlns='jabber:client' "
      "to='example.test' version='1.0'>",
      117},
     {SERVER,
-     "<\x3fxml version='1.0'\x3f><stream:stream xmlns:stream='http://etherx.jabber.org/streams' "
-     "version='1.0' from='example.test' id='d1920a77-0e3b-4a7f-97e6-2754da605dcd' xml:lang='en' "
-     "xmlns='jabber:client'><stream:features><starttls "
+     "<\x3fxml version='1.0'\x3f><stream:stream xml:lang='en' "
+     "id='4f140bcb-5ade-4b3b-8754-8269793bbb7d' from='example.test' "
+     "xmlns:stream='http://etherx.jabber.org/streams' xmlns='jabber:client' "
+     "version='1.0'><stream:features><starttls "
      "xmlns='urn:ietf:params:xml:ns:xmpp-tls'><required/></starttls></stream:features>",
      303},
     {CLIENT, "<starttls xmlns='urn:ietf:params:xml:ns:xmpp-tls'/>", 51},
@@ -176,25 +172,26 @@ static const step xmpp_openssl[] = {
     {CLIENT,
      "\x16\x03\x01\x01"
      "9\x01\x00\x01"
-     "5\x03\x03\xb9\x0e\x99\x5c\x96",
+     "5\x03\x03\xfe"
+     "c\xd3rP",
      16},
-    {SERVER, "\x16\x03\x03\x00z\x02\x00\x00v\x03\x03\xbf\xb7;v\x0b", 16},
+    {SERVER,
+     "\x16\x03\x03\x00z\x02\x00\x00v\x03\x03M\x9ai\x0f"
+     "6",
+     16},
 };
 
-/* starttls-ftp-curl: frames 4, 6, 8, 9, 10 */
+/* starttls-ftp-curl.pcap: frames 4, 6, 8, 9, 10 */
 static const step ftp_curl[] = {
     {SERVER, "220 (vsFTPd 3.0.3)\r\n", 20},
     {CLIENT, "AUTH SSL\r\n", 10},
     {SERVER, "234 Proceed with negotiation.\r\n", 31},
-    {CLIENT,
-     "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\x83"
-     "F\xcd"
-     "E\x93",
-     16},
+    {CLIENT, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03*\x09\xdd;\xec", 16},
     {SERVER, "\x16\x03\x03\x00X\x02\x00\x00T\x03\x03\xcf!\xadt\xe5", 16},
 };
 
-/* starttls-ftp-lftp: frames 4, 6, 8, 9, 10, 11, 13, 14, 15, 16, 18, 19, 21, 22, 24, 25, 26, 27 */
+/* starttls-ftp-lftp.pcap: frames 4, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 23, 24, 26, 27, 29, 30
+ */
 static const step ftp_lftp[] = {
     {SERVER, "220 (vsFTPd 3.0.3)\r\n", 20},
     {CLIENT, "FEAT\r\n", 6},
@@ -212,11 +209,17 @@ static const step ftp_lftp[] = {
     {SERVER, "211 End\r\n", 9},
     {CLIENT, "AUTH TLS\r\n", 10},
     {SERVER, "234 Proceed with negotiation.\r\n", 31},
-    {CLIENT, "\x16\x03\x01\x01\x82\x01\x00\x01~\x03\x03\x93vH\xd5+", 16},
-    {SERVER, "\x16\x03\x03\x00\x9b\x02\x00\x00\x97\x03\x03Q \xb2\xdd_", 16},
+    {CLIENT,
+     "\x16\x03\x01\x01\x82\x01\x00\x01~\x03\x03\x9c"
+     "bJ\x94\xc0",
+     16},
+    {SERVER,
+     "\x16\x03\x03\x00\x9b\x02\x00\x00\x97\x03\x03\xdby \x22"
+     "c",
+     16},
 };
 
-/* slapd and ldapsearch: frames 4, 6, 8, 9 */
+/* starttls-ldap-ldapsearch.pcap: frames 4, 6, 8, 9 */
 static const step ldap_ldapsearch[] = {
     {CLIENT,
      "0\x1d\x02\x01\x01w\x18\x80\x16"
@@ -226,28 +229,63 @@ static const step ldap_ldapsearch[] = {
      "0\x0c\x02\x01\x01x\x07\n"
      "\x01\x00\x04\x00\x04\x00",
      14},
-    {CLIENT, "\x16\x03\x01\x01p\x01\x00\x01l\x03\x03N\xdd\xe9z\xeb", 16},
-    {SERVER, "\x16\x03\x03\x00\x9b\x02\x00\x00\x97\x03\x03p\xe6\x90\xca\xa2", 16},
+    {CLIENT,
+     "\x16\x03\x01\x01p\x01\x00\x01l\x03\x03\x88"
+     "5\xfdG\xc7",
+     16},
+    {SERVER, "\x16\x03\x03\x00\x9b\x02\x00\x00\x97\x03\x03\xde\xff\xba\x10\xf9", 16},
 };
 
-/* A MariaDB 10.11.19 server (Debian 12's mariadb-server, ssl-cert and
- * ssl-key set) and its client (mariadb --ssl), on loopback: frames 4, 6, 8,
- * 10; then the same client with --skip-ssl, its login request's first 32
- * bytes (frame 28, 188 bytes of payload). */
+/* starttls-mysql-mariadb.pcap: frames 4, 6, 8, 10 */
 static const step mysql_mariadb[] = {
     {SERVER,
      "d\x00\x00\x00\n"
-     "5.5.5-10.11.19-MariaDB-0+deb12u1\x00\x03\x00\x00\x00IgK$n}NI\x00\xfe\xff-"
-     "\x02\x00\xff\x81\x15\x00\x00\x00\x00\x00\x00\x1d\x00\x00\x00"
-     "eCZ|%>J8vl=+\x00mysql_native_password\x00",
+     "5.5.5-10.11.19-MariaDB-0+deb12u1\x00\x03\x00\x00\x00R7[F,"
+     "HeD\x00\xfe\xff\x08\x02\x00\xff\x81\x15\x00\x00\x00\x00\x00\x00\x1d\x00\x00\x00"
+     "bA^5-!\x5c"
+     "0u!@`\x00mysql_native_password\x00",
      104},
     {CLIENT,
      " \x00\x00\x01\x84\xaa\xbf\x00\x00\x00\x10\x00!"
      "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x1d\x00\x00\x00",
      36},
-    {CLIENT, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\x8d\x92\rc&", 16},
-    {SERVER, "\x16\x03\x03\x00z\x02\x00\x00v\x03\x03\xb6jd\x84#", 16},
+    {CLIENT, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\x0ei\x22\x1c\x8d", 16},
+    {SERVER, "\x16\x03\x03\x00z\x02\x00\x00v\x03\x03n\xe1\x8c\x10\xaa", 16},
 };
+
+/* starttls-smtp-not-offered.pcap: frames 4, 6, 8, 9, 10, 11, 12 */
+static const step smtp_not_offered[] = {
+    {SERVER, "220 mail.example.test ESMTP\r\n", 29},
+    {CLIENT, "EHLO client.example.test\r\n", 26},
+    {SERVER,
+     "250-mail.example.test\r\n"
+     "250-PIPELINING\r\n"
+     "250-SIZE 10240000\r\n"
+     "250-VRFY\r\n"
+     "250-ETRN\r\n"
+     "250-ENHANCEDSTATUSCODES\r\n"
+     "250-8BITMIME\r\n"
+     "250-DSN\r\n"
+     "250-SMTPUTF8\r\n"
+     "250 CHUNKING\r\n",
+     154},
+    {CLIENT, "STARTTLS\r\n", 10},
+    {SERVER, "502 5.5.1 Error: command not implemented\r\n", 42},
+    {CLIENT,
+     "\x16\x03\x01\x01>\x01\x00\x01:\x03\x03\x04U\xd8\xf3"
+     "A",
+     16},
+    {SERVER,
+     "500 5.5.2 Error: bad UTF-8 syntax\r\n"
+     "500 5.5.2 Error: bad UTF-8 syntax\r\n"
+     "500 5.5.2 Error: bad syntax\r\n"
+     "500 5.5.2 Error: bad UTF-8 syntax\r\n",
+     134},
+};
+
+/* starttls-mysql-mariadb's server (MariaDB 10.11.19) and client with
+ * --skip-ssl, on loopback: its login request's first 32 bytes (188 bytes
+ * of payload). */
 static const step mysql_no_ssl[] = {
     {SERVER, NULL, 0}, /* mysql_mariadb's greeting, filled in by the test */
     {CLIENT,

@@ -143,6 +143,10 @@ static void dialogs(void)
     bool stable = same(smtp_refused, N(smtp_refused), &o);
     ok(stable && o.tls_step < 0 && o.end == TLSNEG_STARTTLS_PLAIN,
        "SMTP, STARTTLS refused by postfix (454, no key): plaintext to the end");
+    stable = same(smtp_not_offered, N(smtp_not_offered), &o);
+    ok(stable && o.tls_step < 0 && o.client_tls_step < 0 && o.end == TLSNEG_STARTTLS_PLAIN,
+       "SMTP, STARTTLS answered 502 and a ClientHello sent anyway (s_client): the session "
+       "stays plaintext, the ClientHello's bytes are not TLS to it");
     stable = same(pgsql_refused, N(pgsql_refused), &o);
     ok(stable && o.tls_step < 0 && o.end == TLSNEG_STARTTLS_NOT && o.end_step == 2,
        "PostgreSQL, SSLRequest answered 'N': plaintext; given up at the startup message "
