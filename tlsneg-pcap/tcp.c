@@ -405,6 +405,18 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
         uint16_t version = (uint16_t)(r[1] << 8 | r[2]);
         uint16_t len = (uint16_t)(r[3] << 8 | r[4]);
         if (!plausible_record(type, version, len)) {
+            if (!t->started) {
+                /* A first byte that could start a record, but no record
+                 * (a MySQL greeting of 20 to 24 or 128 and more bytes):
+                 * the STARTTLS machine's to tell. */
+                uint32_t took = 0;
+                int pl = tcp_plain(p, f, d, t, r, left, &took);
+                pos += took;
+                if (pl < 0) {
+                    break;
+                }
+                continue;
+            }
             p->st.tcp_gave_up++;
             tcp_done(t);
             break;
