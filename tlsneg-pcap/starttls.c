@@ -575,22 +575,18 @@ static unit_result unit(tlsneg_starttls *s, int d, const uint8_t *b, size_t n, s
     }
 }
 
-/* first: endpoint d's first bytes while the protocol is unknown; kept in
- * its line until they tell it. */
-static detect_result first(tlsneg_starttls *s, int d, int client, const uint8_t *b, size_t n,
-                           size_t *used)
+/* first: endpoint d's first bytes while the protocol is unknown, kept
+ * until they tell it (then they are read again, as its). */
+static detect_result first(tlsneg_starttls *s, int d, int client, const uint8_t *b, size_t n)
 {
     tlsneg_starttls_dir *x = &s->dir[d];
     size_t part = TLSNEG_STARTTLS_KEEP - x->kept < n ? TLSNEG_STARTTLS_KEEP - x->kept : n;
     memcpy(x->keep + x->kept, b, part);
-    *used = part;
     detect_result r = detect(s, d, client, x->keep, x->kept + part);
     if (r == DETECT_MORE) {
         x->kept += (uint32_t)part;
         return part < n ? DETECT_NO : DETECT_MORE;
     }
-    /* Read again from the direction's first byte, as the protocol's. */
-    *used = 0;
     return r;
 }
 
@@ -608,9 +604,8 @@ tlsneg_starttls_result tlsneg_starttls_feed(tlsneg_starttls *s, int d, int clien
     size_t room = TLSNEG_STARTTLS_MAX_PREFIX - x->seen;
     size_t m = n < room ? n : room;
     unit_result r = UNIT_ON;
-    size_t used = 0;
     if (s->proto == TLSNEG_STARTTLS_UNKNOWN) {
-        detect_result dr = first(s, d, client, b, m, &used);
+        detect_result dr = first(s, d, client, b, m);
         if (dr == DETECT_NO) {
             s->over = true;
             return TLSNEG_STARTTLS_NOT;
@@ -618,6 +613,7 @@ tlsneg_starttls_result tlsneg_starttls_feed(tlsneg_starttls *s, int d, int clien
         if (dr == DETECT_MORE) {
             x->seen += (uint32_t)m;
             *took = m;
+            s->over = m < n;
             return m < n ? TLSNEG_STARTTLS_TOO_LONG : TLSNEG_STARTTLS_PLAIN;
         }
     }
@@ -637,8 +633,7 @@ tlsneg_starttls_result tlsneg_starttls_feed(tlsneg_starttls *s, int d, int clien
     }
     size_t t = 0;
     if (r == UNIT_ON) {
-        r = unit(s, d, b + used, m - used, &t);
-        t += used;
+        r = unit(s, d, b, m, &t);
     }
     if (r == UNIT_NOT) {
         s->over = true;
