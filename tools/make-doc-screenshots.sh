@@ -90,6 +90,20 @@ TLSNEG_SCREENSHOT_PROFILE=$root/profile TLSNEG_SCREENSHOT_FILTER="tlsneg || tcp.
     TLSNEG_SCREENSHOT_HEIGHT=760 \
     "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 14 "$dir/profile-fallback-chain.png"
 
-# Statistics > TLS Negotiation Ladder.
+# Statistics > TLS Negotiation Ladder, at the size it opens at (620 x 450):
+# a dance, a scanner, and its "Go to frame..." button taken to frame 24
+# (the packet list unfiltered, frame 24 selected behind the ladder).
 TLSNEG_SCREENSHOT_DIALOG=ladder TLSNEG_SCREENSHOT_WIDTH=1000 TLSNEG_SCREENSHOT_HEIGHT=640 \
     "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 4 "$dir/ladder-fallback-chain.png"
+TLSNEG_SCREENSHOT_DIALOG=ladder TLSNEG_SCREENSHOT_WIDTH=1000 TLSNEG_SCREENSHOT_HEIGHT=640 \
+    "$shot" "$plugin" "$pcaps/scan-nmap-tls12.pcap" 6 "$dir/ladder-scan-nmap.png"
+TLSNEG_SCREENSHOT_DIALOG=ladder TLSNEG_SCREENSHOT_LADDER_GOTO=24 TLSNEG_SCREENSHOT_FILTER='' \
+    TLSNEG_SCREENSHOT_WIDTH=1280 TLSNEG_SCREENSHOT_HEIGHT=800 \
+    "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 4 "$dir/ladder-go-to-frame.png"
+
+# Wireshark's own Statistics > Flow Graph of the dance: All Flows, limited to
+# the display filter "tlsneg || tcp.flags.reset == 1" (tlsneg's Info notes
+# as the arrows' labels).
+TLSNEG_SCREENSHOT_DIALOG=flow TLSNEG_SCREENSHOT_FILTER="tlsneg || tcp.flags.reset == 1" \
+    TLSNEG_SCREENSHOT_WIDTH=1280 TLSNEG_SCREENSHOT_HEIGHT=800 \
+    "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 4 "$dir/flow-graph-fallback-chain.png"

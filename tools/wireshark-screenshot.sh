@@ -30,7 +30,14 @@
 #                                     TLS Version Negotiation, opened from the
 #                                     menu: it is the menu's last item) or
 #                                     "ladder" (Statistics > TLS Negotiation
-#                                     Ladder)
+#                                     Ladder, photographed at the size it
+#                                     opens at) or "flow" (Statistics > Flow
+#                                     Graph, its "Limit to display filter"
+#                                     box ticked)
+#   TLSNEG_SCREENSHOT_LADDER_GOTO     with the ladder: a frame number typed
+#                                     into its "Go to frame..." button's
+#                                     dialog; the whole screen is
+#                                     photographed (main window and ladder)
 # Needs: wireshark-qt, tshark, xvfb, xdotool, imagemagick.
 # Every wait is bounded; Wireshark and Xvfb are stopped on exit. Exits non-zero
 # unless OUT.png was written and is not a single colour.
@@ -45,6 +52,7 @@ height=${TLSNEG_SCREENSHOT_HEIGHT:-900}
 filter=${TLSNEG_SCREENSHOT_FILTER-tlsneg}
 columns=${TLSNEG_SCREENSHOT_COLUMNS-}
 dialog=${TLSNEG_SCREENSHOT_DIALOG-}
+ladder_goto=${TLSNEG_SCREENSHOT_LADDER_GOTO-}
 profile_src=${TLSNEG_SCREENSHOT_PROFILE-}
 profile_name="TLS Negotiation"
 case $dialog in
@@ -52,6 +60,7 @@ case $dialog in
     expert) dialog_title="Expert Information" ;;
     stats) dialog_title="TLS Version Negotiation" ;;
     ladder) dialog_title="TLS Negotiation Ladder" ;;
+    flow) dialog_title="Flow" ;;
     *) usage ;;
 esac
 
@@ -215,7 +224,7 @@ if [ -z "$dialog" ]; then
     timeout 5 xdotool mousemove --sync $((width - 10)) $((height - 8))
     sleep 1
 else
-    if [ "$dialog" = stats ] || [ "$dialog" = ladder ]; then
+    if [ "$dialog" = stats ] || [ "$dialog" = ladder ] || [ "$dialog" = flow ]; then
         # Statistics menu (Alt+S), Up wraps to its last item, which is the
         # plugin's stats tree in Wireshark 4.0 (plugin trees come last).
         timeout 5 xdotool mousemove --sync $((width / 2)) $((height - 50)) click 1
@@ -223,12 +232,14 @@ else
         timeout 5 xdotool windowfocus --sync "$win" 2>/dev/null || :
         timeout 5 xdotool key --clearmodifiers alt+s
         sleep 0.8
-        if [ "$dialog" = ladder ]; then
+        if [ "$dialog" = ladder ] || [ "$dialog" = flow ]; then
             # The ladder's item is the twelfth of the menu in Wireshark 4.0
-            # (after ONC-RPC Programs; Down skips separators). Brittle: look
-            # at the picture.
+            # (after ONC-RPC Programs; Down skips separators), Flow Graph
+            # the eighteenth (after DNS). Brittle: look at the picture.
+            downs=11
+            [ "$dialog" = flow ] && downs=17
             n=0
-            while [ $n -lt 11 ]; do
+            while [ $n -lt $downs ]; do
                 timeout 5 xdotool key --clearmodifiers Down
                 n=$((n + 1))
             done
@@ -248,8 +259,22 @@ else
         sleep 0.5; i=$((i + 1))
     done
     sleep 1    # the dialog taps the whole capture after it appears
-    timeout 5 xdotool windowmove "$dlg" 0 0 windowsize "$dlg" "$width" "$height" >/dev/null 2>&1 || :
+    if [ "$dialog" = ladder ]; then
+        # The ladder is photographed at the size it opens at (Wireshark
+        # 4.0's text window: 620 x 450), to show what a class sees.
+        timeout 5 xdotool windowmove "$dlg" 0 0 >/dev/null 2>&1 || :
+    else
+        timeout 5 xdotool windowmove "$dlg" 0 0 windowsize "$dlg" "$width" "$height" >/dev/null 2>&1 || :
+    fi
     sleep 1
+    if [ "$dialog" = flow ]; then
+        # Tick "Limit to display filter" (found at these coordinates, left
+        # of the bottom row, in Wireshark 4.0's Flow Graph resized to
+        # 1280 x 800 here: brittle, look at the picture).
+        timeout 5 xdotool mousemove --sync "${TLSNEG_SCREENSHOT_FLOW_BOX_X:-20}" \
+            "${TLSNEG_SCREENSHOT_FLOW_BOX_Y:-$((height - 62))}" click 1
+        sleep 1.5
+    fi
     if [ "$dialog" = expert ]; then
         # Its tree: one collapsed row per expert info (summary) group. Click
         # the first row, End = last group; then expand from the bottom up
@@ -282,6 +307,35 @@ else
     timeout 5 xdotool mousemove --sync $((width - 10)) $((height - 8))
     sleep 1
     shoot=$dlg
+    if [ "$dialog" = ladder ] && [ -n "$ladder_goto" ]; then
+        # The ladder's "Go to frame..." button (the middle one, found at
+        # these coordinates in the 620 x 450 window of Wireshark 4.0:
+        # brittle, look at the picture), the frame typed into the dialog it
+        # opens; then photograph the whole screen: the main window behind,
+        # with that frame selected.
+        timeout 5 xdotool mousemove --sync 462 426 click 1
+        sleep 1
+        ask=""
+        i=0
+        while [ -z "$ask" ]; do
+            [ $i -lt 20 ] || die "no \"Go to a rung's frame\" dialog after 10 s"
+            ask=$(timeout 5 xdotool search --onlyvisible --name "Go to a rung" 2>/dev/null | head -n1 || :)
+            sleep 0.5; i=$((i + 1))
+        done
+        # Click into its field (the first row's right half), then type.
+        geom=$(timeout 5 xdotool getwindowgeometry --shell "$ask")
+        ask_x=$(printf '%s\n' "$geom" | sed -n 's/^X=//p')
+        ask_y=$(printf '%s\n' "$geom" | sed -n 's/^Y=//p')
+        ask_w=$(printf '%s\n' "$geom" | sed -n 's/^WIDTH=//p')
+        timeout 5 xdotool mousemove --sync $((ask_x + ask_w * 3 / 4)) $((ask_y + 22)) click 1
+        sleep 0.3
+        timeout 5 xdotool type --delay 50 "$ladder_goto"
+        timeout 5 xdotool key --clearmodifiers Return
+        sleep 6    # the filter back comes with the ladder's next redraw (3 s)
+        timeout 5 xdotool windowmove "$dlg" $((width - 620)) $((height - 450)) >/dev/null 2>&1 || :
+        sleep 1
+        shoot=root
+    fi
 fi
 
 mkdir -p "$(dirname "$out")"

@@ -18,7 +18,7 @@
 #define NONE UINT32_MAX
 
 /* A lane's heading, cut to fit (the text writer's widest line). */
-#define HEADING_MAX (8 + 66 + 256)
+#define HEADING_MAX (8 + 66 + 256 + 64)
 
 typedef struct {
     tlsneg_step s; /* finding and detail point into owned copies */
@@ -238,17 +238,52 @@ static unsigned number_of(const uint32_t *firsts, unsigned n, uint32_t frame)
     return lo < n && firsts[lo] == frame ? lo + 1 : 0;
 }
 
+/* What a lane's heading says, and where its clock starts. */
+typedef struct {
+    unsigned attempts;
+    uint32_t probe; /* the earliest start of a probe among its hellos, or 0 */
+    int64_t t0;     /* the time of its first attempt (or of its first step) */
+} lane_sum;
+
+static lane_sum summary(const tlsneg_ladder *l, const lane *ln)
+{
+    lane_sum sum = {0, 0, l->steps[ln->first].s.time_us};
+    for (uint32_t i = ln->first; i != NONE; i = l->steps[i].next) {
+        const tlsneg_step *s = &l->steps[i].s;
+        if (s->kind == TLSNEG_STEP_CLIENT_HELLO && s->frame == s->attempt) {
+            if (!sum.attempts++) {
+                sum.t0 = s->time_us;
+            }
+        }
+        if (s->probe && (!sum.probe || s->probe < sum.probe)) {
+            sum.probe = s->probe;
+        }
+    }
+    return sum;
+}
+
+/* heading writes "SERVER (SNI name), client CLIENT: N attempts", and for a
+ * probe "; scanner: probe since frame N, not a dance". */
+static void heading(const char *server, const char *sni, const char *client, const lane_sum *sum,
+                    char *buf, size_t len)
+{
+    char scanner[64] = "";
+    if (sum->probe) {
+        snprintf(scanner, sizeof scanner, "; scanner: probe since frame %u, not a dance",
+                 sum->probe);
+    }
+    snprintf(buf, len, "%s%s%s%s, client %s: %u attempt%s%s", server, *sni ? " (SNI " : "", sni,
+             *sni ? ")" : "", client, sum->attempts, sum->attempts == 1 ? "" : "s", scanner);
+}
+
 static void layout_lane(const tlsneg_ladder *l, const lane *ln, const tlsneg_ladder_renderer *o)
 {
     const char *server = ln->key;
     const char *sni = server + strlen(server) + 1;
     const char *client = sni + strlen(sni) + 1;
     char buf[HEADING_MAX], text[192], out[224], v[TLSNEG_VERSION_NAME_MAX];
-    unsigned attempts = 0;
-    for (uint32_t i = ln->first; i != NONE; i = l->steps[i].next) {
-        const tlsneg_step *s = &l->steps[i].s;
-        attempts += s->kind == TLSNEG_STEP_CLIENT_HELLO && s->frame == s->attempt;
-    }
+    lane_sum sum = summary(l, ln);
+    unsigned attempts = sum.attempts;
     uint32_t *firsts = malloc((attempts ? attempts : 1) * sizeof *firsts);
     bool *answered = calloc(attempts ? attempts : 1, sizeof *answered);
     uint32_t *failed = calloc(attempts ? attempts : 1, sizeof *failed); /* the failing step + 1 */
@@ -258,8 +293,7 @@ static void layout_lane(const tlsneg_ladder *l, const lane *ln, const tlsneg_lad
         free(failed);
         return;
     }
-    snprintf(buf, sizeof buf, "%s%s%s%s, client %s: %u attempt%s", server, *sni ? " (SNI " : "",
-             sni, *sni ? ")" : "", client, attempts, attempts == 1 ? "" : "s");
+    heading(server, sni, client, &sum, buf, sizeof buf);
     o->head(o->ctx, buf, client, server);
 
     unsigned n = 0;
@@ -283,7 +317,7 @@ static void layout_lane(const tlsneg_ladder *l, const lane *ln, const tlsneg_lad
             prev_hello = s;
             snprintf(text, sizeof text, "#%u ClientHello, up to %s%s%s", n, vname(s, v),
                      s->fallback_scsv ? ", TLS_FALLBACK_SCSV" : "", move);
-            o->arrow(o->ctx, s->frame, true, text);
+            o->arrow(o->ctx, s->frame, s->time_us - sum.t0, true, text);
             last = s->attempt;
             continue;
         }
@@ -304,7 +338,7 @@ static void layout_lane(const tlsneg_ladder *l, const lane *ln, const tlsneg_lad
         } else {
             snprintf(out, sizeof out, "%s", text);
         }
-        o->arrow(o->ctx, s->frame, s->from_client, out);
+        o->arrow(o->ctx, s->frame, s->time_us - sum.t0, s->from_client, out);
         last = s->attempt;
         if (k && s->kind != TLSNEG_STEP_CLIENT_HELLO) {
             answered[k - 1] = true;
@@ -347,6 +381,46 @@ void tlsneg_ladder_layout(const tlsneg_ladder *l, const tlsneg_ladder_renderer *
                  l->max_steps);
         o->plain(o->ctx, buf);
     }
+}
+
+static int by_frame(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+size_t tlsneg_ladder_frames(const tlsneg_ladder *l, uint32_t *frames, size_t max)
+{
+    uint32_t *all = malloc((l->num_steps ? l->num_steps : 1) * sizeof *all);
+    size_t n = 0, distinct = 0;
+    if (!all) {
+        return 0;
+    }
+    for (size_t i = 0; i < l->num_steps; i++) {
+        if (l->steps[i].s.kind != TLSNEG_STEP_VERDICT) {
+            all[n++] = l->steps[i].s.frame;
+        }
+    }
+    qsort(all, n, sizeof *all, by_frame);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || all[i] != all[i - 1]) {
+            if (distinct < max) {
+                frames[distinct] = all[i];
+            }
+            distinct++;
+        }
+    }
+    free(all);
+    return distinct;
+}
+
+const char *tlsneg_ladder_seconds(int64_t us, char *buf, size_t len)
+{
+    uint64_t mag = us < 0 ? (uint64_t)0 - (uint64_t)us : (uint64_t)us;
+    uint64_t ms = mag / 1000 + (mag % 1000 >= 500);
+    snprintf(buf, len, "%s%llu.%03llu", us < 0 && ms ? "-" : "", (unsigned long long)(ms / 1000),
+             (unsigned long long)(ms % 1000));
+    return buf;
 }
 
 void tlsneg_ladder_wrap(const char *text, size_t room_first, size_t room,

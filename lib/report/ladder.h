@@ -3,8 +3,10 @@
  * client, every attempt as a rung: the ClientHello with its highest offer,
  * what answered it (ServerHello and the version in force, HelloRetryRequest,
  * an alert, a TCP reset or close), and the verdicts that concern it, in
- * frame order, as plain text for a terminal, a slide or a GUI window, or as
- * SVG.
+ * frame order, each rung with its seconds since the lane's first attempt, as
+ * plain text for a terminal, a slide or a GUI window, or as SVG. A lane
+ * whose hellos the analysis found to be a probe (a scanner's burst) says so
+ * in its heading ("scanner: probe since frame N, not a dance").
  *
  * Pure C. A front end feeds the messages and closes it hands to the other
  * outputs (output.h), in frame order, each with its connection
@@ -60,6 +62,23 @@ void tlsneg_ladder_print_svg(const tlsneg_ladder *l, FILE *out);
 void tlsneg_ladder_write(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
                          void *ctx);
 
+/* The columns of tlsneg_ladder_write_narrow: what a window of Wireshark's
+ * default text dialog size (620 px wide, about 73 columns of its monospace
+ * font) shows without wrapping, with room to spare. */
+#define TLSNEG_LADDER_NARROW 60
+
+/* tlsneg_ladder_write_narrow writes the same ladders in at most
+ * TLSNEG_LADDER_NARROW columns (a rung's words longer than that are wrapped
+ * under it): the frame, the seconds, and an arrow with the words. */
+void tlsneg_ladder_write_narrow(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
+                                void *ctx);
+
+/* tlsneg_ladder_frames writes the frames of the ladder's rungs (every step
+ * but the verdicts), ascending, each once, the first max of them into
+ * frames, and returns how many there are (more than max: not all
+ * written). */
+size_t tlsneg_ladder_frames(const tlsneg_ladder *l, uint32_t *frames, size_t max);
+
 /* tlsneg_ladder_write_svg writes the same ladders, laid out by the same
  * code, as one SVG document (for handouts), line by line: per lane a
  * heading, the client's and the server's lifelines, each step an arrow
@@ -85,6 +104,9 @@ typedef enum {
 typedef struct {
     tlsneg_step_kind kind;
     uint32_t frame;
+    int64_t time_us;  /* the frame's capture time, in microseconds */
+    uint32_t probe;   /* the first hello of the probe (a scanner's burst) this step's
+                         hello belongs to, as the analysis judged it; 0: none known */
     uint32_t attempt; /* the frame of the first ClientHello of the step's connection
                          (a ClientHello with frame != attempt follows a
                          HelloRetryRequest or HelloVerifyRequest); 0: unknown */

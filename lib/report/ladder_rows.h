@@ -17,8 +17,9 @@
 typedef struct {
     /* a lane's heading: text, and the names of its two ends */
     void (*head)(void *ctx, const char *text, const char *client, const char *server);
-    /* a message: its frame, its direction, its text */
-    void (*arrow)(void *ctx, uint32_t frame, bool from_client, const char *text);
+    /* a message: its frame, its time since the lane's first attempt (in
+     * microseconds), its direction, its text */
+    void (*arrow)(void *ctx, uint32_t frame, int64_t since_us, bool from_client, const char *text);
     /* a note under the rungs: its lead (first) and its text, to be wrapped */
     void (*note)(void *ctx, const char *first, const char *text);
     void (*end)(void *ctx);                     /* after a lane */
@@ -34,6 +35,13 @@ void tlsneg_ladder_layout(const tlsneg_ladder *l, const tlsneg_ladder_renderer *
 void tlsneg_ladder_wrap(const char *text, size_t room_first, size_t room,
                         void (*each)(const char *p, size_t n, unsigned index, void *ctx),
                         void *ctx);
+
+/* The widest "seconds" text: "-123456789.123". */
+#define TLSNEG_LADDER_SECONDS_MAX 24
+
+/* tlsneg_ladder_seconds writes us microseconds as seconds with three
+ * decimals, rounded half away from zero ("0.000", "1.235", "-0.002"). */
+const char *tlsneg_ladder_seconds(int64_t us, char *buf, size_t len);
 
 /* tlsneg_ladder_attempt returns the frame of the first ClientHello seen on
  * connection conn, or 0; with hello (a ClientHello in frame, the first on

@@ -30,6 +30,11 @@ static void peers_of(const tlsneg_out_frame *fr, bool from_client, const char *s
     p->sni = sni;
 }
 
+static int64_t frame_time_us(const tlsneg_out_frame *fr)
+{
+    return fr->secs * 1000000 + (int64_t)fr->usecs;
+}
+
 /* hello_step fills s (frame, attempt and direction set) for the hello m. */
 static void hello_step(tlsneg_step *s, const tlsneg_out_msg *m)
 {
@@ -67,7 +72,13 @@ void tlsneg_ladder_message(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_fra
     peers p;
     peers_of(fr, m->from_client, m->sni, &p);
     uint32_t attempt = tlsneg_ladder_attempt(l, conn, client_hello, fr->frame);
+    /* The probe decision the report names is the analysis' (a verdict
+     * across connections on the hello): taken over, not made again. */
+    const tlsneg_kept_verdict *probe =
+        tlsneg_kept_find(m->verdicts, m->num_verdicts, TLSNEG_VERDICT_PROBE);
     tlsneg_step s = {.frame = fr->frame,
+                     .time_us = frame_time_us(fr),
+                     .probe = probe ? probe->probe.first_frame : 0,
                      .attempt = attempt,
                      .from_client = m->from_client,
                      .dtls = f->wire == TLSNEG_WIRE_DTLS};
@@ -86,6 +97,7 @@ void tlsneg_ladder_message(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_fra
                                  : m->early_cause == TLSNEG_CAUSE_RESET ? TLSNEG_STEP_RESET
                                                                         : TLSNEG_STEP_CLOSE,
                          .frame = m->early_frame,
+                         .time_us = (int64_t)m->early_time_us,
                          .attempt = attempt,
                          .alert = m->early_alert,
                          .failure = m->early_cause};
@@ -96,6 +108,7 @@ void tlsneg_ladder_message(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_fra
         if (tlsneg_rule_is_verdict(id)) {
             tlsneg_step v = {.kind = TLSNEG_STEP_VERDICT,
                              .frame = fr->frame,
+                             .time_us = s.time_us,
                              .attempt = attempt,
                              .finding = tlsneg_rules[id].finding,
                              .detail = m->findings[i].detail};
@@ -112,6 +125,7 @@ void tlsneg_ladder_close(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_frame
     uint32_t attempt = tlsneg_ladder_attempt(l, conn, false, fr->frame);
     tlsneg_step s = {.kind = cause == TLSNEG_CAUSE_RESET ? TLSNEG_STEP_RESET : TLSNEG_STEP_CLOSE,
                      .frame = fr->frame,
+                     .time_us = frame_time_us(fr),
                      .attempt = attempt ? attempt : attempt_frame,
                      .from_client = from_client,
                      .failure = cause};

@@ -20,12 +20,25 @@
 #define SVG_NOTE_H  17
 #define SVG_GAP_H   24 /* after a lane */
 #define SVG_WRAP    110
+#define SVG_TIME_X  (SVG_CLIENT - 10) /* right edge of the seconds */
+
+/* How wide a character of the fonts named below can be, in thousandths
+ * of the font size. DejaVu Sans (the widest of them) draws digits 0.636 em
+ * wide (1303 of 2048 units), the widest characters of addresses and
+ * frame numbers, and most lower case narrower; so labels are taken at 0.64
+ * em (bold 0.72), and the notes, long lines of prose that average about
+ * 0.55 em, at 0.60. The drawing is made as wide as its widest line needs
+ * (tlsneg_ladder_write_svg). */
+#define SVG_EM_PLAIN 640
+#define SVG_EM_NOTE  600
+#define SVG_EM_BOLD  720
 
 typedef struct {
     void (*line)(const char *text, void *ctx);
     void *ctx;
     bool draw; /* false: only measure */
     unsigned y, lane_top;
+    unsigned right; /* measuring: the rightmost any text reaches */
     const char *first;
 } svg_out;
 
@@ -51,6 +64,24 @@ static const char *xml_escape(const char *text, char *out, size_t len)
     return out;
 }
 
+/* text_w is the widest text of n characters at font size px can be. */
+static unsigned text_w(size_t n, unsigned px, unsigned em)
+{
+    return (unsigned)((n * px * em + 999) / 1000);
+}
+
+/* reach notes that a text of font size px (em: thousandths of it per
+ * character) placed at x with anchor ("start", "middle", "end") ends at. */
+static void reach(svg_out *o, unsigned x, const char *anchor, const char *text, unsigned px,
+                  unsigned em)
+{
+    unsigned w = text_w(strlen(text), px, em);
+    unsigned end = anchor[0] == 's' ? x + w : anchor[0] == 'm' ? x + (w + 1) / 2 : x;
+    if (end > o->right) {
+        o->right = end;
+    }
+}
+
 static void svg_printf(const svg_out *o, const char *fmt, ...) TLSNEG_PRINTF(2, 3);
 static void svg_printf(const svg_out *o, const char *fmt, ...)
 {
@@ -68,27 +99,40 @@ static void svg_printf(const svg_out *o, const char *fmt, ...)
 static void svg_head(void *ctx, const char *text, const char *client, const char *server)
 {
     svg_out *o = ctx;
-    char a[1024], b[256], c[256];
+    char a[1024], b[256], c[256], peer[320];
     o->lane_top = o->y;
+    reach(o, 8, "start", text, 13, SVG_EM_BOLD);
+    snprintf(peer, sizeof peer, "server %s", server);
+    reach(o, SVG_SERVER, "middle", peer, 13, SVG_EM_PLAIN);
+    /* The client's name under its lifeline, or from the left edge when
+     * half of it would not fit left of the lifeline (IPv6). */
+    bool centred = text_w(strlen(client) + 7, 13, SVG_EM_PLAIN) / 2 + 8 <= SVG_CLIENT;
+    snprintf(peer, sizeof peer, "client %s", client);
+    reach(o, centred ? SVG_CLIENT : 8, centred ? "middle" : "start", peer, 13, SVG_EM_PLAIN);
     svg_printf(o, "<g class=\"lane\">");
     svg_printf(o, "<text class=\"heading\" x=\"8\" y=\"%u\">%s</text>", o->y + 18,
                xml_escape(text, a, sizeof a));
     svg_printf(o,
-               "<text class=\"peer\" x=\"%u\" y=\"%u\" text-anchor=\"middle\">client "
+               "<text class=\"peer\" x=\"%u\" y=\"%u\" text-anchor=\"%s\">client "
                "%s</text><text class=\"peer\" x=\"%u\" y=\"%u\" text-anchor=\"middle\">server "
                "%s</text>",
-               SVG_CLIENT, o->y + 44, xml_escape(client, b, sizeof b), SVG_SERVER, o->y + 44,
+               centred ? SVG_CLIENT : 8, o->y + 44, centred ? "middle" : "start",
+               xml_escape(client, b, sizeof b), SVG_SERVER, o->y + 44,
                xml_escape(server, c, sizeof c));
     o->y += SVG_HEAD_H;
 }
 
-static void svg_arrow(void *ctx, uint32_t frame, bool from_client, const char *text)
+static void svg_arrow(void *ctx, uint32_t frame, int64_t since_us, bool from_client,
+                      const char *text)
 {
     svg_out *o = ctx;
-    char a[1024];
+    char a[1024], secs[TLSNEG_LADDER_SECONDS_MAX];
     unsigned base = o->y + SVG_ARROW_H - 8;
+    reach(o, (SVG_CLIENT + SVG_SERVER) / 2, "middle", text, 13, SVG_EM_PLAIN);
     svg_printf(o, "<text class=\"frame\" x=\"%u\" y=\"%u\" text-anchor=\"end\">%u</text>",
                SVG_FRAME_X, base + 4, frame);
+    svg_printf(o, "<text class=\"time\" x=\"%u\" y=\"%u\" text-anchor=\"end\">%s</text>",
+               SVG_TIME_X, base + 4, tlsneg_ladder_seconds(since_us, secs, sizeof secs));
     svg_printf(o, "<text class=\"msg\" x=\"%u\" y=\"%u\" text-anchor=\"middle\">%s</text>",
                (SVG_CLIENT + SVG_SERVER) / 2, base - 5, xml_escape(text, a, sizeof a));
     svg_printf(o,
@@ -104,6 +148,7 @@ static void svg_note_line(const char *p, size_t n, unsigned index, void *ctx)
     svg_out *o = ctx;
     char piece[256], a[1024];
     snprintf(piece, sizeof piece, "%s%.*s", index == 0 ? o->first : "  ", (int)n, p);
+    reach(o, SVG_CLIENT + 12, "start", piece, 12, SVG_EM_NOTE);
     svg_printf(o, "<text class=\"note\" x=\"%u\" y=\"%u\" xml:space=\"preserve\">%s</text>",
                SVG_CLIENT + 12, o->y + 12, xml_escape(piece, a, sizeof a));
     o->y += SVG_NOTE_H;
@@ -132,6 +177,7 @@ static void svg_plain(void *ctx, const char *text)
 {
     svg_out *o = ctx;
     char a[1024];
+    reach(o, 8, "start", text, 12, SVG_EM_NOTE);
     svg_printf(o, "<text class=\"note\" x=\"8\" y=\"%u\">%s</text>", o->y + 14,
                xml_escape(text, a, sizeof a));
     o->y += SVG_NOTE_H + 4;
@@ -140,10 +186,11 @@ static void svg_plain(void *ctx, const char *text)
 void tlsneg_ladder_write_svg(const tlsneg_ladder *l, void (*line)(const char *text, void *ctx),
                              void *ctx)
 {
-    svg_out o = {line, ctx, false, 8, 0, ""};
+    svg_out o = {line, ctx, false, 8, 0, SVG_W - 8, ""};
     tlsneg_ladder_renderer r = {svg_head, svg_arrow, svg_note, svg_end, svg_plain, &o};
     tlsneg_ladder_layout(l, &r); /* measure */
     unsigned height = o.y + 8;
+    unsigned width = o.right + 8; /* at least SVG_W: the widest text inside */
     o.draw = true;
     o.y = 8;
     svg_printf(&o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
@@ -151,13 +198,13 @@ void tlsneg_ladder_write_svg(const tlsneg_ladder *l, void (*line)(const char *te
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
                "viewBox=\"0 0 %u %u\" font-family=\"DejaVu Sans, Arial, sans-serif\" "
                "font-size=\"13\">",
-               SVG_W, height, SVG_W, height);
+               width, height, width, height);
     svg_printf(&o, "<title>TLS version negotiation ladder</title>");
     svg_printf(&o, "<defs><marker id=\"head\" markerWidth=\"10\" markerHeight=\"8\" refX=\"9\" "
                    "refY=\"4\" orient=\"auto\"><path d=\"M0,0 L10,4 L0,8 z\" "
                    "fill=\"#333\"/></marker>");
     svg_printf(&o, "<style>.heading{font-weight:bold}.peer{fill:#333;font-style:italic}"
-                   ".frame{fill:#666;font-family:monospace}"
+                   ".frame,.time{fill:#666;font-family:monospace}"
                    ".lifeline{stroke:#999;stroke-width:2;stroke-dasharray:4 3}"
                    ".to-server{stroke:#1f5fa8;stroke-width:1.6}"
                    ".to-client{stroke:#a8321f;stroke-width:1.6}"

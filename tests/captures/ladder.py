@@ -13,10 +13,15 @@ its ClientHello's title once the capture has been read (-2), as tshark's own
 tcp.flags.reset/fin and tls.alert_message fields show; a fallback retry's
 title says so ("fallback retry 2/3 (TLS 1.2 -> TLS 1.1, no SCSV)"). The SVG
 ladder (-z tlsneg,ladder-svg) is well-formed XML naming the same frames,
-rungs and notes as the text. A client's abort after a ServerHello with a
+rungs, seconds and notes as the text, as wide as the server's name needs.
+Each rung's seconds since its lane's first attempt are tshark's
+frame.time_relative differences; a scanner's lane (the captures made by
+nmap, sslscan, testssl.sh) says "scanner: probe since frame F, not a
+dance", F its first ClientHello, and no lane of a dance says scanner. A client's abort after a ServerHello with a
 sentinel, from a client that offered TLS 1.3, says it caught the downgrade."""
 import argparse
 import html
+from decimal import Decimal, ROUND_HALF_UP
 import os
 import re
 import sys
@@ -191,6 +196,114 @@ def check_titles(box, cap, name, want, check):
             previous = highest
 
 
+# A rung of -z tlsneg,ladder: the frame, the seconds since the lane's first
+# attempt, the words with their arrow.
+RUNG = re.compile(r"^ {0,7}(\d+) +(-?\d+\.\d{3})  (.*)$")
+# The captures made by scanners (pcaps/README.md: nmap ssl-enum-ciphers,
+# sslscan, testssl.sh against openssl s_server).
+SCANS = ["scan-nmap-tls12.pcap", "scan-nmap-tls13.pcap", "scan-sslscan-tls12.pcap",
+         "scan-sslscan-tls13.pcap", "scan-testssl-tls12.pcap", "scan-testssl-tls13.pcap"]
+
+
+def relative_times(box, cap):
+    """frame -> frame.time_relative (Decimal), as tshark reads it."""
+    out = box.run(["-n", "-r", cap, "-T", "fields", "-e", "frame.number", "-e",
+                   "frame.time_relative"]).stdout
+    return {int(f): Decimal(t) for f, t in (l.split("\t") for l in out.splitlines() if l)}
+
+
+def lanes(out):
+    """The ladder's lanes: (heading, [(frame, seconds, words)])."""
+    result = []
+    for line in out.splitlines():
+        m = RUNG.match(line)
+        if m and result:
+            result[-1][1].append((int(m.group(1)), m.group(2), m.group(3)))
+        elif re.search(r": \d+ attempts?(; .*)?$", line):
+            result.append((line, []))
+    return result
+
+
+def check_seconds(box, cap, label, out, check):
+    """Each rung's seconds are its frame's time less the time of its lane's
+    first attempt (the #1 ClientHello), both read by tshark
+    (frame.time_relative), to the millisecond, half away from zero."""
+    t = relative_times(box, cap)
+    wrong, n = [], 0
+    for heading, rungs in lanes(out):
+        first = [f for f, _, w in rungs if w.startswith("#1 ClientHello")]
+        if not first:
+            wrong.append(f"{heading}: no #1 ClientHello rung")
+            continue
+        for f, secs, _ in rungs:
+            want = (t[f] - t[first[0]]).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+            want = "0.000" if want == 0 else str(want)
+            n += 1
+            if secs != want:
+                wrong.append(f"frame {f}: {secs}, bytes {want}")
+    check(n and not wrong, f"{label}: the {n} rungs' seconds since their lane's first attempt "
+          "agree with tshark's frame.time_relative", "\n".join(wrong[:10]))
+
+
+def check_scanners(box, check):
+    """A scanner's lane says so: "scanner: probe since frame F, not a dance",
+    F the first ClientHello from that client to that server (tshark's
+    tls.handshake.type, ip and tcp fields), in one pass and in two, and the
+    seconds are right there too."""
+    for name in SCANS:
+        cap = box.add_capture(os.path.join(ROOT, "pcaps", name))
+        rows = box.run(["-n", "-r", cap, "-Y", "tls.handshake.type == 1", "-T", "fields",
+                        "-e", "frame.number", "-e", "ip.src", "-e", "ip.dst", "-e",
+                        "tcp.dstport"]).stdout.splitlines()
+        first = {}
+        for r in rows:
+            f, src, dst, port = r.split("\t")
+            first.setdefault((src, f"{dst}:{port}"), int(f))
+        for mode in ([], ["-2"]):
+            label = f"{name}{' -2' if mode else ''}"
+            out = box.run(mode + ["-n", "-r", cap, "-q", "-z", "tlsneg,ladder"]).stdout
+            found = lanes(out)
+            check(found, f"{label}: lanes in the ladder", out)
+            for heading, _ in found:
+                m = re.match(r"^(\S+?)(?: \(SNI [^)]*\))?, client (\S+): \d+ attempts?"
+                             r"(?:; scanner: probe since frame (\d+), not a dance)?$", heading)
+                want = first.get((m.group(2), m.group(1))) if m else None
+                check(m and want is not None and m.group(3) == str(want),
+                      f"{label}: {heading.split(',')[0]}'s lane says scanner: probe since frame "
+                      f"{want}, not a dance", heading)
+            check_seconds(box, cap, label, out, check)
+
+
+def check_flow_graph(box, check):
+    """Wireshark's own Flow Graph (-z flow,any,network: what Statistics >
+    Flow Graph draws, All Flows), limited to the hellos, alerts and resets,
+    has an arrow for each of them, and tlsneg's Info note on each fallback
+    retry (the frames tshark's tlsneg.fallback filter finds): the dance, as
+    the tutorial shows it."""
+    name = "fallback-chain.pcap"
+    cap = box.add_capture(os.path.join(ROOT, "pcaps", name))
+    flt = "tlsneg || tcp.flags.reset == 1"
+    frames = {}
+    for line in box.run(["-n", "-r", cap, "-Y", flt, "-T", "fields", "-e", "frame.number",
+                         "-e", "frame.time_relative"]).stdout.splitlines():
+        f, t = line.split("\t")
+        frames[f"{Decimal(t):.6f}"] = int(f)
+    retries = {int(f) for f in box.run(["-n", "-r", cap, "-Y", "tlsneg.fallback", "-T", "fields",
+                                        "-e", "frame.number"]).stdout.split()}
+    flow = box.run(["-n", "-r", cap, "-q", "-z", f"flow,any,network,{flt}"]).stdout
+    rows = {}
+    for line in flow.splitlines():
+        m = re.match(r"^\|(\d+\.\d{6}) *\|.*\|([^|]*)$", line)
+        if m:
+            rows[frames.get(m.group(1))] = m.group(2)
+    check(sorted(f for f in rows if f) == sorted(frames.values()) and retries,
+          f"{name}: the Flow Graph draws an arrow for each of the {len(frames)} hellos, alerts "
+          "and resets", flow)
+    for f in sorted(retries):
+        check("[fallback: " in rows.get(f, ""), f"{name}: the Flow Graph's frame {f}, a "
+              "fallback retry, carries tlsneg's note", rows.get(f, "(no row)"))
+
+
 def rung_text(line):
     text = line.strip()
     if text.endswith(">"):
@@ -211,16 +324,29 @@ def check_svg(box, cap, label, mode, text_out, check):
     texts = [(t.get("class"), "".join(t.itertext())) for t in root.iter(ns + "text")]
     rungs, notes = [], []
     for line in text_out.splitlines():
-        m = re.match(r"^ {0,7}(\d+)  (.*)$", line)
+        m = RUNG.match(line)
         if m:
-            rungs.append((m.group(1), rung_text(m.group(2))))
+            rungs.append((m.group(1), rung_text(m.group(3)), m.group(2)))
         elif line.startswith(" " * 12):
             notes.append(line.strip())
     frames = [t for c, t in texts if c == "frame"]
     msgs = [t for c, t in texts if c == "msg"]
-    check(frames == [f for f, _ in rungs] and msgs == [t for _, t in rungs],
+    times = [t for c, t in texts if c == "time"]
+    check(frames == [f for f, _, _ in rungs] and msgs == [t for _, t, _ in rungs] and
+          times == [t for _, _, t in rungs],
           f"{label}: the SVG draws the {len(rungs)} rungs of the text ladder, same frames, "
-          "same words", f"svg {list(zip(frames, msgs))[:6]}\ntext {rungs[:6]}")
+          "same words, same seconds", f"svg {list(zip(frames, msgs, times))[:6]}\n"
+          f"text {rungs[:6]}")
+    # Nothing drawn past the right edge: the server's name, centred on its
+    # lifeline, is at most 0.64 em a character wide (DejaVu Sans at 13 px
+    # draws digits 1303/2048 em wide, its letters here narrower).
+    width = float(root.get("width"))
+    for t in root.iter(ns + "text"):
+        if t.get("class") == "peer" and t.get("text-anchor") == "middle":
+            half = len("".join(t.itertext())) * 13 * 0.64 / 2
+            check(float(t.get("x")) + half <= width,
+                  f"{label}: the SVG ({width:.0f} wide) holds {''.join(t.itertext())!r}",
+                  f"x {t.get('x')}, half its width up to {half:.0f}")
     svg_notes = [t.strip() for c, t in texts if c == "note"]
     fails = [n for n in notes if re.match(r"#\d+ \(frame \d+\) failed: ", n)]
     check(all(n in svg_notes for n in fails),
@@ -355,9 +481,9 @@ def main():
                 out = box.run(mode + ["-n", "-r", cap, "-q", "-z", "tlsneg,ladder"]).stdout
                 got = {}
                 for line in out.splitlines():
-                    m = re.match(r"^ {0,7}(\d+)  (.*)$", line)
+                    m = RUNG.match(line)
                     if m:
-                        got.setdefault(int(m.group(1)), []).append(m.group(2))
+                        got.setdefault(int(m.group(1)), []).append(m.group(3))
                 label = f"{name}{' -2' if mode else ''}"
                 check(sorted(got) == sorted(want),
                       f"{label}: a rung for each of the {len(want)} frames the bytes name",
@@ -372,6 +498,8 @@ def main():
                 attempts = sum(1 for fc, p, *_ in want.values() if p.startswith("ClientHello")
                                and fc)
                 heads = re.findall(r": (\d+) attempts?$", out, re.M)
+                check(" scanner" not in out, f"{label}: no lane of this dance is called a "
+                      "scanner's probe", out)
                 check(sum(map(int, heads)) <= attempts and heads,
                       f"{label}: the headings count at most the {attempts} ClientHellos",
                       out)
@@ -382,9 +510,12 @@ def main():
                       f"{len(fails)} failed attempts failed, as the bytes show",
                       f"ladder {said}\nbytes {fails}")
                 check_svg(box, cap, label, mode, out, check)
+                check_seconds(box, cap, label, out, check)
             check_titles(box, cap, name, want, check)
             check_info_notes(box, cap, name, want, check)
         check_group_move(box, check)
+        check_scanners(box, check)
+        check_flow_graph(box, check)
 
 
         check_dtls_names(box, check)

@@ -11,6 +11,7 @@
 #include "core/versions.h"
 #include "replay/events.h"
 #include "report/ladder.h"
+#include "report/ladder_rows.h"
 
 #include "session_events.h"
 #include "tap.h"
@@ -277,12 +278,113 @@ static void failures_and_svg(void)
     tlsneg_ladder_free(e);
 }
 
+/* widest returns the longest line of text. */
+static size_t widest(const char *text)
+{
+    size_t w = 0;
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        w = n > w ? n : w;
+        p += n + (end ? 1 : 0);
+    }
+    return w;
+}
+
+/* A lane whose hellos the analysis put in a probe (step.probe, the probe's
+ * first hello) says so in its heading, with the earliest start; one whose
+ * hellos carry none says nothing of a scanner. The seconds are counted from
+ * the lane's first attempt, rounded to milliseconds. */
+static void scanner_and_seconds(void)
+{
+    tlsneg_ladder *l = tlsneg_ladder_new(100);
+    const char *srv = "127.0.0.3:44364", *cli = "127.0.0.2";
+    tlsneg_step s = hello(6, 6, TLSNEG_V_TLS12, false);
+    s.time_us = 1000000;
+    tlsneg_ladder_add(l, srv, NULL, cli, &s);
+    s = alert(7, 6, 40);
+    s.time_us = 1000000 + 1499; /* 1.499 ms: 0.001 */
+    tlsneg_ladder_add(l, srv, NULL, cli, &s);
+    s = hello(20, 20, TLSNEG_V_SSL3, false);
+    s.time_us = 1000000 + 29500; /* 29.5 ms: 0.030, half away from zero */
+    s.probe = 20;
+    tlsneg_ladder_add(l, srv, NULL, cli, &s);
+    s = hello(23, 23, TLSNEG_V_TLS10, false);
+    s.time_us = 1000000 + 2000000;
+    s.probe = 6; /* the probe known since frame 6, told on a later hello */
+    tlsneg_ladder_add(l, srv, NULL, cli, &s);
+    s = hello(30, 30, TLSNEG_V_TLS13, false);
+    s.time_us = 5;
+    tlsneg_ladder_add(l, "192.0.2.1:443", NULL, cli, &s);
+
+    out o = {0};
+    char buf[256];
+    tlsneg_ladder_write(l, collect, &o);
+    ok(strstr(o.text, "127.0.0.3:44364, client 127.0.0.2: 3 attempts; scanner: probe since frame "
+                      "6, not a dance\n") != NULL,
+       "the probe's lane names a scanner, since the earliest start its hellos carry:\n%s", o.text);
+    ok(strstr(o.text, "192.0.2.1:443, client 127.0.0.2: 1 attempt\n") != NULL,
+       "a lane without a probe names none");
+    ok(has(line_of(&o, 6, buf, sizeof buf), "       6    0.000  #1 ClientHello"),
+       "the first attempt is second 0");
+    ok(has(line_of(&o, 7, buf, sizeof buf), "    0.001  <--"), "1.499 ms is 0.001");
+    ok(has(line_of(&o, 20, buf, sizeof buf), "    0.030  #2"), "29.5 ms is 0.030");
+    ok(has(line_of(&o, 23, buf, sizeof buf), "    2.000  #3"), "2 s is 2.000");
+    ok(has(line_of(&o, 30, buf, sizeof buf), "    0.000  #1"), "each lane has its own clock");
+    char secs[32];
+    ok(strcmp(tlsneg_ladder_seconds(-55730, secs, sizeof secs), "-0.056") == 0 &&
+           strcmp(tlsneg_ladder_seconds(-400, secs, sizeof secs), "0.000") == 0 &&
+           strcmp(tlsneg_ladder_seconds(60507123, secs, sizeof secs), "60.507") == 0,
+       "a step before the first attempt (a reset before the hello was complete) is negative");
+
+    uint32_t frames[8];
+    size_t n = tlsneg_ladder_frames(l, frames, 8);
+    ok(n == 5 && frames[0] == 6 && frames[1] == 7 && frames[2] == 20 && frames[4] == 30,
+       "the ladder's frames, ascending, each once");
+    ok(tlsneg_ladder_frames(l, frames, 2) == 5 && frames[1] == 7,
+       "more frames than room: counted, the first written");
+
+    o = (out){0};
+    tlsneg_ladder_write_narrow(l, collect, &o);
+    ok(widest(o.text) <= TLSNEG_LADDER_NARROW &&
+           strstr(o.text, "\nscanner: probe since frame 6, not a dance\n") != NULL,
+       "narrow: within %d columns, the scanner on a line of its own:\n%s", TLSNEG_LADDER_NARROW,
+       o.text);
+    tlsneg_ladder_free(l);
+}
+
+/* The SVG is as wide as its widest text: a long server name at the right
+ * lifeline, centred on it, is not cut (the drawing's width grows). */
+static void svg_width(void)
+{
+    tlsneg_ladder *l = tlsneg_ladder_new(10);
+    const char *srv = "[2001:db8:1234:5678:9abc:def0:1234:5678]:44331";
+    tlsneg_step s = hello(4, 4, TLSNEG_V_TLS13, false);
+    tlsneg_ladder_add(l, srv, NULL, "2001:db8:1234:5678:9abc:def0:1234:5679", &s);
+    static out svg;
+    svg = (out){0};
+    tlsneg_ladder_write_svg(l, collect, &svg);
+    unsigned width = 0, x = 0;
+    const char *w = strstr(svg.text, "<svg ");
+    const char *peer = strstr(svg.text, "text-anchor=\"middle\">server ");
+    /* the server's label is centred at x; "server " + its name, at 13 px, is
+     * at most 0.64 em a character wide in DejaVu Sans (digits: 1303/2048) */
+    const char *xs = peer ? strstr(peer - 40, "x=\"") : NULL;
+    ok(w && sscanf(w, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\"", &width) == 1 &&
+           xs && sscanf(xs, "x=\"%u\"", &x) == 1 &&
+           width >= x + (unsigned)((strlen(srv) + 7) * 13 * 64 / 100 / 2),
+       "the drawing (%u wide) holds the server's label centred at %u", width, x);
+    ok(strstr(svg.text, "text-anchor=\"start\">client 2001:db8:") != NULL,
+       "a client name too long to centre under its lifeline starts at the left edge");
+    tlsneg_ladder_free(l);
+}
+
 /* ---- steps from the records, on real captures -------------------------- */
 
-/* ladder_of replays the events of a capture (lines), hands each result and
- * each close that ended an attempt to a ladder as the outputs' records, and
- * returns what tlsneg_ladder_print (svg: tlsneg_ladder_print_svg) writes. */
-static char *ladder_of(const char *const *lines, bool svg)
+/* replayed replays the events of a capture (lines) and hands each result
+ * and each close that ended an attempt to a new ladder as the outputs'
+ * records. */
+static tlsneg_ladder *replayed(const char *const *lines)
 {
     static uint8_t bytes[1 << 16];
     static tlsneg_ev ev;
@@ -311,6 +413,15 @@ static char *ladder_of(const char *const *lines, bool svg)
                                 got.close.has_sni ? got.close.sni : NULL);
         }
     }
+    tlsneg_replay_free(r);
+    return l;
+}
+
+/* ladder_of returns what tlsneg_ladder_print (svg: tlsneg_ladder_print_svg)
+ * writes for the replayed capture. */
+static char *ladder_of(const char *const *lines, bool svg)
+{
+    tlsneg_ladder *l = replayed(lines);
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
@@ -321,8 +432,33 @@ static char *ladder_of(const char *const *lines, bool svg)
     }
     fclose(mem);
     tlsneg_ladder_free(l);
-    tlsneg_replay_free(r);
     return text;
+}
+
+/* The narrow ladder (the GUI window) of real captures keeps within
+ * TLSNEG_LADDER_NARROW columns, long rungs and notes wrapped, and names
+ * the same frames as the wide one. */
+static void narrow_of(const char *const *lines, const char *name)
+{
+    tlsneg_ladder *l = replayed(lines);
+    static out wide, narrow;
+    wide = (out){0};
+    narrow = (out){0};
+    tlsneg_ladder_write(l, collect, &wide);
+    tlsneg_ladder_write_narrow(l, collect, &narrow);
+    uint32_t frames[64];
+    size_t n = tlsneg_ladder_frames(l, frames, 64);
+    bool same = n > 0 && n <= 64;
+    char buf[256], want[16];
+    for (size_t i = 0; same && i < n; i++) {
+        snprintf(want, sizeof want, "\n%6u  ", frames[i]);
+        same = line_of(&wide, frames[i], buf, sizeof buf) && strstr(narrow.text, want);
+    }
+    ok(widest(narrow.text) <= TLSNEG_LADDER_NARROW && same,
+       "%s narrow: within %d columns (widest %zu), a rung for each of the %zu frames of the "
+       "wide ladder:\n%s",
+       name, TLSNEG_LADDER_NARROW, widest(narrow.text), n, narrow.text);
+    tlsneg_ladder_free(l);
 }
 
 /* pcaps/intolerant-rst.pcap: the server resets the TLS 1.3 attempt, the
@@ -330,16 +466,16 @@ static char *ladder_of(const char *const *lines, bool svg)
 static const char rst_ladder[] =
     "=== tlsneg ladder ===\n"
     "127.0.0.3:44323 (SNI localhost), client 127.0.0.2: 2 attempts\n"
-    "   frame  client                                                      server\n"
-    "       4  #1 ClientHello, up to TLS 1.3 ----------------------------------->\n"
-    "       6  <------------------------------------------------------- TCP reset\n"
-    "      10  #2 ClientHello, up to TLS 1.2 ----------------------------------->\n"
+    "   frame  seconds  client                                                      server\n"
+    "       4    0.000  #1 ClientHello, up to TLS 1.3 ----------------------------------->\n"
+    "       6    0.009  <------------------------------------------------------- TCP reset\n"
+    "      10    0.189  #2 ClientHello, up to TLS 1.2 ----------------------------------->\n"
     "            * fallback_retry: A retry of the attempt in frame 4 (up to TLS 1.3, failed: TCP "
     "reset\n"
     "              before any ServerHello) offering a lower highest version, up to TLS 1.2, "
     "without\n"
     "              TLS_FALLBACK_SCSV: open to a downgrade attack\n"
-    "      12  <----------------------------------- ServerHello: TLS 1.2 in force\n"
+    "      12    0.228  <----------------------------------- ServerHello: TLS 1.2 in force\n"
     "            * version_intolerance: The server failed the attempt in frame 4 and completes "
     "this one,\n"
     "              whose hello differs only in its versions: it does not tolerate TLS 1.3 in\n"
@@ -352,16 +488,16 @@ static const char rst_ladder[] =
 static const char alert_ladder[] =
     "=== tlsneg ladder ===\n"
     "127.0.0.3:44325 (SNI localhost), client 127.0.0.2: 2 attempts\n"
-    "   frame  client                                                      server\n"
-    "       4  #1 ClientHello, up to TLS 1.3 ----------------------------------->\n"
-    "       6  <------------------------------------ alert handshake_failure (40)\n"
-    "      14  #2 ClientHello, up to TLS 1.2 ----------------------------------->\n"
+    "   frame  seconds  client                                                      server\n"
+    "       4    0.000  #1 ClientHello, up to TLS 1.3 ----------------------------------->\n"
+    "       6    0.022  <------------------------------------ alert handshake_failure (40)\n"
+    "      14    0.672  #2 ClientHello, up to TLS 1.2 ----------------------------------->\n"
     "            * fallback_retry: A retry of the attempt in frame 4 (up to TLS 1.3, failed: "
     "alert\n"
     "              handshake_failure (40)) offering a lower highest version, up to TLS 1.2, "
     "without\n"
     "              TLS_FALLBACK_SCSV: open to a downgrade attack\n"
-    "      16  <----------------------------------- ServerHello: TLS 1.2 in force\n"
+    "      16    0.772  <----------------------------------- ServerHello: TLS 1.2 in force\n"
     "            * version_intolerance: The server failed the attempt in frame 4 and completes "
     "this one,\n"
     "              whose hello differs only in its versions: it does not tolerate TLS 1.3 in\n"
@@ -377,11 +513,11 @@ static const char alert_ladder[] =
 static const char hrr_ladder[] =
     "=== tlsneg ladder ===\n"
     "127.0.0.3:44304 (SNI localhost), client 127.0.0.2: 1 attempt\n"
-    "   frame  client                                                      server\n"
-    "       4  #1 ClientHello, up to TLS 1.3 ----------------------------------->\n"
-    "       6  <----------------- HelloRetryRequest (TLS 1.3, asks for secp256r1)\n"
-    "       8  ClientHello again, up to TLS 1.3 -------------------------------->\n"
-    "       9  <------------------------ ServerHello: TLS 1.3 in force, secp256r1\n"
+    "   frame  seconds  client                                                      server\n"
+    "       4    0.000  #1 ClientHello, up to TLS 1.3 ----------------------------------->\n"
+    "       6    0.000  <----------------- HelloRetryRequest (TLS 1.3, asks for secp256r1)\n"
+    "       8    0.001  ClientHello again, up to TLS 1.3 -------------------------------->\n"
+    "       9    0.002  <------------------------ ServerHello: TLS 1.3 in force, secp256r1\n"
     "\n"
     "===\n";
 
@@ -392,18 +528,18 @@ static const char hrr_ladder[] =
 static const char cid_ladder[] =
     "=== tlsneg ladder ===\n"
     "10.168.36.144:11111, client 10.168.36.147: 5 attempts\n"
-    "   frame  client                                                      server\n"
-    "       1  #1 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
-    "       4  #2 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
-    "       5  <------------------------------------ HelloRetryRequest (DTLS 1.3)\n"
-    "       6  ClientHello again, up to DTLS 1.3 ------------------------------->\n"
-    "       7  <----------------------- ServerHello: DTLS 1.3 in force, secp256r1\n"
-    "      19  #3 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
-    "      23  #4 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
-    "      26  #5 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
-    "      27  <------------------------------------ HelloRetryRequest (DTLS 1.3)\n"
-    "      28  ClientHello again, up to DTLS 1.3 ------------------------------->\n"
-    "      29  <----------------------- ServerHello: DTLS 1.3 in force, secp256r1\n"
+    "   frame  seconds  client                                                      server\n"
+    "       1    0.000  #1 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
+    "       4    8.741  #2 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
+    "       5    8.743  <------------------------------------ HelloRetryRequest (DTLS 1.3)\n"
+    "       6    8.743  ClientHello again, up to DTLS 1.3 ------------------------------->\n"
+    "       7    8.749  <----------------------- ServerHello: DTLS 1.3 in force, secp256r1\n"
+    "      19   32.342  #3 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
+    "      23   51.151  #4 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
+    "      26   60.507  #5 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
+    "      27   60.508  <------------------------------------ HelloRetryRequest (DTLS 1.3)\n"
+    "      28   60.508  ClientHello again, up to DTLS 1.3 ------------------------------->\n"
+    "      29   60.513  <----------------------- ServerHello: DTLS 1.3 in force, secp256r1\n"
     "            #1 (frame 1): no answer in the capture\n"
     "            #3 (frame 19): no answer in the capture\n"
     "            #4 (frame 23): no answer in the capture\n"
@@ -448,5 +584,10 @@ int main(void)
     interleaved();
     cap_and_empty();
     from_records();
+    scanner_and_seconds();
+    svg_width();
+    narrow_of(ev_fallback_chain, "fallback-chain");
+    narrow_of(ev_pq_split_rst_classical_retry, "pq-split-rst-classical-retry");
+    narrow_of(ev_dtls13_cid, "dtls13-cid");
     return tap_done();
 }
