@@ -31,11 +31,15 @@ int hf_offered_version = -1;
 int hf_offered_max = -1;
 int hf_selected_version = -1;
 int hf_negotiated_version = -1;
+int hf_offered_max_short = -1;
+int hf_negotiated_short = -1;
+int hf_below_tls13 = -1;
 int hf_grease_value = -1;
 int hf_grease_family = -1;
 int hf_grease_count = -1;
 int hf_sni = -1;
 int hf_fallback_scsv = -1;
+int hf_scsv_offered = -1;
 int hf_downgrade_sentinel = -1;
 int hf_group = -1;
 int hf_key_share_group = -1;
@@ -224,6 +228,9 @@ void tlsneg_fields_register(void)
           "Highest known version the client offers (supported_versions if present, else "
           "legacy_version)",
           HFILL}},
+        {&hf_offered_max_short,
+         {"Highest offer", "tlsneg.offered_max_short", FT_STRING, BASE_NONE, NULL, 0x0,
+          "The highest version offered, by its short name (a hidden item, for columns)", HFILL}},
         {&hf_selected_version,
          {"Selected version", "tlsneg.selected_version", FT_UINT16, BASE_CUSTOM,
           CF_FUNC(format_version), 0x0, "The version in the server's supported_versions extension",
@@ -233,6 +240,14 @@ void tlsneg_fields_register(void)
           CF_FUNC(format_version), 0x0,
           "The version this ServerHello puts in force: selected_version if present, else "
           "legacy_version",
+          HFILL}},
+        {&hf_negotiated_short,
+         {"In force", "tlsneg.negotiated_short", FT_STRING, BASE_NONE, NULL, 0x0,
+          "The version in force, by its short name (a hidden item, for columns)", HFILL}},
+        {&hf_below_tls13,
+         {"Below 1.3", "tlsneg.below_tls13", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+          "The version in force is below TLS 1.3 (SSL 2.0 to TLS 1.2) or, in DTLS, below DTLS "
+          "1.3 (DTLS 1.0, DTLS 1.2): ordered by version, not by number",
           HFILL}},
         {&hf_grease_count,
          {"GREASE values", "tlsneg.grease_count", FT_UINT32, BASE_DEC, NULL, 0x0,
@@ -251,6 +266,10 @@ void tlsneg_fields_register(void)
         {&hf_fallback_scsv,
          {"TLS_FALLBACK_SCSV", "tlsneg.fallback_scsv", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
           "The client marks this hello as a retry at a lower version (RFC 7507)", HFILL}},
+        {&hf_scsv_offered,
+         {"SCSV", "tlsneg.scsv_offered", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+          "Only on a ClientHello that offers TLS_FALLBACK_SCSV (a hidden item, for columns)",
+          HFILL}},
         {&hf_downgrade_sentinel,
          {"Downgrade sentinel", "tlsneg.downgrade_sentinel", FT_UINT8, BASE_DEC,
           VALS(sentinel_vals), 0x0,

@@ -13,9 +13,20 @@
 
 #include "core/versions.h"
 
+/* The data source a generated item names: its parent's (the tlsneg item is
+ * added on the frame's tvb), at offset 0 with length 0, as Wireshark's own
+ * generated items are (packet-tcp.c's analysis items). Wireshark 4.0's
+ * byte view then clears the highlight when the item is clicked; an item
+ * with no data source (tvb NULL) leaves the previous one lit. */
+static tvbuff_t *parent_tvb(proto_tree *tree)
+{
+    field_info *fi = tree ? PNODE_FINFO(tree) : NULL;
+    return fi ? fi->ds_tvb : NULL;
+}
+
 proto_item *tlsneg_item_uint(proto_tree *tree, int hf, guint32 v)
 {
-    proto_item *it = proto_tree_add_uint(tree, hf, NULL, 0, 0, v);
+    proto_item *it = proto_tree_add_uint(tree, hf, parent_tvb(tree), 0, 0, v);
     proto_item_set_generated(it);
     return it;
 }
@@ -30,7 +41,7 @@ proto_item *tlsneg_item_version(proto_tree *tree, int hf, guint16 v, gboolean dt
         return tlsneg_item_uint(tree, hf, v);
     }
     proto_item *it =
-        proto_tree_add_uint_format_value(tree, hf, NULL, 0, 0, v, "%s (0x%04x)",
+        proto_tree_add_uint_format_value(tree, hf, parent_tvb(tree), 0, 0, v, "%s (0x%04x)",
                                          tlsneg_version_name_in(v, TRUE, name, sizeof name), v);
     proto_item_set_generated(it);
     return it;
@@ -38,14 +49,14 @@ proto_item *tlsneg_item_version(proto_tree *tree, int hf, guint16 v, gboolean dt
 
 proto_item *tlsneg_item_bool(proto_tree *tree, int hf, gboolean v)
 {
-    proto_item *it = proto_tree_add_boolean(tree, hf, NULL, 0, 0, v ? 1u : 0u);
+    proto_item *it = proto_tree_add_boolean(tree, hf, parent_tvb(tree), 0, 0, v ? 1u : 0u);
     proto_item_set_generated(it);
     return it;
 }
 
 proto_item *tlsneg_item_string(proto_tree *tree, int hf, const char *s)
 {
-    proto_item *it = proto_tree_add_string(tree, hf, NULL, 0, 0, s);
+    proto_item *it = proto_tree_add_string(tree, hf, parent_tvb(tree), 0, 0, s);
     proto_item_set_generated(it);
     return it;
 }
@@ -103,8 +114,9 @@ proto_item *tlsneg_item_wire_version(proto_tree *tree, int hf, const wire_bytes 
     char name[TLSNEG_VERSION_NAME_MAX];
     gboolean tied = tlsneg_item_holds(b, at, v);
     proto_item *it = proto_tree_add_uint_format_value(
-        tree, hf, tied ? b->tvb : NULL, tied ? tlsneg_item_pos(b, at) : 0, tied ? (gint)at.len : 0,
-        v, "%s (0x%04x)", tlsneg_version_name_in(v, TRUE, name, sizeof name), v);
+        tree, hf, tied ? b->tvb : parent_tvb(tree), tied ? tlsneg_item_pos(b, at) : 0,
+        tied ? (gint)at.len : 0, v, "%s (0x%04x)",
+        tlsneg_version_name_in(v, TRUE, name, sizeof name), v);
     if (!tied) {
         proto_item_set_generated(it);
     }

@@ -260,18 +260,35 @@ static void render_sni(proto_tree *tree, const wire_bytes *b, const tlsneg_facts
     }
 }
 
+/* render_short_name: a version's short name as a hidden item, for the
+ * packet list's columns (the profile's "Highest offer" and "In force"). */
+static void render_short_name(proto_tree *tree, int hf, guint16 v, gboolean dtls)
+{
+    char name[TLSNEG_VERSION_NAME_MAX];
+    proto_item_set_hidden(
+        tlsneg_item_string(tree, hf, tlsneg_version_short_name(v, dtls, name, sizeof name)));
+}
+
 /* render_scsv: TLS_FALLBACK_SCSV offered is tied to the cipher suite (or
- * SSLv2 cipher spec) that says so; its absence is derived. */
+ * SSLv2 cipher spec) that says so; its absence is derived. When offered,
+ * tlsneg.scsv_offered rides along hidden on the same bytes: a column on it
+ * is empty unless the SCSV is there. */
 static void render_scsv(proto_tree *tree, const wire_bytes *b, const tlsneg_facts *f)
 {
     guint32 scsv = f->fallback_scsv_at.len == 3 ? 0x005600u : TLSNEG_CS_FALLBACK_SCSV;
+    proto_item *offered = NULL;
     if (f->fallback_scsv && tlsneg_item_holds(b, f->fallback_scsv_at, scsv)) {
-        proto_tree_add_boolean(tree, hf_fallback_scsv, b->tvb,
-                               tlsneg_item_pos(b, f->fallback_scsv_at),
-                               (gint)f->fallback_scsv_at.len, 1u);
+        gint pos = tlsneg_item_pos(b, f->fallback_scsv_at);
+        gint len = (gint)f->fallback_scsv_at.len;
+        proto_tree_add_boolean(tree, hf_fallback_scsv, b->tvb, pos, len, 1u);
+        offered = proto_tree_add_boolean(tree, hf_scsv_offered, b->tvb, pos, len, 1u);
     } else {
         tlsneg_item_bool(tree, hf_fallback_scsv, f->fallback_scsv);
+        if (f->fallback_scsv) {
+            offered = tlsneg_item_bool(tree, hf_scsv_offered, TRUE);
+        }
     }
+    proto_item_set_hidden(offered);
 }
 
 /* render_grease: one line per GREASE value, tied to its bytes, saying where
@@ -411,6 +428,7 @@ void tlsneg_render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     }
     if (f->has_offered_max) {
         tlsneg_item_version(st, hf_offered_max, f->offered_max, dtls);
+        render_short_name(st, hf_offered_max_short, f->offered_max, dtls);
     }
     if (f->has_selected) {
         tlsneg_item_wire_version(st, hf_selected_version, &b, f->selected_version_at,
@@ -418,6 +436,8 @@ void tlsneg_render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     }
     if (f->has_negotiated) {
         tlsneg_item_version(st, hf_negotiated_version, f->negotiated_version, dtls);
+        render_short_name(st, hf_negotiated_short, f->negotiated_version, dtls);
+        tlsneg_item_bool(st, hf_below_tls13, tlsneg_version_below_13(f->negotiated_version, dtls));
     }
     if (f->sni) {
         render_sni(st, &b, f);

@@ -85,10 +85,41 @@ TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=420 TLSNEG_SCREENSHOT_DIAL
 TLSNEG_SCREENSHOT_WIDTH=1000 TLSNEG_SCREENSHOT_HEIGHT=480 TLSNEG_SCREENSHOT_DIALOG=stats \
     "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 34 "$dir/stats-tree-fallback-chain.png"
 
-# The TLS Negotiation profile (profile/): its columns, buttons and colours.
-TLSNEG_SCREENSHOT_PROFILE=$root/profile TLSNEG_SCREENSHOT_FILTER="tlsneg || tcp.flags.reset == 1" \
-    TLSNEG_SCREENSHOT_HEIGHT=760 \
+# The TLS Negotiation profile (profile/): its columns (widths from its recent
+# file), buttons and colours, with the "Hellos + endings" button's filter.
+endings="tlsneg || tcp.flags.reset == 1 || tcp.flags.fin == 1"
+TLSNEG_SCREENSHOT_PROFILE=$root/profile TLSNEG_SCREENSHOT_FILTER=$endings \
+    TLSNEG_SCREENSHOT_HEIGHT=900 TLSNEG_SCREENSHOT_UPPER=190 \
     "$shot" "$plugin" "$pcaps/fallback-chain.pcap" 14 "$dir/profile-fallback-chain.png"
+# The same attack without and with TLS_FALLBACK_SCSV (tutorial, exercise 11).
+for cap in intolerant-rst fallback-rejected-retry; do
+    TLSNEG_SCREENSHOT_PROFILE=$root/profile TLSNEG_SCREENSHOT_FILTER=$endings \
+        TLSNEG_SCREENSHOT_HEIGHT=800 TLSNEG_SCREENSHOT_UPPER=120 \
+        "$shot" "$plugin" "$pcaps/$cap.pcap" 12 "$dir/profile-$cap.png"
+done
+# "Failed in frame: 6" selected (End, Up: the item above the last), then
+# double-clicked: Wireshark goes to the FIN the button keeps. The double
+# click's place is that item's row at 1600 x 800: look at the picture.
+TLSNEG_SCREENSHOT_PROFILE=$root/profile TLSNEG_SCREENSHOT_FILTER=$endings \
+    TLSNEG_SCREENSHOT_HEIGHT=800 TLSNEG_SCREENSHOT_UPPER=120 TLSNEG_SCREENSHOT_KEYS="End Up" \
+    "$shot" "$plugin" "$pcaps/intolerant-close.pcap" 4 "$dir/profile-endings-link.png"
+TLSNEG_SCREENSHOT_PROFILE=$root/profile TLSNEG_SCREENSHOT_FILTER=$endings \
+    TLSNEG_SCREENSHOT_HEIGHT=800 TLSNEG_SCREENSHOT_UPPER=120 TLSNEG_SCREENSHOT_KEYS="End Up" \
+    TLSNEG_SCREENSHOT_DOUBLECLICK="120 735" \
+    "$shot" "$plugin" "$pcaps/intolerant-close.pcap" 4 "$dir/profile-endings-landed.png"
+# The benign sentinel (frame 11, tan) and the warning (frame 13, violet).
+TLSNEG_SCREENSHOT_PROFILE=$root/profile TLSNEG_SCREENSHOT_FILTER=tlsneg \
+    TLSNEG_SCREENSHOT_HEIGHT=800 TLSNEG_SCREENSHOT_UPPER=120 \
+    "$shot" "$plugin" "$pcaps/downgrade-sentinel-mitm.pcap" 15 "$dir/profile-sentinels.png"
+# The "Below 1.3" button on DTLS: DTLS 1.0 in force in frame 9.
+TLSNEG_SCREENSHOT_PROFILE=$root/profile TLSNEG_SCREENSHOT_FILTER="tlsneg.below_tls13 == 1" \
+    TLSNEG_SCREENSHOT_HEIGHT=700 TLSNEG_SCREENSHOT_UPPER=120 \
+    "$shot" "$plugin" "$pcaps/synth-dtls13.pcap" 9 "$dir/profile-below13-dtls.png"
+# Server name clicked, then [TLS_FALLBACK_SCSV: False] (the eleventh row of
+# the expanded tree): the bytes pane no longer highlights "localhost".
+TLSNEG_SCREENSHOT_BYTES=1 TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=800 \
+    TLSNEG_SCREENSHOT_KEYS="Down Down Down Down Down Down Down Down Down Down Down" \
+    "$shot" "$plugin" "$pcaps/tls13-openssl.pcap" 4 "$dir/generated-item-clears-highlight.png"
 
 # Statistics > TLS Negotiation Ladder, at the size it opens at (620 x 450):
 # a dance, a scanner, and its "Go to frame..." button taken to frame 24

@@ -22,7 +22,16 @@
 #                                     '"No.","%m","Offered","%Cus:tlsneg.offered_max:0:R"'
 #   TLSNEG_SCREENSHOT_PROFILE         a folder of configuration profile files
 #                                     (e.g. profile/): Wireshark starts with it
-#                                     as the profile "TLS Negotiation" (-C)
+#                                     as the profile "TLS Negotiation" (-C),
+#                                     with its recent file's column widths
+#   TLSNEG_SCREENSHOT_BYTES           1: show the bytes pane too
+#   TLSNEG_SCREENSHOT_UPPER           the packet list's saved height (default
+#                                     height/10; Wireshark scales it up)
+#   TLSNEG_SCREENSHOT_KEYS            keys pressed in the packet details once
+#                                     the tree is expanded (xdotool names,
+#                                     e.g. "Down Down"): to select an item
+#   TLSNEG_SCREENSHOT_DOUBLECLICK     "X Y": then double-click there (a link
+#                                     item: Wireshark goes to its frame)
 #   TLSNEG_SCREENSHOT_DIALOG          instead of the packet details, photograph
 #                                     a dialog: "expert" (Analyze > Expert
 #                                     Information, opened with -z expert, every
@@ -110,7 +119,7 @@ chmod 644 "$tmp/$capname"
 # below it, no bytes pane. Wireshark scales the saved pane height from its
 # initial window size (about x1.8 here), so height/10 gives the list about a
 # fifth of the screen.
-upper=$((height / 10))
+upper=${TLSNEG_SCREENSHOT_UPPER:-$((height / 10))}
 cat > "$tmp/.config/wireshark/recent_common" <<EOF
 gui.geometry_main_x: 0
 gui.geometry_main_y: 0
@@ -120,8 +129,10 @@ gui.geometry_main_maximized: FALSE
 privs.warn_if_elevated: FALSE
 sys.warn_if_no_capture: FALSE
 EOF
+byte_view=FALSE
+[ "${TLSNEG_SCREENSHOT_BYTES-}" = 1 ] && byte_view=TRUE
 cat > "$tmp/.config/wireshark/recent" <<EOF
-gui.byte_view_show: FALSE
+gui.byte_view_show: $byte_view
 gui.packet_diagram_show: FALSE
 gui.geometry_main_upper_pane: $upper
 column.width:
@@ -138,7 +149,12 @@ if [ -n "$profile_src" ]; then
     pdir="$tmp/.config/wireshark/profiles/$profile_name"
     mkdir -p "$pdir"
     cp "$profile_src"/preferences "$profile_src"/colorfilters "$profile_src"/dfilter_buttons "$pdir/"
-    cp "$tmp/.config/wireshark/recent" "$pdir/recent"
+    # The pane settings above, then the profile's own recent file (its
+    # column widths), as a user who installed the profile has them.
+    grep -v -e '^column.width:' -e '^	' "$tmp/.config/wireshark/recent" > "$pdir/recent"
+    if [ -r "$profile_src/recent" ]; then
+        cat "$profile_src/recent" >> "$pdir/recent"
+    fi
 fi
 if [ "$(id -u)" -eq 0 ]; then
     chown -R 65534:65534 "$tmp/.config" "$tmp/xdg"
@@ -176,11 +192,13 @@ done
 DISPLAY=:$(head -n1 "$tmp/display")
 export DISPLAY
 
+layout3=NONE
+[ "${TLSNEG_SCREENSHOT_BYTES-}" = 1 ] && layout3=PBYTES
 start=$(date +%s)
 set -- -r "$capname" -g "$frame" \
     -o gui.ask_unsaved:FALSE -o gui.update.enabled:FALSE \
     -o gui.layout_type:1 -o gui.layout_content_1:PLIST \
-    -o gui.layout_content_2:PDETAILS -o gui.layout_content_3:NONE \
+    -o gui.layout_content_2:PDETAILS -o "gui.layout_content_3:$layout3" \
     -o gui.packet_list_show_minimap:FALSE -o tcp.try_heuristic_first:TRUE
 [ -n "$filter" ] && set -- "$@" -Y "$filter"
 [ -n "$columns" ] && set -- "$@" -o "gui.column.format:$columns"
@@ -208,13 +226,25 @@ if [ -z "$dialog" ]; then
     # Packet details: below menu, tool bars and packet list; click near its
     # bottom (empty rows), then End = last top-level item = our tree,
     # Shift+Right = "Expand Subtrees". Park the pointer on the status bar.
-    timeout 5 xdotool mousemove --sync $((width / 2)) $((height - 50)) click 1
+    # With the bytes pane below, the details sit in the middle.
+    click_y=$((height - 50))
+    [ "${TLSNEG_SCREENSHOT_BYTES-}" = 1 ] && click_y=$((height / 2 - 20))
+    timeout 5 xdotool mousemove --sync $((width / 2)) "$click_y" click 1
     sleep 0.3
     timeout 5 xdotool windowfocus --sync "$win" 2>/dev/null || :
     timeout 5 xdotool key --clearmodifiers End
     sleep 0.3
     timeout 5 xdotool key --clearmodifiers shift+Right
     sleep 0.3
+    for k in ${TLSNEG_SCREENSHOT_KEYS-}; do
+        timeout 5 xdotool key --clearmodifiers "$k"
+        sleep 0.2
+    done
+    if [ -n "${TLSNEG_SCREENSHOT_DOUBLECLICK-}" ]; then
+        # shellcheck disable=SC2086
+        timeout 5 xdotool mousemove --sync $TLSNEG_SCREENSHOT_DOUBLECLICK click --repeat 2 1
+        sleep 1
+    fi
     if [ -n "$columns" ]; then
         # View > Resize Columns (Ctrl+Shift+R): each column as wide as its
         # text (pressed last: it upsets the keys above).

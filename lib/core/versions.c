@@ -20,28 +20,41 @@ bool tlsneg_version_is_draft(uint16_t v)
     return (v >> 8) == 0x7f || (v >> 8) == 0xfb || is_google_experiment(v);
 }
 
+/* The one version-name table: each version's name, and the short name the
+ * packet list's columns show. */
+static const struct {
+    uint16_t v;
+    const char *name;
+    const char *short_name;
+} fixed_names[] = {
+    {TLSNEG_V_SSL2, "SSL 2.0", "SSL 2.0"},
+    {TLSNEG_V_SSL3, "SSL 3.0", "SSL 3.0"},
+    {TLSNEG_V_TLS10, "TLS 1.0", "TLS 1.0"},
+    {TLSNEG_V_TLS11, "TLS 1.1", "TLS 1.1"},
+    {TLSNEG_V_TLS12, "TLS 1.2", "TLS 1.2"},
+    {TLSNEG_V_TLS13, "TLS 1.3", "TLS 1.3"},
+    {TLSNEG_V_DTLS_OPENSSL, "DTLS 1.0 (OpenSSL pre-standard)", "DTLS 1.0-pre"},
+    {TLSNEG_V_DTLS10, "DTLS 1.0", "DTLS 1.0"},
+    {TLSNEG_V_DTLS12, "DTLS 1.2", "DTLS 1.2"},
+    {TLSNEG_V_DTLS13, "DTLS 1.3", "DTLS 1.3"},
+};
+
+static const char *fixed_name(uint16_t v, bool short_name)
+{
+    for (size_t i = 0; i < sizeof fixed_names / sizeof fixed_names[0]; i++) {
+        if (fixed_names[i].v == v) {
+            return short_name ? fixed_names[i].short_name : fixed_names[i].name;
+        }
+    }
+    return NULL;
+}
+
 const char *tlsneg_version_name(uint16_t v, char *buf, size_t buf_len)
 {
-    static const struct {
-        uint16_t v;
-        const char *name;
-    } fixed[] = {
-        {TLSNEG_V_SSL2, "SSL 2.0"},
-        {TLSNEG_V_SSL3, "SSL 3.0"},
-        {TLSNEG_V_TLS10, "TLS 1.0"},
-        {TLSNEG_V_TLS11, "TLS 1.1"},
-        {TLSNEG_V_TLS12, "TLS 1.2"},
-        {TLSNEG_V_TLS13, "TLS 1.3"},
-        {TLSNEG_V_DTLS_OPENSSL, "DTLS 1.0 (OpenSSL pre-standard)"},
-        {TLSNEG_V_DTLS10, "DTLS 1.0"},
-        {TLSNEG_V_DTLS12, "DTLS 1.2"},
-        {TLSNEG_V_DTLS13, "DTLS 1.3"},
-    };
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
-        if (fixed[i].v == v) {
-            tlsneg_strlcpy(buf, buf_len, fixed[i].name);
-            return buf;
-        }
+    const char *name = fixed_name(v, false);
+    if (name) {
+        tlsneg_strlcpy(buf, buf_len, name);
+        return buf;
     }
     if (tlsneg_is_grease(v)) {
         snprintf(buf, buf_len, "GREASE");
@@ -64,6 +77,25 @@ const char *tlsneg_version_name_in(uint16_t v, bool dtls, char *buf, size_t buf_
         return buf;
     }
     return tlsneg_version_name(v, buf, buf_len);
+}
+
+const char *tlsneg_version_short_name(uint16_t v, bool dtls, char *buf, size_t buf_len)
+{
+    const char *name = fixed_name(v, true);
+    if (name) {
+        tlsneg_strlcpy(buf, buf_len, name);
+    } else if (tlsneg_is_grease(v)) {
+        snprintf(buf, buf_len, "GREASE");
+    } else if ((v >> 8) == 0x7f) {
+        snprintf(buf, buf_len, "%s 1.3-d%u", dtls ? "DTLS" : "TLS", v & 0xffu);
+    } else if (is_google_experiment(v)) {
+        snprintf(buf, buf_len, "TLS 1.3-exp%u", v & 0xffu);
+    } else if ((v >> 8) == 0xfb) {
+        snprintf(buf, buf_len, "TLS 1.3-fb%u", v & 0xffu);
+    } else {
+        snprintf(buf, buf_len, "0x%04x", v);
+    }
+    return buf;
 }
 
 const char *tlsneg_version_name_or_none(bool has, uint16_t v, bool dtls, char *buf, size_t buf_len)
@@ -121,4 +153,10 @@ unsigned tlsneg_version_rank(uint16_t v, bool dtls)
         return 0x300 + (v & 0xffu);
     }
     return 0;
+}
+
+bool tlsneg_version_below_13(uint16_t v, bool dtls)
+{
+    unsigned rank = tlsneg_version_rank(v, dtls);
+    return rank != 0 && rank <= tlsneg_version_rank(dtls ? TLSNEG_V_DTLS12 : TLSNEG_V_TLS12, dtls);
 }

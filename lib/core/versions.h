@@ -47,6 +47,14 @@ const char *tlsneg_version_name(uint16_t v, char *buf, size_t buf_len);
  * the same name in both families. */
 const char *tlsneg_version_name_in(uint16_t v, bool dtls, char *buf, size_t buf_len);
 
+/* tlsneg_version_short_name writes the short name of v in a message of one
+ * family (dtls), for the packet list's columns: the name for the versions of
+ * the table ("TLS 1.3", "DTLS 1.2"), "DTLS 1.0-pre" for OpenSSL's
+ * pre-standard DTLS, "TLS 1.3-d23" / "DTLS 1.3-d43" for drafts,
+ * "TLS 1.3-exp2" and "TLS 1.3-fb23" for Google's and Facebook's
+ * experiments, "GREASE", and the hex value ("0x1234") for an unknown one. */
+const char *tlsneg_version_short_name(uint16_t v, bool dtls, char *buf, size_t buf_len);
+
 /* tlsneg_version_name_or_none is tlsneg_version_name_in when has, else it
  * writes "no known version": the one way of naming a version that the
  * capture did not show (a hello without one, a chain step not known). */
@@ -59,6 +67,14 @@ const char *tlsneg_version_name_or_none(bool has, uint16_t v, bool dtls, char *b
  * DTLS (0x0100) < DTLS 1.0 < DTLS 1.2 < DTLS 1.3 drafts (0x7fxx by draft
  * number) < DTLS 1.3. */
 unsigned tlsneg_version_rank(uint16_t v, bool dtls);
+
+/* tlsneg_version_below_13 reports whether v is a known version of the
+ * family (dtls) below 1.3 by tlsneg_version_rank: SSL 2.0 to TLS 1.2,
+ * or OpenSSL's pre-standard DTLS to DTLS 1.2. TLS 1.3, DTLS 1.3, their
+ * drafts and experiments, GREASE and unknown values are not below. The
+ * numbers cannot be compared: DTLS 1.0 (0xfeff) is numerically above TLS 1.3
+ * (0x0304). */
+bool tlsneg_version_below_13(uint16_t v, bool dtls);
 
 /* tlsneg_version_is_draft reports whether v is a pre-RFC TLS 1.3 version
  * (draft 0x7fxx, Google experiment 0x7e01-0x7e03, Facebook 0xfbxx); in a

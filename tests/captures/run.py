@@ -28,12 +28,21 @@ FIELDS = ["msg_type", "hrr", "record_version", "legacy_version", "offered_versio
           "fallback.prev_frame", "fallback.retry_frame", "fallback.from", "fallback.to",
           "fallback.cause", "fallback.chain", "server_intolerant", "inconsistent_with",
           "session_frame", "retry_of", "attempts", "failure_other_cause", "aborted_after", "probe",
-          "failed_in", "failure"]
+          "failed_in", "failure", "offered_max_short", "negotiated_short", "below_tls13",
+          "scsv_offered"]
 UNCHECKED = {"summary"}
 # Strings of one value each, spaces included.
 TEXTS = {"sni", "fallback.cause", "fallback.chain", "server_intolerant", "attempts",
          "failure_other_cause", "failure"}
-STRINGS = {"grease_family", "finding", "expert"} | TEXTS
+STRINGS = {"grease_family", "finding", "expert", "offered_max_short", "negotiated_short"} | TEXTS
+# Display helpers (docs/fields.md) not listed in manifests: each is checked
+# against the checked field it derives from (derived_problems).
+DERIVED = {"offered_max_short": "offered_max", "negotiated_short": "negotiated_version",
+           "below_tls13": "negotiated_version", "scsv_offered": "fallback_scsv"}
+SHORT_NAMES = {0x0002: "SSL 2.0", 0x0300: "SSL 3.0", 0x0301: "TLS 1.0", 0x0302: "TLS 1.1",
+               0x0303: "TLS 1.2", 0x0304: "TLS 1.3", 0xfeff: "DTLS 1.0", 0xfefd: "DTLS 1.2",
+               0xfefc: "DTLS 1.3", 0x0100: "DTLS 1.0-pre"}
+BELOW_13 = {False: {0x0002, 0x0300, 0x0301, 0x0302, 0x0303}, True: {0x0100, 0xfeff, 0xfefd}}
 # Order does not matter within a message for these (rules.def order is shown).
 UNORDERED = {"finding", "expert"}
 
@@ -195,8 +204,31 @@ def messages_from_pdml(text, problems=None):
     return msgs
 
 
+def derived_problems(got):
+    """The display helpers against the fields they derive from: short names
+    of the RFC versions (and drafts: TLS 1.3-dNN, DTLS 1.3-dNN), below 1.3 by
+    family (a DTLS hello's legacy_version is 0xfeff, 0xfefd or 0x0100), the
+    SCSV mark only when offered."""
+    dtls = bool(set(got.get("legacy_version", [])) & {0xfeff, 0xfefd, 0x0100})
+
+    def short(v):
+        if (v >> 8) == 0x7f:
+            return f"{'DTLS' if dtls else 'TLS'} 1.3-d{v & 0xff}"
+        return SHORT_NAMES.get(v)
+    want = {}
+    for key in ("offered_max_short", "negotiated_short"):
+        base = got.get(DERIVED[key])
+        want[key] = [short(base[0])] if base and short(base[0]) else got.get(key) if base else None
+    neg = got.get("negotiated_version")
+    want["below_tls13"] = [int(neg[0] in BELOW_13[dtls])] if neg else None
+    want["scsv_offered"] = [1] if got.get("fallback_scsv") == [1] else None
+    return [f"{k}: expected {want[k]} (from {DERIVED[k]}), got {got.get(k)}"
+            for k in DERIVED if want[k] != got.get(k)]
+
+
 def diff_message(block, got):
-    problems = []
+    problems = derived_problems(got)
+    got = {k: v for k, v in got.items() if k not in DERIVED}
     for key in sorted(set(block.fields) | set(got)):
         want, have = block.fields.get(key), got.get(key)
         if want != have:

@@ -66,7 +66,7 @@ if grep -q '^TLSNEG_BUILD_PCAP:BOOL=ON$' "$build/CMakeCache.txt"; then
     pcap_tool=/usr/bin/tlsneg-pcap
 fi
 want=$(printf '%s\n' "$plugdir/epan/tlsneg.so" "$profile/colorfilters" "$profile/dfilter_buttons" \
-    "$profile/preferences" $pcap_tool | sort)
+    "$profile/preferences" "$profile/recent" $pcap_tool | sort)
 printf '%s\n' "$files" | sed 's/^/# file: /'
 check "the package holds the plugin, the profile${pcap_tool:+ and $pcap_tool}, nothing else" \
     test "$files" = "$want"

@@ -69,5 +69,32 @@ int main(void)
     ok(tlsneg_version_is_draft(0x7f14) && tlsneg_version_is_draft(0xfb1a) &&
            !tlsneg_version_is_draft(0x0304),
        "drafts are recognised");
+    /* Short names for the packet list's columns: from the same table. */
+    ok(strcmp(tlsneg_version_short_name(0x0304, false, buf, sizeof buf), "TLS 1.3") == 0 &&
+           strcmp(tlsneg_version_short_name(0x0300, false, buf, sizeof buf), "SSL 3.0") == 0 &&
+           strcmp(tlsneg_version_short_name(0xfefd, true, buf, sizeof buf), "DTLS 1.2") == 0,
+       "short names of the table's versions are their names");
+    ok(strcmp(tlsneg_version_short_name(0x0100, true, buf, sizeof buf), "DTLS 1.0-pre") == 0 &&
+           strcmp(tlsneg_version_short_name(0x7f17, false, buf, sizeof buf), "TLS 1.3-d23") == 0 &&
+           strcmp(tlsneg_version_short_name(0x7f2b, true, buf, sizeof buf), "DTLS 1.3-d43") == 0 &&
+           strcmp(tlsneg_version_short_name(0x7e02, false, buf, sizeof buf), "TLS 1.3-exp2") == 0 &&
+           strcmp(tlsneg_version_short_name(0xfb17, false, buf, sizeof buf), "TLS 1.3-fb23") == 0,
+       "short names of pre-standard DTLS, drafts and experiments");
+    ok(strcmp(tlsneg_version_short_name(0x3a3a, false, buf, sizeof buf), "GREASE") == 0 &&
+           strcmp(tlsneg_version_short_name(0x1234, false, buf, sizeof buf), "0x1234") == 0,
+       "GREASE, and an unknown value by its number");
+    /* Below 1.3, by rank in each family: DTLS 1.0 (0xfeff) and DTLS 1.2
+     * (0xfefd) are numerically above TLS 1.3 (0x0304). */
+    ok(tlsneg_version_below_13(0x0002, false) && tlsneg_version_below_13(0x0301, false) &&
+           tlsneg_version_below_13(0x0303, false) && !tlsneg_version_below_13(0x0304, false) &&
+           !tlsneg_version_below_13(0x7f17, false),
+       "TLS: SSL 2.0 to TLS 1.2 below 1.3; TLS 1.3 and its drafts not");
+    ok(tlsneg_version_below_13(0xfeff, true) && tlsneg_version_below_13(0xfefd, true) &&
+           tlsneg_version_below_13(0x0100, true) && !tlsneg_version_below_13(0xfefc, true) &&
+           !tlsneg_version_below_13(0x7f2b, true),
+       "DTLS: 1.0 and 1.2 below 1.3; DTLS 1.3 and its drafts not");
+    ok(!tlsneg_version_below_13(0x2a2a, false) && !tlsneg_version_below_13(0x1234, false) &&
+           !tlsneg_version_below_13(0x0303, true) && !tlsneg_version_below_13(0xfefd, false),
+       "GREASE, unknown values and the other family's versions are not below");
     return tap_done();
 }
