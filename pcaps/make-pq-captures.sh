@@ -4,8 +4,10 @@
 # (pcaps/pq-*.pcap, issue 28) from real TLS stacks on a 1,500-byte-MTU link.
 #
 # Stacks: OpenSSL 3.5, curl and Go 1.24 from a Debian 13 (trixie) root
-# filesystem (X25519MLKEM768 by default), and this machine's Debian 12
-# OpenSSL 3.0 (no post-quantum group: the classical server).
+# filesystem (X25519MLKEM768 by default), this machine's Debian 12
+# OpenSSL 3.0 (no post-quantum group: the classical server), and Debian 12's
+# Chromium and Firefox ESR (post-quantum by default; pq-chromium-*,
+# pq-firefox-*).
 #
 # Network: two network namespaces, tlsneg-pqc (the client, 192.0.2.2) and
 # tlsneg-pqs (the server side, 192.0.2.3; RFC 5737 documentation addresses),
@@ -27,7 +29,8 @@
 # ${TLSNEG_CHROOT_DIR:-/var/cache/tlsneg-chroots}/trixie-pq, made with
 # debootstrap (--variant=minbase, packages below) if missing. Host (Debian 12)
 # packages: openssl, tshark (wireshark-common: dumpcap), python3, iproute2,
-# util-linux, coreutils, debootstrap (only to make the chroot).
+# util-linux, coreutils, debootstrap (only to make the chroot), chromium and
+# firefox-esr (only for their scenarios).
 #
 # Idempotent: namespaces left by an earlier run are deleted first; on exit
 # (failure included) the processes this script started are killed by pid,
@@ -62,6 +65,8 @@ all_scenarios=(
     pq-mixed-pool
     pq-split-healthy
     pq-go-client
+    pq-chromium-pool-hrr
+    pq-firefox-split-rst-classical-retry
 )
 
 log() { printf '[make-pq-captures] %s\n' "$*" >&2; }
@@ -501,6 +506,108 @@ scenario_pq-go-client() {
     check_common $n 1
     expect_count $n "$pq_split" 1
     expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions_key_share_group == 0x11ec' 1
+}
+
+# chromium NAME PORT [chromium options...]: Debian 12's Chromium (host, not
+# the chroot), headless, in the client namespace, one page load of
+# https://localhost:PORT/ (localhost mapped to the server's address, so the
+# hello carries SNI localhost); the self-signed certificate accepted. It
+# prints the page's DOM whether the load succeeds or fails (an error page):
+# exit status 0 either way.
+chromium_get() {
+    local name=$1 port=$2
+    shift 2
+    rm -rf "$tmp/$name.profile"
+    timeout 40 ip netns exec "$nsc" env HOME="$tmp" chromium --headless --no-sandbox \
+        --disable-gpu --no-first-run --user-data-dir="$tmp/$name.profile" \
+        --ignore-certificate-errors --host-resolver-rules="MAP localhost $server_addr" \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --dump-dom "$@" "https://localhost:$port/" </dev/null >"$tmp/$name.log" 2>&1 || {
+        cat "$tmp/$name.log" >&2
+        die "$name: chromium failed"
+    }
+    sleep "$retry_gap"
+}
+
+# Scenario 11: Chromium against one address and port answered in turn by
+# OpenSSL 3.5 (post-quantum) and by Debian 12's OpenSSL 3.0 limited to
+# secp384r1 (a group Chromium lists but predicts no share for: a
+# HelloRetryRequest), one page load; each connection goes to the next
+# server in turn (Chromium opens two at once for this load).
+scenario_pq-chromium-pool-hrr() {
+    local n=pq-chromium-pool-hrr p=44413 b1=44513 b2=44613
+    cap_start $n $p
+    server35 $n.server35 127.0.0.1 $b1 8 -www
+    local s35=$last
+    server30 $n.server30 127.0.0.1 $b2 8 -www -groups secp384r1
+    local s30=$last
+    front $n.front $p pool $p "$b1,$b2" 16
+    local fr=$last
+    chromium_get $n.client $p
+    local pid
+    for pid in "$fr" "$s35" "$s30"; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    cap_stop $n
+    expect_count $n "$pq_split" 2
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions_key_share_group == 0x11ec' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions_key_share_selected_group == 0x0018' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions_key_share_group == 0x0018' 1
+}
+
+# firefox_get NAME URL [PREF=VALUE...]: Debian 12's Firefox ESR (host),
+# headless, a fresh profile with these prefs (user.js), one page load of URL
+# (a screenshot of whatever it shows: the page or an error page), in the
+# client namespace.
+firefox_get() {
+    local name=$1 url=$2 kv
+    shift 2
+    rm -rf "$tmp/$name.profile"
+    mkdir -p "$tmp/$name.profile"
+    {
+        echo 'user_pref("app.update.enabled", false);'
+        echo 'user_pref("network.captive-portal-service.enabled", false);'
+        echo 'user_pref("network.connectivity-service.enabled", false);'
+        echo 'user_pref("browser.safebrowsing.update.enabled", false);'
+        echo 'user_pref("datareporting.policy.dataSubmissionEnabled", false);'
+        echo 'user_pref("toolkit.telemetry.enabled", false);'
+        for kv in "$@"; do
+            echo "user_pref(\"${kv%%=*}\", ${kv#*=});"
+        done
+    } >"$tmp/$name.profile/user.js"
+    # --screenshot never returns here, even after a page that loaded: the
+    # load is given FIREFOX_SECS (8) seconds, then the browser is stopped.
+    local rc=0
+    timeout "${FIREFOX_SECS:-8}" ip netns exec "$nsc" env HOME="$tmp" MOZ_HEADLESS=1 \
+        firefox-esr --headless --no-remote --profile "$tmp/$name.profile" \
+        --screenshot "$tmp/$name.png" "$url" </dev/null >"$tmp/$name.log" 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ] || {
+        cat "$tmp/$name.log" >&2
+        die "$name: firefox exited with $rc"
+    }
+    sleep "$retry_gap"
+}
+
+# Scenario 12: Firefox ESR's default hello (X25519MLKEM768, split) at the
+# read-once front (reset); then the user's retry in a profile with
+# security.tls.enable_kyber false (classical shares only, one segment),
+# relayed to OpenSSL 3.5 s_server -www.
+scenario_pq-firefox-split-rst-classical-retry() {
+    local n=pq-firefox-split-rst-classical-retry p=44414 b=44514
+    cap_start $n $p
+    server35 $n.server 127.0.0.1 $b 8 -www
+    local srv=$last
+    front $n.front $p once rst $p $b 64
+    local fr=$last
+    firefox_get $n.client1 "https://$server_addr:$p/"
+    firefox_get $n.client2 "https://$server_addr:$p/" security.tls.enable_kyber=false
+    local pid
+    for pid in "$fr" "$srv"; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    cap_stop $n
 }
 
 for s in "${scenarios[@]}"; do

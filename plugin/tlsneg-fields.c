@@ -307,7 +307,7 @@ void tlsneg_fields_register(void)
           "Length of the handshake message, its header included, in bytes", HFILL}},
         {&hf_hello_segments,
          {"Hello segments", "tlsneg.hello_segments", FT_UINT32, BASE_DEC, NULL, 0x0,
-          "How many TCP segments (QUIC packets, DTLS fragments) carried the message, with their "
+          "How many TCP segments (DTLS or QUIC datagrams) carried the message, with their "
           "frames",
           HFILL}},
         {&hf_finding,

@@ -28,6 +28,9 @@ typedef enum {
     ROLE_DTLS_ALERT_DESCRIPTION,
     ROLE_TCP_FLAGS,
     ROLE_TCP_SEGMENT,
+    ROLE_TLS_HS_FRAGMENT,
+    ROLE_DTLS_FRAGMENT,
+    ROLE_QUIC_CRYPTO_FRAGMENT,
     ROLE_COUNT
 } field_role;
 
@@ -47,6 +50,12 @@ static const struct {
     /* Only in the frame that completes a reassembled PDU, one per segment
      * (docs/performance.md: wanting it costs nothing measurable). */
     {"tcp.segment", ROLE_TCP_SEGMENT},
+    /* The same for a message put together from several TLS records, DTLS
+     * fragments or QUIC CRYPTO frames: one item per piece, its frame as
+     * value, on the reassembled bytes (hello_segments). */
+    {"tls.handshake.fragment", ROLE_TLS_HS_FRAGMENT},
+    {"dtls.fragment", ROLE_DTLS_FRAGMENT},
+    {"quic.crypto.fragment", ROLE_QUIC_CRYPTO_FRAGMENT},
 };
 
 /* Every hfid of every watched name (several fields can share one name),
@@ -155,6 +164,9 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
             }
             case ROLE_TCP_FLAGS:
             case ROLE_TCP_SEGMENT:
+            case ROLE_TLS_HS_FRAGMENT:
+            case ROLE_DTLS_FRAGMENT:
+            case ROLE_QUIC_CRYPTO_FRAGMENT:
             case ROLE_NONE:
             case ROLE_COUNT:
                 break;
@@ -273,36 +285,117 @@ static tvbuff_t *frame_tvb(const packet_info *pinfo)
                            : NULL;
 }
 
+/* pieces visits the items of role (fragments: frame numbers) that sit on
+ * ds over any byte of [start, end): each piece of a reassembled message.
+ * Returns how many; add_distinct (when given) counts each one's frame into
+ * out and clears *exact when it cannot. */
+static guint pieces(proto_tree *tree, field_role role, tvbuff_t *ds, gint start, gint end,
+                    tlsneg_segments *out, gboolean *exact, guint32 only_frame)
+{
+    guint n = 0;
+    for (guint i = 0; i < by_role[role].n; i++) {
+        GPtrArray *items = proto_get_finfo_ptr_array(tree, by_role[role].hfid[i]);
+        for (guint j = 0; items && j < items->len; j++) {
+            field_info *fi = (field_info *)g_ptr_array_index(items, j);
+            if (fi->ds_tvb != ds || fi->start >= end || fi->start + fi->length <= start) {
+                continue;
+            }
+            n++;
+            guint32 frame = tlsneg_fi_uint(fi);
+            if (out && !tlsneg_segments_add_distinct(out, frame)) {
+                *exact = FALSE;
+            }
+            if (only_frame && frame != only_frame) {
+                *exact = FALSE;
+            }
+        }
+    }
+    return n;
+}
+
+/* records_in_frame: the k TLS records of this frame that end with last (a
+ * message's k fragments, one in each, the last completing it) all lie in
+ * the frame's own bytes, none put together by TCP from earlier segments. */
+static gboolean records_in_frame(proto_tree *tree, tvbuff_t *own, const field_info *last, guint k)
+{
+    for (guint i = 0; i < by_role[ROLE_TLS_RECORD_VERSION].n; i++) {
+        GPtrArray *recs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_RECORD_VERSION].hfid[i]);
+        for (guint j = 0; recs && j < recs->len; j++) {
+            if (g_ptr_array_index(recs, j) != last) {
+                continue;
+            }
+            if (j + 1 < k) {
+                return FALSE;
+            }
+            for (guint x = j + 1 - k; x <= j; x++) {
+                if (((field_info *)g_ptr_array_index(recs, x))->ds_tvb != own) {
+                    return FALSE;
+                }
+            }
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
 /* A message in the frame's own bytes came in this frame's one segment
  * (TCP) or record (DTLS); one in the bytes TCP reassembled came in the
  * segments of that PDU that hold any of its bytes: tshark lists them as
  * tcp.segment items on the reassembled bytes, in stream order, each with
- * its place there. A message put together from several TLS records, DTLS
- * fragments or QUIC CRYPTO frames is left uncounted (docs/fields.md). */
+ * its place there. A DTLS message reassembled from fragments and a QUIC
+ * hello came in the datagrams (frames) of its fragments or CRYPTO frames,
+ * each counted once (a QUIC hello in one CRYPTO frame: this frame; one
+ * that TLS put together on top of QUIC: not counted). A
+ * message put together from several TLS records is counted only when all
+ * of them came in this frame's own bytes (1): the segments of records in
+ * earlier frames are not in this tree (docs/fields.md). */
 void tlsneg_tree_segments(proto_tree *tree, const packet_info *pinfo, const found_msg *m,
                           tlsneg_message *msg)
 {
     tvbuff_t *ds = m->anchor->ds_tvb;
-    if (!ds || msg->wire == TLSNEG_WIRE_QUIC || msg->body_only) {
-        return;
-    }
-    if (ds == frame_tvb(pinfo)) {
-        tlsneg_segments_add(&msg->segments, pinfo->num);
-        return;
-    }
-    if (m->dtls) {
+    gboolean exact = TRUE;
+    if (!ds) {
         return;
     }
     gint start = m->anchor->start;
     gint end = start + (gint)msg->len;
-    for (guint i = 0; i < by_role[ROLE_TCP_SEGMENT].n; i++) {
-        GPtrArray *segs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TCP_SEGMENT].hfid[i]);
-        for (guint j = 0; segs && j < segs->len; j++) {
-            field_info *fi = (field_info *)g_ptr_array_index(segs, j);
-            if (fi->ds_tvb == ds && fi->start < end && fi->start + fi->length > start) {
-                tlsneg_segments_add(&msg->segments, tlsneg_fi_uint(fi));
+    if (msg->wire == TLSNEG_WIRE_QUIC) {
+        /* QUIC's own reassembly (CRYPTO frames out of order) lists its
+         * pieces; TLS's on top of it (data that came in order, then more)
+         * lists pieces whose datagrams earlier frames knew: not counted. */
+        if (!pieces(tree, ROLE_QUIC_CRYPTO_FRAGMENT, ds, start, end, &msg->segments, &exact, 0)) {
+            if (pieces(tree, ROLE_TLS_HS_FRAGMENT, ds, start, end, NULL, &exact, 0)) {
+                exact = FALSE;
+            } else {
+                tlsneg_segments_add(&msg->segments, pinfo->num);
             }
         }
+    } else if (msg->body_only) {
+        if (m->fragments) {
+            pieces(tree, ROLE_DTLS_FRAGMENT, m->fragments->ds_tvb, 0, G_MAXINT, &msg->segments,
+                   &exact, 0);
+        }
+    } else if (ds == frame_tvb(pinfo)) {
+        tlsneg_segments_add(&msg->segments, pinfo->num);
+    } else if (!m->dtls) {
+        for (guint i = 0; i < by_role[ROLE_TCP_SEGMENT].n; i++) {
+            GPtrArray *segs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TCP_SEGMENT].hfid[i]);
+            for (guint j = 0; segs && j < segs->len; j++) {
+                field_info *fi = (field_info *)g_ptr_array_index(segs, j);
+                if (fi->ds_tvb == ds && fi->start < end && fi->start + fi->length > start) {
+                    tlsneg_segments_add(&msg->segments, tlsneg_fi_uint(fi));
+                }
+            }
+        }
+        guint k = msg->segments.count ? 0
+                                      : pieces(tree, ROLE_TLS_HS_FRAGMENT, ds, start, end, NULL,
+                                               &exact, pinfo->num);
+        if (k && exact && m->record && records_in_frame(tree, frame_tvb(pinfo), m->record, k)) {
+            tlsneg_segments_add(&msg->segments, pinfo->num);
+        }
+    }
+    if (!exact) {
+        memset(&msg->segments, 0, sizeof msg->segments);
     }
 }
 
@@ -407,5 +500,6 @@ void tlsneg_tree_watch(dissector_handle_t handle)
     watch_protocol_fields("tls", wanted);
     watch_protocol_fields("dtls", wanted);
     watch_protocol_fields("tcp", wanted);
+    watch_protocol_fields("quic", wanted);
     set_postdissector_wanted_hfids(handle, wanted);
 }

@@ -15,8 +15,10 @@ typedef struct {
     uint8_t type;
     uint16_t record_version;
     uint32_t len, covered;
-    uint8_t *msg;  /* 12-byte header + body */
-    uint8_t *bits; /* one bit per body byte received */
+    uint8_t *msg;         /* 12-byte header + body */
+    uint8_t *bits;        /* one bit per body byte received */
+    tlsneg_segments segs; /* the datagrams of its fragments, each once */
+    bool segs_lost;       /* more of them than can be told apart */
 } dtls_slot;
 
 #define DTLS_SLOTS 2
@@ -81,8 +83,7 @@ static void dtls_fragment(tlsneg_pcap *p, flow *f, int d, uint16_t rv, const uin
         }
         memcpy(m, h, 12);
         memcpy(m + 12, data, len);
-        /* One fragment in one record: the plugin counts it (a reassembled
-         * message it does not). */
+        /* One fragment in one record: this datagram. */
         tlsneg_segments one;
         memset(&one, 0, sizeof one);
         tlsneg_segments_add(&one, p->frame);
@@ -136,6 +137,9 @@ static void dtls_fragment(tlsneg_pcap *p, flow *f, int d, uint16_t rv, const uin
     if (off == 0) {
         s->record_version = rv;
     }
+    if (!tlsneg_segments_add_distinct(&s->segs, p->frame)) {
+        s->segs_lost = true;
+    }
     for (uint32_t i = off; i < off + flen; i++) {
         if (!(s->bits[i / 8] & (1u << (i % 8)))) {
             s->bits[i / 8] = (uint8_t)(s->bits[i / 8] | (1u << (i % 8)));
@@ -145,7 +149,7 @@ static void dtls_fragment(tlsneg_pcap *p, flow *f, int d, uint16_t rv, const uin
     memcpy(s->msg + 12 + off, data, flen);
     if (s->covered == len) {
         tlsneg_emit_message(p, f, d, TLSNEG_WIRE_DTLS, s->msg, (size_t)len + 12, true,
-                            s->record_version, NULL);
+                            s->record_version, s->segs_lost ? NULL : &s->segs);
         slot_clear(s);
     }
 }

@@ -112,15 +112,54 @@ void tlsneg_seg_count(tlsneg_segments *out, const seg_map *map, uint64_t start, 
     }
 }
 
+bool tlsneg_seg_count_distinct(tlsneg_segments *out, const seg_map *map, uint64_t start,
+                               uint64_t end)
+{
+    for (size_t i = 0; i < map->n; i++) {
+        const seg_span *s = &map->segs[i];
+        if (s->end > start && s->start < end && !tlsneg_segments_add_distinct(out, s->frame)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* hs_portion adds to h's segments those of a whole TLS record (its 5-byte
+ * header before map->off, its n bytes of payload) that holds part of a
+ * message read over several records. */
+static void hs_portion(hs_msg *h, const seg_map *map, size_t n)
+{
+    if (!map || map->off < 5) {
+        h->segs_lost = true;
+    } else {
+        tlsneg_seg_count(&h->segs, map, map->off - 5, map->off + n);
+    }
+}
+
 /* hs_emit emits the message h holds, which ends at b's byte `at` (b's
- * first byte is at map->off). */
+ * first byte is at map->off; b holds n bytes). */
 static void hs_emit(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire, const seg_map *map,
-                    size_t at)
+                    size_t at, size_t n)
 {
     tlsneg_segments segs;
     memset(&segs, 0, sizeof segs);
-    if (map && h->one_feed) {
+    if (wire == TLSNEG_WIRE_QUIC) {
+        /* Over several feeds (CRYPTO data that came in order, then more),
+         * tshark's TLS reassembles the message on top of QUIC's, and the
+         * plugin cannot see the earlier pieces' datagrams: not counted. */
+        if (map && h->one_feed && !tlsneg_seg_count_distinct(&segs, map, h->start, map->off + at)) {
+            memset(&segs, 0, sizeof segs);
+        }
+    } else if (map && h->one_feed) {
         tlsneg_seg_count(&segs, map, h->start, map->off + at);
+    } else if (map) {
+        /* Several records: the plugin sees the segments of earlier frames'
+         * records no more, and counts only when every record that holds
+         * part of the message came whole in this frame's segment. */
+        hs_portion(h, map, n);
+        if (!h->segs_lost && h->segs.count == 1 && h->segs.frames[0] == p->frame) {
+            segs = h->segs;
+        }
     }
     tlsneg_emit_message(p, f, d, wire, h->msg, (size_t)h->len + 4, h->has_record_version,
                         h->record_version, segs.count ? &segs : NULL);
@@ -130,6 +169,7 @@ bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire,
                     size_t n, bool has_rv, uint16_t rv, const seg_map *map)
 {
     const uint8_t *b0 = b;
+    size_t n0 = n;
     h->one_feed = false; /* a message carried on from an earlier feed */
     while (n > 0) {
         if (h->hdr_got < 4) {
@@ -170,11 +210,15 @@ bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire,
         n -= take;
         if (h->got == h->len) {
             if (h->keep) {
-                hs_emit(p, f, d, h, wire, map, (size_t)(b - b0));
+                hs_emit(p, f, d, h, wire, map, (size_t)(b - b0), n0);
             }
             free(h->msg);
             memset(h, 0, sizeof *h);
         }
+    }
+    if (h->hdr_got > 0 && (h->hdr_got < 4 || h->keep) && wire != TLSNEG_WIRE_QUIC) {
+        /* carried on to the next record: this one's segments */
+        hs_portion(h, map, n0);
     }
     return true;
 }

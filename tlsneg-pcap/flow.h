@@ -34,6 +34,10 @@ typedef struct {
     uint8_t *msg;      /* header + body while keep */
     uint64_t start;    /* stream offset of its type byte, if the feed has a seg_map */
     bool one_feed;     /* started in the feed that is reading it (one TLS record) */
+    /* TLS: the segments of the records read so far, when it spans several
+     * feeds; segs_lost: a feed had no map. */
+    tlsneg_segments segs;
+    bool segs_lost;
 } hs_msg;
 
 /* One TCP segment's new bytes in its direction's stream: [start, end). */
@@ -54,6 +58,10 @@ typedef struct {
 /* tlsneg_seg_count counts into out the segments of map that hold any byte
  * of the stream range [start, end), in stream order. */
 void tlsneg_seg_count(tlsneg_segments *out, const seg_map *map, uint64_t start, uint64_t end);
+/* tlsneg_seg_count_distinct counts each frame of the spans of map that hold
+ * any byte of [start, end) once (datagrams); false when it cannot tell. */
+bool tlsneg_seg_count_distinct(tlsneg_segments *out, const seg_map *map, uint64_t start,
+                               uint64_t end);
 
 /* Each transport's state of a flow, in its own file. */
 typedef struct tcp_dir tcp_dir;
@@ -141,9 +149,11 @@ bool tlsneg_hs_keep_type(uint8_t type);
 /* tlsneg_hs_feed adds n bytes of handshake data and emits every message
  * they complete; with a map (one TLS record's payload at a time), a
  * message wholly in these bytes is told with the segments that carried it,
- * one spread over several feeds (records) with none, as the plugin sees
- * them. Returns false when a message does not fit the buffer limit (the
- * rest of this direction is then not read). */
+ * one spread over several feeds (records) only when they all came in one
+ * segment, as the plugin sees them. QUIC (the CRYPTO stream, its map the
+ * frames of every CRYPTO frame): the datagrams that carried the message,
+ * each once. Returns false when a message does not fit the buffer limit
+ * (the rest of this direction is then not read). */
 bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire, const uint8_t *b,
                     size_t n, bool has_rv, uint16_t rv, const seg_map *map);
 void tlsneg_hs_free(hs_msg *h);

@@ -9,10 +9,19 @@
 #include "flow.h"
 #include "stream.h"
 
+/* CRYPTO frames remembered per side for hello_segments, those not yet
+ * read: an Initial's ClientHello or ServerHello comes in a few (8 in
+ * quic-multiple-initial-fragmented-crypto.pcap); past this many the
+ * datagrams are not counted. */
+#define QUIC_LOG_MAX 32
+
 typedef struct {
     tlsneg_stream s;
     hs_msg hs;
     uint64_t next_pn;
+    seg_span log[QUIC_LOG_MAX]; /* the frame of each CRYPTO frame's new bytes */
+    uint8_t log_n;
+    bool log_lost;
 } quic_side;
 
 struct quic_state {
@@ -42,17 +51,45 @@ typedef struct {
     int role; /* 0 client, 1 server */
 } quic_ctx;
 
+/* log_trim forgets the CRYPTO frames whose bytes were all read (a message
+ * read over several feeds is not counted anyway); what was lost is
+ * forgotten once nothing is pending. */
+static void log_trim(quic_side *s)
+{
+    uint8_t kept = 0;
+    for (uint8_t i = 0; i < s->log_n; i++) {
+        if (s->log[i].end > s->s.base) {
+            s->log[kept++] = s->log[i];
+        }
+    }
+    s->log_n = kept;
+    if (s->s.have == 0 && s->s.num_ahead == 0) {
+        s->log_lost = false;
+    }
+}
+
 static void quic_crypto(void *user, uint64_t offset, const uint8_t *data, size_t len)
 {
     quic_ctx *c = user;
     quic_side *s = &c->f->quic->side[c->role];
-    if (tlsneg_stream_add(&s->s, offset, data, len, c->p->cfg.max_buffer, &c->p->st.tcp_dropped) !=
-        TLSNEG_STREAM_IN_ORDER) {
+    tlsneg_stream_result r =
+        tlsneg_stream_add(&s->s, offset, data, len, c->p->cfg.max_buffer, &c->p->st.tcp_dropped);
+    if (r == TLSNEG_STREAM_IN_ORDER || r == TLSNEG_STREAM_AHEAD) {
+        if (s->log_n < QUIC_LOG_MAX) {
+            s->log[s->log_n++] = (seg_span){c->p->frame, offset, offset + len};
+        } else {
+            s->log_lost = true;
+        }
+    }
+    if (r != TLSNEG_STREAM_IN_ORDER) {
         return;
     }
     uint32_t n = s->s.have;
-    if (tlsneg_hs_feed(c->p, c->f, c->d, &s->hs, TLSNEG_WIRE_QUIC, s->s.buf, n, false, 0, NULL)) {
+    seg_map map = {s->s.base, s->log, s->log_n};
+    if (tlsneg_hs_feed(c->p, c->f, c->d, &s->hs, TLSNEG_WIRE_QUIC, s->s.buf, n, false, 0,
+                       s->log_lost ? NULL : &map)) {
         tlsneg_stream_consume(&s->s, n);
+        log_trim(s);
     } else {
         tlsneg_stream_free(&s->s);
         tlsneg_hs_free(&s->hs);

@@ -7,7 +7,6 @@
 
 typedef struct {
     uint16_t code;
-    uint8_t cls;         /* tlsneg_gclass */
     uint16_t client_len; /* key_exchange length from the client, 0: not fixed here */
     uint16_t server_len; /* from the server */
     const char *name;
@@ -24,62 +23,62 @@ typedef struct {
  * draft-tls-westerbaan-xyber768d00 (X25519Kyber768Draft00): 32 + 1,184 and
  * 32 + 1,088. */
 static const group_row rows[] = {
-    {0x0001, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect163k1"},
-    {0x0002, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect163r1"},
-    {0x0003, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect163r2"},
-    {0x0004, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect193r1"},
-    {0x0005, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect193r2"},
-    {0x0006, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect233k1"},
-    {0x0007, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect233r1"},
-    {0x0008, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect239k1"},
-    {0x0009, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect283k1"},
-    {0x000a, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect283r1"},
-    {0x000b, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect409k1"},
-    {0x000c, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect409r1"},
-    {0x000d, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect571k1"},
-    {0x000e, TLSNEG_GCLASS_CLASSICAL, 0, 0, "sect571r1"},
-    {0x000f, TLSNEG_GCLASS_CLASSICAL, 0, 0, "secp160k1"},
-    {0x0010, TLSNEG_GCLASS_CLASSICAL, 0, 0, "secp160r1"},
-    {0x0011, TLSNEG_GCLASS_CLASSICAL, 0, 0, "secp160r2"},
-    {0x0012, TLSNEG_GCLASS_CLASSICAL, 0, 0, "secp192k1"},
-    {0x0013, TLSNEG_GCLASS_CLASSICAL, 0, 0, "secp192r1"},
-    {0x0014, TLSNEG_GCLASS_CLASSICAL, 0, 0, "secp224k1"},
-    {0x0015, TLSNEG_GCLASS_CLASSICAL, 0, 0, "secp224r1"},
-    {0x0016, TLSNEG_GCLASS_CLASSICAL, 0, 0, "secp256k1"},
-    {0x0017, TLSNEG_GCLASS_CLASSICAL, 0, 0, "secp256r1"},
-    {0x0018, TLSNEG_GCLASS_CLASSICAL, 0, 0, "secp384r1"},
-    {0x0019, TLSNEG_GCLASS_CLASSICAL, 0, 0, "secp521r1"},
-    {0x001a, TLSNEG_GCLASS_CLASSICAL, 0, 0, "brainpoolP256r1"},
-    {0x001b, TLSNEG_GCLASS_CLASSICAL, 0, 0, "brainpoolP384r1"},
-    {0x001c, TLSNEG_GCLASS_CLASSICAL, 0, 0, "brainpoolP512r1"},
-    {0x001d, TLSNEG_GCLASS_CLASSICAL, 0, 0, "x25519"},
-    {0x001e, TLSNEG_GCLASS_CLASSICAL, 0, 0, "x448"},
-    {0x001f, TLSNEG_GCLASS_CLASSICAL, 0, 0, "brainpoolP256r1tls13"},
-    {0x0020, TLSNEG_GCLASS_CLASSICAL, 0, 0, "brainpoolP384r1tls13"},
-    {0x0021, TLSNEG_GCLASS_CLASSICAL, 0, 0, "brainpoolP512r1tls13"},
-    {0x0022, TLSNEG_GCLASS_CLASSICAL, 0, 0, "GC256A"},
-    {0x0023, TLSNEG_GCLASS_CLASSICAL, 0, 0, "GC256B"},
-    {0x0024, TLSNEG_GCLASS_CLASSICAL, 0, 0, "GC256C"},
-    {0x0025, TLSNEG_GCLASS_CLASSICAL, 0, 0, "GC256D"},
-    {0x0026, TLSNEG_GCLASS_CLASSICAL, 0, 0, "GC512A"},
-    {0x0027, TLSNEG_GCLASS_CLASSICAL, 0, 0, "GC512B"},
-    {0x0028, TLSNEG_GCLASS_CLASSICAL, 0, 0, "GC512C"},
-    {0x0029, TLSNEG_GCLASS_CLASSICAL, 0, 0, "curveSM2"},
-    {0x0100, TLSNEG_GCLASS_FFDHE, 0, 0, "ffdhe2048"},
-    {0x0101, TLSNEG_GCLASS_FFDHE, 0, 0, "ffdhe3072"},
-    {0x0102, TLSNEG_GCLASS_FFDHE, 0, 0, "ffdhe4096"},
-    {0x0103, TLSNEG_GCLASS_FFDHE, 0, 0, "ffdhe6144"},
-    {0x0104, TLSNEG_GCLASS_FFDHE, 0, 0, "ffdhe8192"},
-    {0x0200, TLSNEG_GCLASS_PQ, 800, 768, "MLKEM512"},
-    {0x0201, TLSNEG_GCLASS_PQ, 1184, 1088, "MLKEM768"},
-    {0x0202, TLSNEG_GCLASS_PQ, 1568, 1568, "MLKEM1024"},
-    {0x11eb, TLSNEG_GCLASS_PQ_HYBRID, 1249, 1153, "SecP256r1MLKEM768"},
-    {0x11ec, TLSNEG_GCLASS_PQ_HYBRID, 1216, 1120, "X25519MLKEM768"},
-    {0x11ed, TLSNEG_GCLASS_PQ_HYBRID, 1665, 1665, "SecP384r1MLKEM1024"},
-    {0x6399, TLSNEG_GCLASS_PQ_HYBRID, 1216, 1120, "X25519Kyber768Draft00"},
-    {0x639a, TLSNEG_GCLASS_PQ_HYBRID, 0, 0, "SecP256r1Kyber768Draft00"},
-    {0xff01, TLSNEG_GCLASS_CLASSICAL, 0, 0, "arbitrary_explicit_prime_curves"},
-    {0xff02, TLSNEG_GCLASS_CLASSICAL, 0, 0, "arbitrary_explicit_char2_curves"},
+    {0x0001, 0, 0, "sect163k1"},
+    {0x0002, 0, 0, "sect163r1"},
+    {0x0003, 0, 0, "sect163r2"},
+    {0x0004, 0, 0, "sect193r1"},
+    {0x0005, 0, 0, "sect193r2"},
+    {0x0006, 0, 0, "sect233k1"},
+    {0x0007, 0, 0, "sect233r1"},
+    {0x0008, 0, 0, "sect239k1"},
+    {0x0009, 0, 0, "sect283k1"},
+    {0x000a, 0, 0, "sect283r1"},
+    {0x000b, 0, 0, "sect409k1"},
+    {0x000c, 0, 0, "sect409r1"},
+    {0x000d, 0, 0, "sect571k1"},
+    {0x000e, 0, 0, "sect571r1"},
+    {0x000f, 0, 0, "secp160k1"},
+    {0x0010, 0, 0, "secp160r1"},
+    {0x0011, 0, 0, "secp160r2"},
+    {0x0012, 0, 0, "secp192k1"},
+    {0x0013, 0, 0, "secp192r1"},
+    {0x0014, 0, 0, "secp224k1"},
+    {0x0015, 0, 0, "secp224r1"},
+    {0x0016, 0, 0, "secp256k1"},
+    {0x0017, 0, 0, "secp256r1"},
+    {0x0018, 0, 0, "secp384r1"},
+    {0x0019, 0, 0, "secp521r1"},
+    {0x001a, 0, 0, "brainpoolP256r1"},
+    {0x001b, 0, 0, "brainpoolP384r1"},
+    {0x001c, 0, 0, "brainpoolP512r1"},
+    {0x001d, 0, 0, "x25519"},
+    {0x001e, 0, 0, "x448"},
+    {0x001f, 0, 0, "brainpoolP256r1tls13"},
+    {0x0020, 0, 0, "brainpoolP384r1tls13"},
+    {0x0021, 0, 0, "brainpoolP512r1tls13"},
+    {0x0022, 0, 0, "GC256A"},
+    {0x0023, 0, 0, "GC256B"},
+    {0x0024, 0, 0, "GC256C"},
+    {0x0025, 0, 0, "GC256D"},
+    {0x0026, 0, 0, "GC512A"},
+    {0x0027, 0, 0, "GC512B"},
+    {0x0028, 0, 0, "GC512C"},
+    {0x0029, 0, 0, "curveSM2"},
+    {0x0100, 0, 0, "ffdhe2048"},
+    {0x0101, 0, 0, "ffdhe3072"},
+    {0x0102, 0, 0, "ffdhe4096"},
+    {0x0103, 0, 0, "ffdhe6144"},
+    {0x0104, 0, 0, "ffdhe8192"},
+    {0x0200, 800, 768, "MLKEM512"},
+    {0x0201, 1184, 1088, "MLKEM768"},
+    {0x0202, 1568, 1568, "MLKEM1024"},
+    {0x11eb, 1249, 1153, "SecP256r1MLKEM768"},
+    {0x11ec, 1216, 1120, "X25519MLKEM768"},
+    {0x11ed, 1665, 1665, "SecP384r1MLKEM1024"},
+    {0x6399, 1216, 1120, "X25519Kyber768Draft00"},
+    {0x639a, 0, 0, "SecP256r1Kyber768Draft00"},
+    {0xff01, 0, 0, "arbitrary_explicit_prime_curves"},
+    {0xff02, 0, 0, "arbitrary_explicit_char2_curves"},
 };
 
 /* find: a binary search of the rows, which are sorted. */
@@ -109,13 +108,26 @@ const char *tlsneg_named_group_name(uint16_t g)
     return r ? r->name : NULL;
 }
 
+/* The class by ranges of the registry, without a search: the checks, the
+ * offer and the facts ask it for every group and share of every hello (20
+ * times a connection on the bench capture). test_facts checks it against
+ * the rows for every code point: a group has a class if and only if it has
+ * a row (or is GREASE). */
 tlsneg_gclass tlsneg_named_group_class(uint16_t g)
 {
-    if (tlsneg_is_grease(g)) {
-        return TLSNEG_GCLASS_GREASE;
+    if ((g >= 0x0001 && g <= 0x0029) || g == 0xff01 || g == 0xff02) {
+        return TLSNEG_GCLASS_CLASSICAL;
     }
-    const group_row *r = find(g);
-    return r ? (tlsneg_gclass)r->cls : TLSNEG_GCLASS_UNKNOWN;
+    if (g >= 0x0100 && g <= 0x0104) {
+        return TLSNEG_GCLASS_FFDHE;
+    }
+    if (g >= 0x0200 && g <= 0x0202) {
+        return TLSNEG_GCLASS_PQ;
+    }
+    if ((g >= 0x11eb && g <= 0x11ed) || g == 0x6399 || g == 0x639a) {
+        return TLSNEG_GCLASS_PQ_HYBRID;
+    }
+    return tlsneg_is_grease(g) ? TLSNEG_GCLASS_GREASE : TLSNEG_GCLASS_UNKNOWN;
 }
 
 const char *tlsneg_gclass_name(tlsneg_gclass c)

@@ -479,6 +479,24 @@ void tlsneg_segments_add(tlsneg_segments *s, uint32_t frame)
     }
 }
 
+bool tlsneg_segments_add_distinct(tlsneg_segments *s, uint32_t frame)
+{
+    uint8_t i = 0;
+    while (i < s->num_frames && s->frames[i] < frame) {
+        i++;
+    }
+    if (i < s->num_frames && s->frames[i] == frame) {
+        return true;
+    }
+    if (frame == 0 || s->num_frames == TLSNEG_MAX_SEGMENT_FRAMES) {
+        return false;
+    }
+    memmove(&s->frames[i + 1], &s->frames[i], (size_t)(s->num_frames - i) * sizeof s->frames[0]);
+    s->frames[i] = frame;
+    s->count = ++s->num_frames;
+    return true;
+}
+
 tlsneg_status tlsneg_message_parse(tlsneg_hello *out, const tlsneg_message *m)
 {
     return m->body_only ? tlsneg_hello_parse_body(out, m->wire, m->msg_type, m->bytes, m->len)

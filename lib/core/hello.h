@@ -163,6 +163,13 @@ typedef struct {
  * fragments in one packet) and is not counted again. */
 void tlsneg_segments_add(tlsneg_segments *s, uint32_t frame);
 
+/* tlsneg_segments_add_distinct counts frame once however often and in
+ * whatever order it comes (the datagrams that carried a DTLS message's
+ * fragments or a QUIC hello's CRYPTO frames), keeping the frames in
+ * ascending order. Returns false when it cannot tell: frame 0, or more than
+ * TLSNEG_MAX_SEGMENT_FRAMES distinct frames. */
+bool tlsneg_segments_add_distinct(tlsneg_segments *s, uint32_t frame);
+
 /* One handshake message as a front end found it, framed by
  * tlsneg_frame_message: the bytes to parse and how. */
 typedef struct {

@@ -519,7 +519,8 @@ def check_field_reference(box, res):
 # messages from tlsneg.
 WATCHED_FIELDS = ["tls.record.version", "tls.handshake.type", "dtls.record.version",
                   "dtls.handshake.type", "dtls.fragments", "tls.alert_message.desc",
-                  "dtls.alert_message.desc", "tcp.flags"]
+                  "dtls.alert_message.desc", "tcp.flags", "tcp.segment", "tls.handshake.fragment",
+                  "dtls.fragment", "quic.crypto.fragment"]
 
 
 def check_watched_fields(box, res):

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/facts.h"
 #include "core/groups.h"
+#include "core/versions.h"
 
 #include "tap.h"
 #include "vectors.h"
@@ -282,6 +283,20 @@ static void group_names(void)
            tlsneg_named_group_share_length(0x0202, true) == 1568 &&
            tlsneg_named_group_share_length(0x001d, true) == 0,
        "share lengths: ML-KEM sizes of FIPS 203 plus the ECDHE share of the hybrid");
+    /* The class comes from ranges (no search), the name from the rows:
+     * a code point has a class if and only if it has a row or is GREASE. */
+    unsigned bad = 0, named = 0;
+    for (uint32_t g = 0; g <= 0xffff; g++) {
+        tlsneg_gclass c = tlsneg_named_group_class((uint16_t)g);
+        const char *n = tlsneg_named_group_name((uint16_t)g);
+        bool grease = tlsneg_is_grease((uint16_t)g);
+        named += n && !grease;
+        bad += (c == TLSNEG_GCLASS_GREASE) != grease ||
+               (!grease && (c == TLSNEG_GCLASS_UNKNOWN) != (n == NULL));
+    }
+    ok(bad == 0 && named == 56,
+       "every code point: a class exactly for the 56 rows and GREASE (%u disagree, %u rows)", bad,
+       named);
 }
 
 int main(void)

@@ -216,8 +216,35 @@ static void broken_messages(void)
        "a Finished message is not a hello");
 }
 
+/* What carried a message: TCP segments in stream order (a repeat of the
+ * last frame is the same segment), datagrams of DTLS fragments or QUIC
+ * CRYPTO frames counted once each in any order. */
+static void segments(void)
+{
+    tlsneg_segments s;
+    memset(&s, 0, sizeof s);
+    tlsneg_segments_add(&s, 4);
+    tlsneg_segments_add(&s, 4);
+    tlsneg_segments_add(&s, 7);
+    ok(s.count == 2 && s.num_frames == 2 && s.frames[1] == 7,
+       "two records in segment 4, the rest in 7: 2 segments (4, 7)");
+    memset(&s, 0, sizeof s);
+    bool all = tlsneg_segments_add_distinct(&s, 9) && tlsneg_segments_add_distinct(&s, 5) &&
+               tlsneg_segments_add_distinct(&s, 9) && tlsneg_segments_add_distinct(&s, 7);
+    ok(all && s.count == 3 && s.frames[0] == 5 && s.frames[1] == 7 && s.frames[2] == 9,
+       "fragments in datagrams 9, 5, 9, 7: 3 datagrams, kept as 5 7 9");
+    memset(&s, 0, sizeof s);
+    for (uint32_t f = 1; f <= TLSNEG_MAX_SEGMENT_FRAMES; f++) {
+        all &= tlsneg_segments_add_distinct(&s, f * 10);
+    }
+    ok(all && tlsneg_segments_add_distinct(&s, 10) && !tlsneg_segments_add_distinct(&s, 15) &&
+           !tlsneg_segments_add_distinct(&s, 0),
+       "a ninth distinct datagram, or an unknown frame (0): cannot tell");
+}
+
 int main(void)
 {
+    segments();
     every_vector_parses_and_every_prefix_fails();
     framing();
     client_hello_fields();

@@ -358,6 +358,12 @@ static void mixed_pool(void)
     sh(t, 1, 26, 95 * MS, pq_x25519_server_hello_hex, &c);
     ok(c.count == 1 && link_of(&c, TLSNEG_VERDICT_KX_INCONSISTENT, TLSNEG_LINK_PQ_CHOSEN_IN) == 8,
        "then x25519 for the same post-quantum offer: key_exchange_inconsistent, linking frame 8");
+    /* The sentence names the ClientHello that sent the share (after a
+     * HelloRetryRequest the attempt's first, not the one answered). */
+    ok(c.count == 1 &&
+           strstr(c.item[0].detail, "although the ClientHello in frame 24 sent that key"),
+       "its sentence names the ClientHello (frame 24) that sent the post-quantum share: %s",
+       c.count ? c.item[0].detail : "");
     ch(t, 2, client1, 41, 170 * MS, &pq, &c);
     sh(t, 2, 43, 175 * MS, pq_mlkem_server_hello_hex, &c);
     ch(t, 3, client1, 58, 249 * MS, &pq, &c);

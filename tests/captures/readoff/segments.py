@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """How many TCP segments hold a byte of each handshake message, from my own TCP
 reassembly of tcp.payload and my own record walk (no tshark TLS dissection);
-"-" for a message that spans several records. Prints the distribution, as a
+for a message that spans several records, 1 when every one of those records
+(header included) lies in one segment, else "-". Prints the distribution, as a
 frame=* manifest block states it: python3 tests/captures/readoff/segments.py CAPTURE"""
 import sys, subprocess, collections
 path = sys.argv[1]
@@ -23,9 +24,10 @@ for d, sl in segs.items():
     n=0
     while n in buf: n+=1
     data=bytes(buf[i] for i in range(n))
-    p=0; hs=bytearray(); hs_at=[]; hs_rec=[]; r=0
+    p=0; hs=bytearray(); hs_at=[]; hs_rec=[]; r=0; rec_span={}
     while p+5<=len(data):
         ln=int.from_bytes(data[p+3:p+5],'big')
+        rec_span[r]=(p, min(p+5+ln, len(data)))
         if data[p]==22:
             for i in range(ln): hs.append(data[p+5+i]); hs_at.append(p+5+i); hs_rec.append(r)
         p+=5+ln; r+=1
@@ -35,6 +37,10 @@ for d, sl in segs.items():
         if end>len(hs): break
         recs={hs_rec[i] for i in range(q,end)}
         frames={frame_of[hs_at[i]] for i in range(q,end)}
-        dist['-' if len(recs)>1 else str(len(frames))]+=1
+        if len(recs)>1:
+            whole={frame_of[i] for x in recs for i in range(*rec_span[x])}
+            dist['1' if len(whole)==1 else '-']+=1
+        else:
+            dist[str(len(frames))]+=1
         q=end
 print(sorted(dist.items()))
