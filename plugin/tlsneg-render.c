@@ -419,7 +419,8 @@ static void render_key_exchange(proto_tree *tree, tvbuff_t *tvb, const wire_byte
     if (f->hello_segments) {
         proto_item *si = tlsneg_item_uint(tree, hf_hello_segments, f->hello_segments);
         for (guint i = 0; i < f->num_segment_frames; i++) {
-            proto_item_append_text(si, "%s%u", i ? ", " : " (frames ", f->segment_frames[i]);
+            const char *lead = f->hello_segments == 1 ? " (frame " : " (frames ";
+            proto_item_append_text(si, "%s%u", i ? ", " : lead, f->segment_frames[i]);
         }
         if (f->num_segment_frames) {
             proto_item_append_text(si, f->hello_segments > f->num_segment_frames ? ", ...)" : ")");

@@ -15,6 +15,7 @@
 #include "net.h"
 #include "packets.h"
 #include "quic.h"
+#include "starttls.h"
 
 /* RFC 8446 5.2: a record carries at most 2^14 + 2048 bytes (ciphertext). */
 #define TLSNEG_MAX_RECORD (16384 + 2048)
@@ -88,6 +89,7 @@ typedef struct flow {
     tcp_dir *tcp[2];
     dtls_dir *dtls[2];
     quic_state *quic;
+    tlsneg_starttls *starttls; /* a TCP stream that did not start with TLS */
 } flow;
 
 struct tlsneg_pcap {

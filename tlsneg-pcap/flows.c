@@ -104,6 +104,8 @@ static void flow_release(flow *f)
     }
     tlsneg_quicflow_free(f->quic);
     f->quic = NULL;
+    free(f->starttls);
+    f->starttls = NULL;
 }
 
 static void lru_unlink(tlsneg_pcap *p, flow *f)

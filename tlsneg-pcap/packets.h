@@ -100,6 +100,8 @@ typedef struct {
     uint64_t tcp_retransmitted; /* segments (or parts) already seen */
     uint64_t tcp_dropped;       /* bytes beyond the per-direction buffer */
     uint64_t tcp_gave_up;       /* directions whose stream is not TLS records */
+    uint64_t starttls;          /* TCP flows read as TLS after a plaintext prefix */
+    uint64_t starttls_too_long; /* ... given up: over 8 KB of plaintext in a direction */
     uint64_t not_plaintext;     /* handshake and alert records not read: encrypted, in a
                                        stream picked up mid-way, or no alert (core/alerts.h) */
     uint64_t dtls_records;

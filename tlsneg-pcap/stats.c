@@ -4,6 +4,8 @@
 
 #include "stats.h"
 
+#include "starttls.h"
+
 #include <pcap/pcap.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -56,7 +58,8 @@ void tlsneg_stats_print(const char *name, const tlsneg_pcap_stats *st)
         "%llu TCP, %llu UDP, %llu not IP, %llu malformed, %llu later IP fragments skipped\n"
         "tlsneg-pcap: %s: %llu flows (%llu closed, %llu dropped idle, %llu at the cap), TCP: %llu "
         "out-of-order and %llu retransmitted segments, %llu bytes over the buffer, %llu "
-        "directions not TLS; %llu DTLS records; %llu TLS/DTLS handshake or alert records "
+        "directions not TLS, %llu flows TLS after a plaintext prefix (STARTTLS), %llu given up "
+        "after %d bytes of plaintext; %llu DTLS records; %llu TLS/DTLS handshake or alert records "
         "not read as plaintext (encrypted, picked up mid-stream, or no alert); QUIC: %llu Initial "
         "packets, %llu decrypted, "
         "%llu not; %llu events\n",
@@ -68,9 +71,11 @@ void tlsneg_stats_print(const char *name, const tlsneg_pcap_stats *st)
         (unsigned long long)st->flows_evicted_idle, (unsigned long long)st->flows_evicted_cap,
         (unsigned long long)st->tcp_out_of_order, (unsigned long long)st->tcp_retransmitted,
         (unsigned long long)st->tcp_dropped, (unsigned long long)st->tcp_gave_up,
-        (unsigned long long)st->dtls_records, (unsigned long long)st->not_plaintext,
-        (unsigned long long)st->quic_initials, (unsigned long long)st->quic_decrypted,
-        (unsigned long long)st->quic_failed, (unsigned long long)st->events);
+        (unsigned long long)st->starttls, (unsigned long long)st->starttls_too_long,
+        TLSNEG_STARTTLS_MAX_PREFIX, (unsigned long long)st->dtls_records,
+        (unsigned long long)st->not_plaintext, (unsigned long long)st->quic_initials,
+        (unsigned long long)st->quic_decrypted, (unsigned long long)st->quic_failed,
+        (unsigned long long)st->events);
 }
 
 void tlsneg_stats_unknown_links(const char *name, const tlsneg_pcap_stats *st)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tcp.c: TLS over TCP in the packet path (flow.h): each direction's first
  * flight put back in order, its records read (SSLv2-compatible hellos
- * too), until the handshake is encrypted; past a lost segment, the records
+ * too), until the handshake is encrypted; a plaintext prefix (STARTTLS)
+ * handed to starttls.c until TLS starts; past a lost segment, the records
  * beyond the gap read for their content type alone. */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@ struct tcp_dir {
     bool from_start; /* read from its first byte (tlsneg_epoch): its SYN was
                         seen, or its first record told (tcp_first_record) */
     bool done;       /* encrypted from here, or not TLS: nothing more to find */
+    bool plain;      /* its first bytes were no TLS: read by the STARTTLS machine
+                        (starttls.h) until its TLS starts */
     bool ccs;        /* a ChangeCipherSpec was sent */
     bool progressed; /* its TLSNEG_EV_PROGRESS was sent */
     bool fin;
@@ -237,6 +240,61 @@ static int tcp_sslv2(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *
     return 1;
 }
 
+/* tls_start_byte: b0 can start a TLS record (content type 20 to 24) or an
+ * SSL 2.0 record (its top bit set). */
+static bool tls_start_byte(uint8_t b0)
+{
+    return (b0 >= 20 && b0 <= 24) || (b0 & 0x80);
+}
+
+/* tcp_plain hands a direction whose first bytes are no TLS record to the
+ * STARTTLS machine (starttls.h) until its TLS starts; once both ends agreed
+ * on TLS, the other direction reads TLS from its next byte too. Returns the
+ * bytes it took (*took), 1 if TLS records follow them, -1 if reading stops
+ * here (all taken, or the direction is done). */
+static int tcp_plain(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *r, uint32_t left,
+                     uint32_t *took)
+{
+    *took = 0;
+    if (!f->starttls) {
+        f->starttls = malloc(sizeof *f->starttls);
+        if (!f->starttls) {
+            p->st.tcp_gave_up++;
+            tcp_done(t);
+            return -1;
+        }
+        tlsneg_starttls_init(f->starttls);
+    }
+    t->plain = true;
+    size_t n = 0;
+    int client = f->client_guessed ? -1 : f->client;
+    tlsneg_starttls_result res = tlsneg_starttls_feed(f->starttls, d, client, r, left, &n);
+    *took = (uint32_t)n;
+    tcp_dir *o = f->tcp[1 - d];
+    switch (res) {
+    case TLSNEG_STARTTLS_PLAIN:
+        return -1;
+    case TLSNEG_STARTTLS_TLS:
+        p->st.starttls++;
+        t->plain = false;
+        if (o) {
+            o->plain = false;
+        }
+        return 1;
+    case TLSNEG_STARTTLS_TOO_LONG:
+        p->st.starttls_too_long++;
+        tcp_done(t);
+        if (o && o->plain) {
+            tcp_done(o);
+        }
+        return -1;
+    default:
+        p->st.tcp_gave_up++;
+        tcp_done(t);
+        return -1;
+    }
+}
+
 /* epoch_of: what the direction d has shown, for the library's rule on
  * plaintext records (core/alerts.h). After ChangeCipherSpec the handshake
  * is encrypted, except for TLS 1.3's compatibility ChangeCipherSpec around
@@ -320,6 +378,15 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
             here.off += pos;
             at = &here;
         }
+        if (!t->started && left > 0 && (t->plain || !tls_start_byte(r[0]))) {
+            uint32_t took = 0;
+            int pl = tcp_plain(p, f, d, t, r, left, &took);
+            pos += took;
+            if (pl < 0) {
+                break;
+            }
+            continue;
+        }
         if (!t->started) {
             uint32_t took = 0;
             int v2 = tcp_sslv2(p, f, d, t, r, left, at, &took);
@@ -338,6 +405,18 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
         uint16_t version = (uint16_t)(r[1] << 8 | r[2]);
         uint16_t len = (uint16_t)(r[3] << 8 | r[4]);
         if (!plausible_record(type, version, len)) {
+            if (!t->started) {
+                /* A first byte that could start a record, but no record
+                 * (a MySQL greeting of 20 to 24 or 128 and more bytes):
+                 * the STARTTLS machine's to tell. */
+                uint32_t took = 0;
+                int pl = tcp_plain(p, f, d, t, r, left, &took);
+                pos += took;
+                if (pl < 0) {
+                    break;
+                }
+                continue;
+            }
             p->st.tcp_gave_up++;
             tcp_done(t);
             break;

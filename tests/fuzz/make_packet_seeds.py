@@ -16,6 +16,9 @@ CAPTURES = [
     "pcaps/intolerant-alert.pcap", "pcaps/synth-dtls13.pcap", "pcaps/synth-quic-tls12.pcap",
     "pcaps/public/zeek/quic-go-handshake.pcap", "pcaps/public/zeek/quicv2-http3-443.pcap",
     "pcaps/public/wireshark/retrans-tls.pcap", "pcaps/public/zeek/dtls1_0.pcap",
+    # TLS after a plaintext prefix (tlsneg-pcap/starttls.c)
+    "pcaps/starttls-smtp-swaks.pcap", "pcaps/starttls-xmpp-openssl.pcap",
+    "pcaps/starttls-ldap-ldapsearch.pcap", "pcaps/starttls-postgres-psql.pcap",
 ]
 
 

@@ -143,6 +143,51 @@ KNOWN = {
         "a scanner's connection that tshark does not dissect",
     ('pcaps/scan-testssl-tls13.pcap', 'pcap', 59, 1):
         "a scanner's connection that tshark does not dissect",
+    # FTP AUTH SSL (curl's first choice) answered 234 by vsftpd: the client's
+    # next bytes are a ClientHello (frame 9: 16 03 01 02 00 01 ...), the
+    # server's a HelloRetryRequest (10), then ClientHello 11, ServerHello
+    # 12, all on the control connection (port 21). Wireshark 4.0's FTP
+    # dissector takes only "AUTH TLS" for an upgrade (pcaps/README.md), so
+    # tshark shows these frames as FTP lines and the plugin sees no hello
+    # there; tlsneg-pcap reads the upgrade (docs/tlsneg-pcap.md: TLS after
+    # a plaintext prefix), and with it that stream's FIN and RST.
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 9, 1): "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, 2): "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 11, 1): "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, 2): "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 60, "close fin"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 62, "close rst"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 9, "jsonl hello ClientHello"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, "jsonl hello HelloRetryRequest"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, "jsonl outcome hello_retry_request"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 11, "jsonl hello ClientHello"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, "jsonl hello ServerHello"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, "jsonl outcome server_hello"):
+        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    # STARTTLS refused (502, frame 10), and s_client sends its ClientHello
+    # anyway (frame 11), into a session that stays plaintext SMTP (postfix
+    # answers 500 lines, 12). On port 2525 no SMTP dissector reads the
+    # dialog and tshark's TLS heuristic takes the segment for TLS; on port
+    # 25 (starttls-smtp-not-offered.pcap) the SMTP dissector keeps it an
+    # SMTP line and both front ends agree. tlsneg-pcap follows the dialog on
+    # every port: a refused command leaves the stream plaintext.
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 11, 1):
+        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 13, "close fin"):
+        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 14, "close fin"):
+        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 11, "jsonl hello ClientHello"):
+        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 13, "jsonl outcome close"):
+        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
 }
 
 
@@ -390,6 +435,56 @@ def late_duplicate_checks(tool, res):
                p.stderr[-600:]])
 
 
+# The TCP flows of each STARTTLS capture that go on in TLS after a
+# plaintext prefix, read off their dialogs (pcaps/README.md, the frames
+# named there): a positive reply to the upgrade (SMTP 220, IMAP tagged OK,
+# POP3 +OK, FTP 234, XMPP <proceed/>, LDAP success, PostgreSQL 'S'), or
+# MySQL's SSL request. The refused ones (SMTP 454 and 502, PostgreSQL 'N')
+# and FTP's data connections, which start with TLS, are none.
+STARTTLS_FLOWS = {
+    "pcaps/starttls-ftp-curl.pcap": 1,  # AUTH SSL, 234 (frames 6, 8)
+    "pcaps/starttls-ftp-lftp.pcap": 1,  # AUTH TLS, 234
+    "pcaps/starttls-imap-curl.pcap": 1,
+    "pcaps/starttls-imap-openssl.pcap": 1,
+    "pcaps/starttls-imap-tls10-refused.pcap": 1,  # the upgrade succeeds, TLS 1.0 fails
+    "pcaps/starttls-ldap-ldapsearch.pcap": 1,
+    "pcaps/starttls-mysql-mariadb.pcap": 1,
+    "pcaps/starttls-pop3-curl.pcap": 1,
+    "pcaps/starttls-pop3-openssl.pcap": 1,
+    "pcaps/starttls-postgres-psql.pcap": 1,
+    "pcaps/starttls-postgres-refused.pcap": 0,  # 'N'
+    "pcaps/starttls-smtp-not-offered-port2525.pcap": 0,  # 502
+    "pcaps/starttls-smtp-not-offered.pcap": 0,  # 502
+    "pcaps/starttls-smtp-openssl-tls12.pcap": 1,
+    "pcaps/starttls-smtp-port2525.pcap": 1,
+    "pcaps/starttls-smtp-refused.pcap": 0,  # 454
+    "pcaps/starttls-smtp-swaks.pcap": 1,
+    "pcaps/starttls-smtp-tls10-refused.pcap": 1,  # the upgrade succeeds, TLS 1.0 fails
+    "pcaps/starttls-xmpp-openssl.pcap": 1,
+}
+
+
+def starttls_stats_checks(tool, res):
+    """tlsneg-pcap --stats on every STARTTLS capture: the flows it read as
+    TLS after a plaintext prefix are those of STARTTLS_FLOWS, none given up
+    at the 8 KB bound; every capture of that name is in the table."""
+    found = sorted(os.path.relpath(p, ROOT)
+                   for p in glob.glob(os.path.join(ROOT, "pcaps", "starttls-*.pcap*")))
+    got = {}
+    for rel in found:
+        p = subprocess.run([tool, "--stats", "-q", os.path.join(ROOT, rel)],
+                           capture_output=True, text=True)
+        m = re.search(r"(\d+) flows TLS after a plaintext prefix \(STARTTLS\), (\d+) given up",
+                      p.stderr)
+        got[rel] = (int(m.group(1)), int(m.group(2))) if m else None
+    want = {rel: (n, 0) for rel, n in STARTTLS_FLOWS.items()}
+    res.check(got == want,
+              f"--stats on the {len(found)} STARTTLS captures: {sum(STARTTLS_FLOWS.values())} flows "
+              "TLS after a plaintext prefix, as their dialogs say, none over the bound",
+              [f"{rel}: got {got.get(rel)}, want {want.get(rel)}"
+               for rel in sorted(set(got) | set(want)) if got.get(rel) != want.get(rel)])
+
+
 def kept_after_each_file(tool, files):
     """tlsneg-pcap --stats over several files: per file, the connections the
     session layer still holds once the file is read (its "N connections kept
@@ -465,6 +560,7 @@ def main():
     res.each(caps, check_capture)
     if not args.captures:
         late_duplicate_checks(args.tool, res)
+        starttls_stats_checks(args.tool, res)
     # Flows still open at the end of a file are ended there (TLSNEG_PCAP_END):
     # scan-nmap-tls13.pcap ends with 5 TCP streams that saw neither an RST nor
     # both FINs (tshark's tcp.flags), 3 of them with a ClientHello;
