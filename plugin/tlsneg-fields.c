@@ -130,6 +130,8 @@ static int hf_offered_version_dtls = -1;
 static int hf_offered_max_dtls = -1;
 static int hf_selected_version_dtls = -1;
 static int hf_negotiated_version_dtls = -1;
+static int hf_fallback_from_dtls = -1;
+static int hf_fallback_to_dtls = -1;
 
 #define DTLS_TWIN(hf, name, abbrev)                                                                \
     {                                                                                              \
@@ -149,6 +151,8 @@ static void register_dtls_twins(void)
         DTLS_TWIN(hf_offered_max_dtls, "Highest version offered", "tlsneg.offered_max"),
         DTLS_TWIN(hf_selected_version_dtls, "Selected version", "tlsneg.selected_version"),
         DTLS_TWIN(hf_negotiated_version_dtls, "Version in force", "tlsneg.negotiated_version"),
+        DTLS_TWIN(hf_fallback_from_dtls, "Highest offered before", "tlsneg.fallback.from"),
+        DTLS_TWIN(hf_fallback_to_dtls, "Highest offered now", "tlsneg.fallback.to"),
     };
     proto_register_field_array(proto_tlsneg, hf, array_length(hf));
 }
@@ -164,6 +168,8 @@ int tlsneg_fields_for_dtls(int hf)
         {&hf_offered_max, &hf_offered_max_dtls},
         {&hf_selected_version, &hf_selected_version_dtls},
         {&hf_negotiated_version, &hf_negotiated_version_dtls},
+        {&hf_fallback_from, &hf_fallback_from_dtls},
+        {&hf_fallback_to, &hf_fallback_to_dtls},
     };
     for (size_t i = 0; i < array_length(twins); i++) {
         if (*twins[i].tls == hf) {

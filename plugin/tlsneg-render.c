@@ -136,6 +136,7 @@ static void render_failed_in(proto_item *cause, const kept_verdict *v)
  * message: each under its own item if it has one, its evidence by role. */
 static void render_verdicts(proto_tree *tree, const msg_result *r)
 {
+    gboolean dtls = tlsneg_facts_is_dtls(&r->facts);
     for (guint i = 0; i < r->num_verdicts; i++) {
         const kept_verdict *v = &r->verdicts[i];
         proto_tree *vt = tree;
@@ -149,7 +150,7 @@ static void render_verdicts(proto_tree *tree, const msg_result *r)
         for (guint k = 0; k < v->num_versions; k++) {
             guint8 role = v->version[k].role;
             if (role < TLSNEG_VERSION_ROLES && version_hf[role]) {
-                tlsneg_item_uint(vt, *version_hf[role], v->version[k].version);
+                tlsneg_item_version(vt, *version_hf[role], v->version[k].version, dtls);
             }
         }
         for (guint k = 0; k < v->num_texts; k++) {
