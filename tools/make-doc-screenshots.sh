@@ -18,6 +18,9 @@ mkdir -p "$dir"
 # HelloRetryRequest: the server picks TLS 1.3 and asks for a new ClientHello.
 TLSNEG_SCREENSHOT_HEIGHT=640 \
     "$shot" "$plugin" "$pcaps/tls13-hrr.pcap" 6 "$dir/tls13-hrr.png"
+# The second ClientHello: the HelloRetryRequest it answers, what it changed.
+TLSNEG_SCREENSHOT_HEIGHT=760 \
+    "$shot" "$plugin" "$pcaps/tls13-hrr.pcap" 8 "$dir/tls13-hrr-second-hello.png"
 
 # Chrome 67 canary ClientHello: TLS 1.3 draft-23 offered, six GREASE values.
 frame=$(timeout 120 tshark -r "$grease" -Y 'tls.handshake.type == 1' -T fields -e frame.number 2>/dev/null | head -n1)
