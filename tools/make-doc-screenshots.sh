@@ -77,6 +77,10 @@ TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=720 \
 TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=720 \
     "$shot" "$plugin" "$pcaps/synth-dtls13.pcap" 1 "$dir/dtls13-legacy-version.png"
 
+# NSS's DTLS 1.3 draft-43 client, with the profile: DTLS names in the column.
+TLSNEG_SCREENSHOT_PROFILE=$root/profile TLSNEG_SCREENSHOT_HEIGHT=700 \
+    "$shot" "$plugin" "$pcaps/dtls13draft-nss-client.pcap" 3 "$dir/dtls13-draft-names.png"
+
 # QUIC (synthetic): a server that puts TLS 1.2 in force; no record layer.
 TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=600 \
     "$shot" "$plugin" "$pcaps/synth-quic-tls12.pcap" 6 "$dir/quic-tls12.png"
