@@ -10,19 +10,6 @@
 #include "core/util.h"
 #include "core/versions.h"
 
-enum {
-    EXT_SERVER_NAME = 0,
-    EXT_SUPPORTED_GROUPS = 10,
-    EXT_SIGNATURE_ALGORITHMS = 13,
-    EXT_ALPN = 16,
-    EXT_PADDING = 21,
-    EXT_PRE_SHARED_KEY = 41,
-    EXT_EARLY_DATA = 42,
-    EXT_SUPPORTED_VERSIONS = 43,
-    EXT_COOKIE = 44,
-    EXT_KEY_SHARE = 51,
-};
-
 static uint32_t fold(uint64_t h)
 {
     return (uint32_t)(h ^ (h >> 32));
@@ -41,7 +28,8 @@ static uint64_t add16(uint64_t h, uint16_t v)
 static uint64_t ext_fold(uint64_t h, uint16_t type, const tlsneg_cur *body)
 {
     h = add16(h, type);
-    if (type == EXT_SERVER_NAME || type == EXT_SIGNATURE_ALGORITHMS || type == EXT_ALPN) {
+    if (type == TLSNEG_EXT_SERVER_NAME || type == TLSNEG_EXT_SIGNATURE_ALGORITHMS ||
+        type == TLSNEG_EXT_ALPN) {
         h = tlsneg_fnv64(h, body->p, body->len);
     }
     return h;
@@ -58,21 +46,21 @@ static void walk_extensions(tlsneg_hrr_hello *out, const tlsneg_hello *h)
             continue;
         }
         switch (type) {
-        case EXT_COOKIE:
+        case TLSNEG_EXT_COOKIE:
             out->cookie = true;
             break;
-        case EXT_EARLY_DATA:
+        case TLSNEG_EXT_EARLY_DATA:
             out->early_data = true;
             break;
-        case EXT_PRE_SHARED_KEY:
+        case TLSNEG_EXT_PRE_SHARED_KEY:
             out->psk = true;
             break;
-        case EXT_PADDING:
+        case TLSNEG_EXT_PADDING:
             out->padding = true;
             break;
-        case EXT_KEY_SHARE:
-        case EXT_SUPPORTED_GROUPS:
-        case EXT_SUPPORTED_VERSIONS:
+        case TLSNEG_EXT_KEY_SHARE:
+        case TLSNEG_EXT_SUPPORTED_GROUPS:
+        case TLSNEG_EXT_SUPPORTED_VERSIONS:
             break; /* from the facts, GREASE left out */
         default:
             exts = ext_fold(exts, type, &body);
@@ -118,7 +106,7 @@ void tlsneg_hrr_ask_from(tlsneg_hrr_ask *out, const tlsneg_hello *h, const tlsne
     out->frame = frame;
     out->has_group = f->has_group_selected;
     out->group = f->group_selected;
-    out->cookie = tlsneg_hello_has_extension(h, EXT_COOKIE);
+    out->cookie = tlsneg_hello_has_extension(h, TLSNEG_EXT_COOKIE);
 }
 
 /* A text being written: clauses joined by "; ". */

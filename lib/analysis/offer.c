@@ -31,13 +31,13 @@ static uint32_t set_member(uint16_t v)
 bool tlsneg_extension_signals_version(uint16_t t)
 {
     switch (t) {
-    case 21: /* padding: its length follows the rest of the hello */
+    case TLSNEG_EXT_PADDING: /* its length follows the rest of the hello */
     case TLSNEG_EXT_KEY_SHARE_DRAFT:
     case TLSNEG_EXT_PRE_SHARED_KEY:
     case TLSNEG_EXT_EARLY_DATA:
     case TLSNEG_EXT_SUPPORTED_VERSIONS:
     case 27: /* compress_certificate: TLS 1.3 only (RFC 8879 section 3) */
-    case 44: /* cookie */
+    case TLSNEG_EXT_COOKIE:
     case TLSNEG_EXT_PSK_KEY_EXCHANGE_MODES:
     case 49: /* post_handshake_auth */
     case 50: /* signature_algorithms_cert */
