@@ -128,6 +128,10 @@ TLSNEG_SCREENSHOT_BYTES=1 TLSNEG_SCREENSHOT_WIDTH=1400 TLSNEG_SCREENSHOT_HEIGHT=
     TLSNEG_SCREENSHOT_KEYS="Down Down Down Down Down Down Down Down Down Down Down" \
     "$shot" "$plugin" "$pcaps/tls13-openssl.pcap" 4 "$dir/generated-item-clears-highlight.png"
 
+# The first hello of a probe, marked once the capture has been read.
+TLSNEG_SCREENSHOT_HEIGHT=760 \
+    "$shot" "$plugin" "$pcaps/scan-sslscan-tls13.pcap" 16 "$dir/scan-probe-first-hello.png"
+
 # Statistics > TLS Negotiation Ladder, at the size it opens at (620 x 450):
 # a dance, a scanner, and its "Go to frame..." button taken to frame 24
 # (the packet list unfiltered, frame 24 selected behind the ladder).
