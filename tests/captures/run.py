@@ -103,6 +103,10 @@ def load_manifest(path):
         words = line.split()
         if words[0] == "capture":
             capture = words[1]
+        elif words[0] == "decode_as":
+            rules = tsharkbox.DECODE_AS.setdefault(tsharkbox.box_name(capture), [])
+            if words[1] not in rules:
+                rules.append(words[1])
         elif words[0] in ("msg", "alert") and not line[0].isspace():
             attrs = dict(w.split("=", 1) for w in words[1:])
             msg_type = int(attrs["type"]) if words[0] == "msg" else None

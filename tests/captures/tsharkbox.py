@@ -137,6 +137,19 @@ def sanitizer_runtimes():
     return " ".join(libs)
 
 
+# Decode As rules a capture's manifest asks for (its `decode_as` lines,
+# tests/captures/README.md), by the capture's name in the box: every tshark
+# run that reads that capture gets them, as a user gives Wireshark a port it
+# does not know.
+DECODE_AS = {}
+
+
+def box_name(path):
+    """A capture's name in the box (add_capture): its file name, without .gz."""
+    name = os.path.basename(path)
+    return name[:-3] if name.endswith(".gz") else name
+
+
 class TsharkBox:
     def __init__(self, plugin, tshark="tshark", sanitizers=False):
         self.tshark = tshark
@@ -191,6 +204,10 @@ class TsharkBox:
         sanitizer report. share=True (check implied): made once (Shared),
         for a run whose output only tshark, the plugin, the captures named
         in args and args decide."""
+        if "-r" in args[:-1]:
+            for rule in DECODE_AS.get(args[args.index("-r") + 1], ()):
+                if rule not in args:
+                    args = list(args) + ["-d", rule]
         if share:
             key = ["box", self.version_line, self.plugin_hash, str(bool(self.preload))] + [
                 "capture:" + self.captures[a] if a in self.captures else a for a in args]
@@ -227,10 +244,8 @@ class TsharkBox:
     def add_capture(self, path):
         """Copy a capture into the box (unpacking .gz) and return its name
         there; a capture copied before (and still there) is not copied again."""
-        name = os.path.basename(path)
-        gz = name.endswith(".gz")
-        if gz:
-            name = name[:-3]
+        gz = path.endswith(".gz")
+        name = box_name(path)
         dest = os.path.join(self.dir, name)
         with self.lock:
             if name in self.captures and os.path.exists(dest):
