@@ -69,7 +69,7 @@ typedef struct {
     uint32_t frame;
     uint64_t time_us;
     uint64_t opened_us; /* when the connection began (TCP: its first frame), or 0 */
-    size_t addr_len; /* 4 or 16, both ends */
+    size_t addr_len;    /* 4 or 16, both ends */
     uint8_t src[TLSNEG_ADDR_MAX], dst[TLSNEG_ADDR_MAX];
     uint16_t sport, dport;
     bool has_record;

@@ -224,7 +224,8 @@ int main(void)
     addresses();
     json_escape();
     char *csv = run(TLSNEG_OUT_CSV, "a\"b,c", false);
-    ok(strstr(csv, "\n192.0.2.20,443,\"a\"\"b,c\",1,0,0,0,1,0,0,\"\",0x0303:1,,,0,0,0,0,,0,0\n") != NULL,
+    ok(strstr(csv, "\n192.0.2.20,443,\"a\"\"b,c\",1,0,0,0,1,0,0,\"\",0x0303:1,,,0,0,0,0,,0,0\n") !=
+           NULL,
        "CSV: a quote in the server name is doubled (RFC 4180 2.7), the field quoted: %s", csv);
     ok(strncmp(csv, "server,port,sni,client_hellos,", 30) == 0, "CSV: the header comes first");
     free(csv);
@@ -272,8 +273,8 @@ int main(void)
        "report: 12 findings counted, 3 more said not shown: %s", many);
     free(many);
     many = dropped(TLSNEG_OUT_CSV);
-    ok(strstr(many, "deprecated_version:12,0,0,0,0,,0,0\n") != NULL, "CSV: the 12 kept are counted: %s",
-       many);
+    ok(strstr(many, "deprecated_version:12,0,0,0,0,,0,0\n") != NULL,
+       "CSV: the 12 kept are counted: %s", many);
     free(many);
     held_endings();
 
