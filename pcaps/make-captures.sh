@@ -89,20 +89,11 @@ all_scenarios=(
     late-duplicate-close-notify
 )
 
-log() { printf '[make-captures] %s\n' "$*" >&2; }
-die() {
-    log "error: $*"
-    exit 1
-}
+me=make-captures
+# shellcheck source=SCRIPTDIR/capture-common.sh
+. "$here/capture-common.sh"
 
-scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=("${all_scenarios[@]}")
-for s in "${scenarios[@]}"; do
-    case " ${all_scenarios[*]} " in
-    *" $s "*) ;;
-    *) die "unknown scenario $s (known: ${all_scenarios[*]})" ;;
-    esac
-done
+select_scenarios "${all_scenarios[@]}" -- "$@"
 
 for cmd in dumpcap tshark openssl gnutls-cli gnutls-serv curl ss timeout "$py"; do
     command -v "$cmd" >/dev/null || die "missing command $cmd (see the package list at the top)"
@@ -238,24 +229,6 @@ client() {
         cat "$tmp/$name.client.log" >&2
         die "$name: client exited with $rc"
     fi
-}
-
-# fields NAME FILTER FIELD...: tshark fields of the frames matching FILTER.
-fields() {
-    local name=$1 filter=$2
-    shift 2
-    local args=() f
-    for f in "$@"; do
-        args+=(-e "$f")
-    done
-    tshark -r "$out/$name.pcap" -Y "$filter" -T fields -E occurrence=a "${args[@]}" 2>/dev/null
-}
-
-# expect_count NAME FILTER N: exactly N frames match FILTER, or fail.
-expect_count() {
-    local name=$1 filter=$2 want=$3 got
-    got=$(fields "$name" "$filter" frame.number | wc -l)
-    [ "$got" -eq "$want" ] || die "$name: $got frames match '$filter', expected $want"
 }
 
 # check_hosts NAME: every packet goes between two parties of the scenario

@@ -69,20 +69,11 @@ all_scenarios=(
     pq-firefox-split-rst-classical-retry
 )
 
-log() { printf '[make-pq-captures] %s\n' "$*" >&2; }
-die() {
-    log "error: $*"
-    exit 1
-}
+me=make-pq-captures
+# shellcheck source=SCRIPTDIR/capture-common.sh
+. "$here/capture-common.sh"
 
-scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=("${all_scenarios[@]}")
-for s in "${scenarios[@]}"; do
-    case " ${all_scenarios[*]} " in
-    *" $s "*) ;;
-    *) die "unknown scenario $s (known: ${all_scenarios[*]})" ;;
-    esac
-done
+select_scenarios "${all_scenarios[@]}" -- "$@"
 
 [ "$(id -u)" -eq 0 ] || die "run as root (network namespaces, TAP devices, chroot)"
 for cmd in ip dumpcap tshark openssl timeout chroot mount "$py"; do
@@ -271,16 +262,6 @@ cap_stop() {
     wait "$cap_pid" || true
     [ -s "$tmp/$name.pcap" ] || die "$name: empty capture"
     install -m 644 "$tmp/$name.pcap" "$out/$name.pcap"
-}
-
-# count NAME FILTER: how many frames match; expect_count NAME FILTER N.
-count() {
-    tshark -r "$out/$1.pcap" -Y "$2" -T fields -e frame.number 2>/dev/null | wc -l
-}
-expect_count() {
-    local got
-    got=$(count "$1" "$2")
-    [ "$got" -eq "$3" ] || die "$1: $got frames match '$2', expected $3"
 }
 
 # check_common NAME HELLOS: every packet between the client and the server,

@@ -58,20 +58,11 @@ all_scenarios=(
     starttls-mysql-mariadb
 )
 
-log() { printf '[make-starttls-captures] %s\n' "$*" >&2; }
-die() {
-    log "error: $*"
-    exit 1
-}
+me=make-starttls-captures
+# shellcheck source=SCRIPTDIR/capture-common.sh
+. "$here/capture-common.sh"
 
-scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=("${all_scenarios[@]}")
-for s in "${scenarios[@]}"; do
-    case " ${all_scenarios[*]} " in
-    *" $s "*) ;;
-    *) die "unknown scenario $s (known: ${all_scenarios[*]})" ;;
-    esac
-done
+select_scenarios "${all_scenarios[@]}" -- "$@"
 
 [ "$(id -u)" -eq 0 ] || die "run as root (a network namespace, dumpcap on lo, daemons)"
 for cmd in dumpcap tshark openssl curl ss timeout unshare ip; do
@@ -203,24 +194,6 @@ s_client_cmd() {
         cat "$tmp/$name.client.log" >&2
         die "$name: openssl s_client exited with $rc"
     fi
-}
-
-# fields NAME FILTER FIELD...: tshark fields of the frames matching FILTER.
-fields() {
-    local name=$1 filter=$2
-    shift 2
-    local args=() f
-    for f in "$@"; do
-        args+=(-e "$f")
-    done
-    tshark -r "$out/$name.pcap" -Y "$filter" -T fields -E occurrence=a "${args[@]}" 2>/dev/null
-}
-
-# expect_count NAME FILTER N: exactly N frames match FILTER, or fail.
-expect_count() {
-    local name=$1 filter=$2 want=$3 got
-    got=$(fields "$name" "$filter" frame.number | wc -l)
-    [ "$got" -eq "$want" ] || die "$name: $got frames match '$filter', expected $want"
 }
 
 # ---------------------------------------------------------------- postfix
