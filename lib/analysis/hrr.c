@@ -10,16 +10,6 @@
 #include "core/util.h"
 #include "core/versions.h"
 
-static uint32_t fold(uint64_t h)
-{
-    return (uint32_t)(h ^ (h >> 32));
-}
-
-static uint64_t add16(uint64_t h, uint16_t v)
-{
-    return tlsneg_fnv64_step(h, v);
-}
-
 /* ext_fold adds one extension to the fingerprint of "the other
  * extensions": its type, and its body where the body may not change (the
  * name, signature algorithms, ALPN); another extension may change its body
@@ -27,7 +17,7 @@ static uint64_t add16(uint64_t h, uint16_t v)
  * extension defined in the future", as ECH's). */
 static uint64_t ext_fold(uint64_t h, uint16_t type, const tlsneg_cur *body)
 {
-    h = add16(h, type);
+    h = tlsneg_fnv64_step(h, type);
     if (type == TLSNEG_EXT_SERVER_NAME || type == TLSNEG_EXT_SIGNATURE_ALGORITHMS ||
         type == TLSNEG_EXT_ALPN) {
         h = tlsneg_fnv64(h, body->p, body->len);
@@ -66,7 +56,7 @@ static void walk_extensions(tlsneg_hrr_hello *out, const tlsneg_hello *h)
             exts = ext_fold(exts, type, &body);
         }
     }
-    out->fp_exts = fold(exts);
+    out->fp_exts = tlsneg_fold32(exts);
 }
 
 void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsneg_facts *f)
@@ -77,20 +67,21 @@ void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsne
     tlsneg_cur suites = h->cipher_suites;
     uint16_t v;
     while (tlsneg_cur_u16(&suites, &v)) {
-        s = tlsneg_is_grease(v) ? s : add16(s, v);
+        s = tlsneg_is_grease(v) ? s : tlsneg_fnv64_step(s, v);
     }
-    out->fp_suites = fold(s);
+    out->fp_suites = tlsneg_fold32(s);
     uint64_t g = TLSNEG_FNV64_BASIS;
     for (size_t i = 0; i < f->num_groups; i++) {
-        g = tlsneg_is_grease(f->groups[i]) ? g : add16(g, f->groups[i]);
+        g = tlsneg_is_grease(f->groups[i]) ? g : tlsneg_fnv64_step(g, f->groups[i]);
     }
-    out->fp_groups = fold(tlsneg_fnv64_step(g, f->group_count));
-    uint64_t vs = add16(TLSNEG_FNV64_BASIS, f->legacy_version);
+    out->fp_groups = tlsneg_fold32(tlsneg_fnv64_step(g, f->group_count));
+    uint64_t vs = tlsneg_fnv64_step(TLSNEG_FNV64_BASIS, f->legacy_version);
     for (size_t i = 0; i < f->num_offered; i++) {
-        vs = tlsneg_is_grease(f->offered[i]) ? vs : add16(vs, f->offered[i]);
+        vs = tlsneg_is_grease(f->offered[i]) ? vs : tlsneg_fnv64_step(vs, f->offered[i]);
     }
-    out->fp_versions = fold(vs);
-    out->fp_session = fold(tlsneg_fnv64(TLSNEG_FNV64_BASIS, h->session_id.p, h->session_id.len));
+    out->fp_versions = tlsneg_fold32(vs);
+    out->fp_session =
+        tlsneg_fold32(tlsneg_fnv64(TLSNEG_FNV64_BASIS, h->session_id.p, h->session_id.len));
     for (size_t i = 0; i < f->num_key_shares && out->num_shares < TLSNEG_HRR_SHARES; i++) {
         if (!tlsneg_is_grease(f->key_shares[i].group)) {
             out->shares[out->num_shares++] = f->key_shares[i].group;

@@ -297,8 +297,7 @@ bool tlsneg_judge_kx_lower(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
  * word says both "the same offer" and "the group chosen then". */
 static uint32_t pq_offer_fp(const tlsneg_offer *o, uint16_t g)
 {
-    uint64_t h = tlsneg_hash_mix(tlsneg_hash_mix(0, o->fp_all), g);
-    return (uint32_t)(h ^ (h >> 32));
+    return tlsneg_fold32(tlsneg_hash_mix(tlsneg_hash_mix(0, o->fp_all), g));
 }
 
 /* pq_recent: the post-quantum ServerHello of a's key came within the window

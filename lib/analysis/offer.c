@@ -195,7 +195,7 @@ static uint8_t versions_offered(const tlsneg_facts *f, bool dtls)
 static uint32_t session_hash(const tlsneg_hello *h)
 {
     uint64_t x = tlsneg_fnv64(TLSNEG_FNV64_BASIS, h->session_id.p, h->session_id.len);
-    return h->session_id.len ? (uint32_t)(x ^ (x >> 32)) | 1u : 0;
+    return h->session_id.len ? tlsneg_fold32(x) | 1u : 0;
 }
 
 static uint8_t tls13_extensions(const tlsneg_hello *h)

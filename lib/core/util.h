@@ -44,6 +44,12 @@ static inline uint64_t tlsneg_fnv64(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* tlsneg_fold32: a 64-bit hash in the 32 bits a record keeps (both halves). */
+static inline uint32_t tlsneg_fold32(uint64_t h)
+{
+    return (uint32_t)(h ^ (h >> 32));
+}
+
 /* tlsneg_hash_mix folds eight bytes w into the hash h: a multiply and a
  * shift. A hash of a few words chains it (start from any constant), and
  * tlsneg_hash_mix(0, w) spreads one word, such as a sequence number, over
