@@ -123,57 +123,41 @@ static void format_version_dtls(gchar *s, guint32 v)
 /* BASE_CUSTOM names a value without its message, and a custom column shows
  * that name: each version field has a DTLS twin of the same name and
  * filter, registered with the DTLS names, which a DTLS message's items use
- * (tlsneg_fields_for_dtls). */
-static int hf_record_version_dtls = -1;
-static int hf_legacy_version_dtls = -1;
-static int hf_offered_version_dtls = -1;
-static int hf_offered_max_dtls = -1;
-static int hf_selected_version_dtls = -1;
-static int hf_negotiated_version_dtls = -1;
-static int hf_fallback_from_dtls = -1;
-static int hf_fallback_to_dtls = -1;
+ * (tlsneg_fields_for_dtls). A twin takes its name, filter and width from
+ * its field: one row here per version field. */
+static struct {
+    int *tls;
+    int dtls;
+} twins[] = {
+    {&hf_record_version, -1}, {&hf_legacy_version, -1},   {&hf_offered_version, -1},
+    {&hf_offered_max, -1},    {&hf_selected_version, -1}, {&hf_negotiated_version, -1},
+    {&hf_fallback_from, -1},  {&hf_fallback_to, -1},
+};
 
-#define DTLS_TWIN(hf, name, abbrev)                                                                \
-    {                                                                                              \
-        &hf,                                                                                       \
-        {                                                                                          \
-            name, abbrev, FT_UINT16, BASE_CUSTOM, CF_FUNC(format_version_dtls), 0x0,               \
-                "The same field, in a DTLS message", HFILL                                         \
-        }                                                                                          \
-    }
-
+/* register_dtls_twins registers the twins, after their fields. */
 static void register_dtls_twins(void)
 {
-    static hf_register_info hf[] = {
-        DTLS_TWIN(hf_record_version_dtls, "Record version", "tlsneg.record_version"),
-        DTLS_TWIN(hf_legacy_version_dtls, "legacy_version", "tlsneg.legacy_version"),
-        DTLS_TWIN(hf_offered_version_dtls, "Offered version", "tlsneg.offered_version"),
-        DTLS_TWIN(hf_offered_max_dtls, "Highest version offered", "tlsneg.offered_max"),
-        DTLS_TWIN(hf_selected_version_dtls, "Selected version", "tlsneg.selected_version"),
-        DTLS_TWIN(hf_negotiated_version_dtls, "Version in force", "tlsneg.negotiated_version"),
-        DTLS_TWIN(hf_fallback_from_dtls, "Highest offered before", "tlsneg.fallback.from"),
-        DTLS_TWIN(hf_fallback_to_dtls, "Highest offered now", "tlsneg.fallback.to"),
-    };
+    static hf_register_info hf[array_length(twins)];
+    for (size_t i = 0; i < array_length(twins); i++) {
+        const header_field_info *f = proto_registrar_get_nth((guint)*twins[i].tls);
+        hf[i].p_id = &twins[i].dtls;
+        hf[i].hfinfo = (header_field_info){f->name,
+                                           f->abbrev,
+                                           f->type,
+                                           BASE_CUSTOM,
+                                           CF_FUNC(format_version_dtls),
+                                           0x0,
+                                           "The same field, in a DTLS message",
+                                           HFILL};
+    }
     proto_register_field_array(proto_tlsneg, hf, array_length(hf));
 }
 
 int tlsneg_fields_for_dtls(int hf)
 {
-    const struct {
-        const int *tls, *dtls;
-    } twins[] = {
-        {&hf_record_version, &hf_record_version_dtls},
-        {&hf_legacy_version, &hf_legacy_version_dtls},
-        {&hf_offered_version, &hf_offered_version_dtls},
-        {&hf_offered_max, &hf_offered_max_dtls},
-        {&hf_selected_version, &hf_selected_version_dtls},
-        {&hf_negotiated_version, &hf_negotiated_version_dtls},
-        {&hf_fallback_from, &hf_fallback_from_dtls},
-        {&hf_fallback_to, &hf_fallback_to_dtls},
-    };
     for (size_t i = 0; i < array_length(twins); i++) {
         if (*twins[i].tls == hf) {
-            return *twins[i].dtls;
+            return twins[i].dtls;
         }
     }
     return hf;
