@@ -20,7 +20,7 @@ static uint64_t ext_fold(uint64_t h, uint16_t type, const tlsneg_cur *body)
     h = tlsneg_fnv64_step(h, type);
     if (type == TLSNEG_EXT_SERVER_NAME || type == TLSNEG_EXT_SIGNATURE_ALGORITHMS ||
         type == TLSNEG_EXT_ALPN) {
-        h = tlsneg_fnv64(h, body->p, body->len);
+        h = tlsneg_hash_mix(h, tlsneg_hash_bytes(body->p, body->len));
     }
     return h;
 }
@@ -80,8 +80,7 @@ void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsne
         vs = tlsneg_is_grease(f->offered[i]) ? vs : tlsneg_fnv64_step(vs, f->offered[i]);
     }
     out->fp_versions = tlsneg_fold32(vs);
-    out->fp_session =
-        tlsneg_fold32(tlsneg_fnv64(TLSNEG_FNV64_BASIS, h->session_id.p, h->session_id.len));
+    out->fp_session = tlsneg_fold32(tlsneg_hash_bytes(h->session_id.p, h->session_id.len));
     for (size_t i = 0; i < f->num_key_shares && out->num_shares < TLSNEG_HRR_SHARES; i++) {
         if (!tlsneg_is_grease(f->key_shares[i].group)) {
             out->shares[out->num_shares++] = f->key_shares[i].group;
