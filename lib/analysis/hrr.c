@@ -32,30 +32,23 @@ static void walk_extensions(tlsneg_hrr_hello *out, const tlsneg_hello *h)
     uint16_t type;
     for (size_t i = 0; i < h->num_extensions && tlsneg_hello_next_extension(&c, &type, &body);
          i++) {
-        if (tlsneg_is_grease(type)) {
-            continue;
-        }
         switch (type) {
         case TLSNEG_EXT_COOKIE:
-            out->cookie = true;
-            break;
         case TLSNEG_EXT_EARLY_DATA:
-            out->early_data = true;
-            break;
         case TLSNEG_EXT_PRE_SHARED_KEY:
-            out->psk = true;
-            break;
         case TLSNEG_EXT_PADDING:
-            out->padding = true;
-            break;
         case TLSNEG_EXT_KEY_SHARE:
         case TLSNEG_EXT_SUPPORTED_GROUPS:
         case TLSNEG_EXT_SUPPORTED_VERSIONS:
-            break; /* from the facts, GREASE left out */
+            break; /* the flags below; the facts, GREASE left out */
         default:
-            exts = ext_fold(exts, type, &body);
+            exts = tlsneg_is_grease(type) ? exts : ext_fold(exts, type, &body);
         }
     }
+    out->cookie = tlsneg_hello_has_extension(h, TLSNEG_EXT_COOKIE);
+    out->early_data = tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA);
+    out->psk = tlsneg_hello_has_extension(h, TLSNEG_EXT_PRE_SHARED_KEY);
+    out->padding = tlsneg_hello_has_extension(h, TLSNEG_EXT_PADDING);
     out->fp_exts = tlsneg_fold32(exts);
 }
 
