@@ -52,28 +52,19 @@ static void walk_extensions(tlsneg_hrr_hello *out, const tlsneg_hello *h)
     out->fp_exts = tlsneg_fold32(exts);
 }
 
-void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsneg_facts *f)
+void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsneg_facts *f,
+                       const tlsneg_hello_prints *prints)
 {
     memset(out, 0, sizeof *out);
     out->has_digest = true;
-    uint64_t s = TLSNEG_FNV64_BASIS;
-    tlsneg_cur suites = h->cipher_suites;
-    uint16_t v;
-    while (tlsneg_cur_u16(&suites, &v)) {
-        s = tlsneg_is_grease(v) ? s : tlsneg_fnv64_step(s, v);
-    }
-    out->fp_suites = tlsneg_fold32(s);
-    uint64_t g = TLSNEG_FNV64_BASIS;
-    for (size_t i = 0; i < f->num_groups; i++) {
-        g = tlsneg_is_grease(f->groups[i]) ? g : tlsneg_fnv64_step(g, f->groups[i]);
-    }
-    out->fp_groups = tlsneg_fold32(tlsneg_fnv64_step(g, f->group_count));
+    out->fp_suites = prints->suites;
+    out->fp_groups = prints->groups;
+    out->fp_session = prints->session;
     uint64_t vs = tlsneg_fnv64_step(TLSNEG_FNV64_BASIS, f->legacy_version);
     for (size_t i = 0; i < f->num_offered; i++) {
         vs = tlsneg_is_grease(f->offered[i]) ? vs : tlsneg_fnv64_step(vs, f->offered[i]);
     }
     out->fp_versions = tlsneg_fold32(vs);
-    out->fp_session = tlsneg_fold32(tlsneg_hash_bytes(h->session_id.p, h->session_id.len));
     for (size_t i = 0; i < f->num_key_shares && out->num_shares < TLSNEG_HRR_SHARES; i++) {
         if (!tlsneg_is_grease(f->key_shares[i].group)) {
             out->shares[out->num_shares++] = f->key_shares[i].group;

@@ -267,7 +267,8 @@ static void key_exchange(tlsneg_offer *out, const tlsneg_facts *f)
     out->hello_segments = (uint8_t)(f->hello_segments < UINT8_MAX ? f->hello_segments : UINT8_MAX);
 }
 
-void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tlsneg_facts *f)
+void tlsneg_offer_from_hello(tlsneg_offer *out, tlsneg_hello_prints *prints, const tlsneg_hello *h,
+                             const tlsneg_facts *f)
 {
     bool dtls = f->wire == TLSNEG_WIRE_DTLS;
     memset(out, 0, sizeof *out);
@@ -307,6 +308,11 @@ void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tls
     all = tlsneg_hash_mix(all ^ all_exts, 2);
     out->fp_all = fp_fold(all);
     key_exchange(out, f);
+    if (prints) {
+        prints->suites = fp_fold(sh.all);
+        prints->groups = all_groups;
+        prints->session = out->session_id;
+    }
 }
 
 void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const tlsneg_facts *f)
