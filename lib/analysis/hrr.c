@@ -20,7 +20,7 @@ static uint64_t ext_fold(uint64_t h, uint16_t type, const tlsneg_cur *body)
     h = tlsneg_fnv64_step(h, type);
     if (type == TLSNEG_EXT_SERVER_NAME || type == TLSNEG_EXT_SIGNATURE_ALGORITHMS ||
         type == TLSNEG_EXT_ALPN) {
-        h = tlsneg_fnv64(h, body->p, body->len);
+        h = tlsneg_hash_mix(h, tlsneg_hash_bytes(body->p, body->len));
     }
     return h;
 }
@@ -32,30 +32,23 @@ static void walk_extensions(tlsneg_hrr_hello *out, const tlsneg_hello *h)
     uint16_t type;
     for (size_t i = 0; i < h->num_extensions && tlsneg_hello_next_extension(&c, &type, &body);
          i++) {
-        if (tlsneg_is_grease(type)) {
-            continue;
-        }
         switch (type) {
         case TLSNEG_EXT_COOKIE:
-            out->cookie = true;
-            break;
         case TLSNEG_EXT_EARLY_DATA:
-            out->early_data = true;
-            break;
         case TLSNEG_EXT_PRE_SHARED_KEY:
-            out->psk = true;
-            break;
         case TLSNEG_EXT_PADDING:
-            out->padding = true;
-            break;
         case TLSNEG_EXT_KEY_SHARE:
         case TLSNEG_EXT_SUPPORTED_GROUPS:
         case TLSNEG_EXT_SUPPORTED_VERSIONS:
-            break; /* from the facts, GREASE left out */
+            break; /* the flags below; the facts, GREASE left out */
         default:
-            exts = ext_fold(exts, type, &body);
+            exts = tlsneg_is_grease(type) ? exts : ext_fold(exts, type, &body);
         }
     }
+    out->cookie = tlsneg_hello_has_extension(h, TLSNEG_EXT_COOKIE);
+    out->early_data = tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA);
+    out->psk = tlsneg_hello_has_extension(h, TLSNEG_EXT_PRE_SHARED_KEY);
+    out->padding = tlsneg_hello_has_extension(h, TLSNEG_EXT_PADDING);
     out->fp_exts = tlsneg_fold32(exts);
 }
 
@@ -80,8 +73,7 @@ void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsne
         vs = tlsneg_is_grease(f->offered[i]) ? vs : tlsneg_fnv64_step(vs, f->offered[i]);
     }
     out->fp_versions = tlsneg_fold32(vs);
-    out->fp_session =
-        tlsneg_fold32(tlsneg_fnv64(TLSNEG_FNV64_BASIS, h->session_id.p, h->session_id.len));
+    out->fp_session = tlsneg_fold32(tlsneg_hash_bytes(h->session_id.p, h->session_id.len));
     for (size_t i = 0; i < f->num_key_shares && out->num_shares < TLSNEG_HRR_SHARES; i++) {
         if (!tlsneg_is_grease(f->key_shares[i].group)) {
             out->shares[out->num_shares++] = f->key_shares[i].group;

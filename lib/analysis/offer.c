@@ -194,8 +194,9 @@ static uint8_t versions_offered(const tlsneg_facts *f, bool dtls)
 /* session_hash: 32 bits, as an attempt keeps it (attempts.h). */
 static uint32_t session_hash(const tlsneg_hello *h)
 {
-    uint64_t x = tlsneg_fnv64(TLSNEG_FNV64_BASIS, h->session_id.p, h->session_id.len);
-    return h->session_id.len ? tlsneg_fold32(x) | 1u : 0;
+    return h->session_id.len
+               ? tlsneg_fold32(tlsneg_hash_bytes(h->session_id.p, h->session_id.len)) | 1u
+               : 0;
 }
 
 static uint8_t tls13_extensions(const tlsneg_hello *h)
@@ -248,18 +249,19 @@ static void key_exchange(tlsneg_offer *out, const tlsneg_facts *f)
 {
     out->pq_offered = f->pq_offered;
     out->pq_key_share = f->pq_key_share;
-    for (size_t i = 0; i < f->num_key_shares && !out->pq_group; i++) {
+    /* The facts' pq_key_share and pq_offered cover every share and group
+     * kept: without them there is no post-quantum group to look for. */
+    for (size_t i = 0; f->pq_key_share && i < f->num_key_shares && !out->pq_group; i++) {
         if (tlsneg_named_group_is_pq(f->key_shares[i].group)) {
             out->pq_group = f->key_shares[i].group;
         }
     }
-    for (size_t i = 0; i < f->num_groups && !out->pq_group; i++) {
-        if (tlsneg_named_group_is_pq(f->groups[i])) {
-            out->pq_group = f->groups[i];
-        }
-    }
     for (size_t i = 0; i < f->num_groups; i++) {
-        out->group_bits |= tlsneg_named_group_bit(f->groups[i]);
+        uint16_t g = f->groups[i];
+        out->group_bits |= tlsneg_named_group_bit(g);
+        if (f->pq_offered && !out->pq_group && tlsneg_named_group_is_pq(g)) {
+            out->pq_group = g;
+        }
     }
     out->hello_length = (uint16_t)(f->hello_length < UINT16_MAX ? f->hello_length : UINT16_MAX);
     out->hello_segments = (uint8_t)(f->hello_segments < UINT8_MAX ? f->hello_segments : UINT8_MAX);
