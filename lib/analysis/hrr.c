@@ -10,48 +10,6 @@
 #include "core/util.h"
 #include "core/versions.h"
 
-/* ext_fold adds one extension to the fingerprint of "the other
- * extensions": its type, and its body where the body may not change (the
- * name, signature algorithms, ALPN); another extension may change its body
- * (RFC 8446 4.1.2: "other modifications that may be allowed by an
- * extension defined in the future", as ECH's). */
-static uint64_t ext_fold(uint64_t h, uint16_t type, const tlsneg_cur *body)
-{
-    h = tlsneg_fnv64_step(h, type);
-    if (type == TLSNEG_EXT_SERVER_NAME || type == TLSNEG_EXT_SIGNATURE_ALGORITHMS ||
-        type == TLSNEG_EXT_ALPN) {
-        h = tlsneg_hash_mix(h, tlsneg_hash_bytes(body->p, body->len));
-    }
-    return h;
-}
-
-static void walk_extensions(tlsneg_hrr_hello *out, const tlsneg_hello *h)
-{
-    uint64_t exts = TLSNEG_FNV64_BASIS;
-    tlsneg_cur c = h->extensions, body;
-    uint16_t type;
-    for (size_t i = 0; i < h->num_extensions && tlsneg_hello_next_extension(&c, &type, &body);
-         i++) {
-        switch (type) {
-        case TLSNEG_EXT_COOKIE:
-        case TLSNEG_EXT_EARLY_DATA:
-        case TLSNEG_EXT_PRE_SHARED_KEY:
-        case TLSNEG_EXT_PADDING:
-        case TLSNEG_EXT_KEY_SHARE:
-        case TLSNEG_EXT_SUPPORTED_GROUPS:
-        case TLSNEG_EXT_SUPPORTED_VERSIONS:
-            break; /* the flags below; the facts, GREASE left out */
-        default:
-            exts = tlsneg_is_grease(type) ? exts : ext_fold(exts, type, &body);
-        }
-    }
-    out->cookie = tlsneg_hello_has_extension(h, TLSNEG_EXT_COOKIE);
-    out->early_data = tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA);
-    out->psk = tlsneg_hello_has_extension(h, TLSNEG_EXT_PRE_SHARED_KEY);
-    out->padding = tlsneg_hello_has_extension(h, TLSNEG_EXT_PADDING);
-    out->fp_exts = tlsneg_fold32(exts);
-}
-
 void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsneg_facts *f,
                        const tlsneg_hello_prints *prints)
 {
@@ -70,7 +28,11 @@ void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsne
             out->shares[out->num_shares++] = f->key_shares[i].group;
         }
     }
-    walk_extensions(out, h);
+    out->fp_exts = prints->exts;
+    out->cookie = tlsneg_hello_has_extension(h, TLSNEG_EXT_COOKIE);
+    out->early_data = tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA);
+    out->psk = tlsneg_hello_has_extension(h, TLSNEG_EXT_PRE_SHARED_KEY);
+    out->padding = tlsneg_hello_has_extension(h, TLSNEG_EXT_PADDING);
 }
 
 void tlsneg_hrr_ask_from(tlsneg_hrr_ask *out, const tlsneg_hello *h, const tlsneg_facts *f,

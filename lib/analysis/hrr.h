@@ -25,9 +25,8 @@ typedef struct {
     uint32_t fp_suites;   /* cipher suites in order, GREASE and the fallback SCSV left out */
     uint32_t fp_groups;   /* supported_groups in order, GREASE left out */
     uint32_t fp_versions; /* supported_versions in order and legacy_version, GREASE left out */
-    uint32_t fp_exts;     /* the other extensions' types in order (GREASE, key_share,
-                             cookie, early_data, pre_shared_key, padding left out) and
-                             their bodies (server_name, signature_algorithms, ALPN, ...) */
+    uint32_t fp_exts;     /* the other extensions, in order, as the offer hashes them
+                             (tlsneg_hello_prints.exts) */
     uint32_t fp_session;  /* legacy_session_id */
     uint16_t shares[TLSNEG_HRR_SHARES]; /* key share groups in order, GREASE left out */
     uint8_t num_shares;

@@ -96,6 +96,9 @@ typedef struct {
     uint32_t suites;  /* the cipher suites, GREASE and the fallback SCSV left out */
     uint32_t groups;  /* supported_groups, GREASE left out; 0 without it */
     uint32_t session; /* legacy_session_id; 0 if empty */
+    uint32_t exts;    /* the extensions a ClientHello after a HelloRetryRequest may not change
+                         (RFC 8446 4.1.2), in order: each type, and the body of server_name,
+                         signature_algorithms and ALPN (offer.c, hrr_fold) */
 } tlsneg_hello_prints;
 
 /* tlsneg_offer_from_hello fills out from a ClientHello, and prints unless

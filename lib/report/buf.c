@@ -74,19 +74,30 @@ static void put_digits(char *end, unsigned long long v, size_t n)
     }
 }
 
+/* digits32 counts the decimal digits of w, by comparison. */
+static size_t digits32(uint32_t w)
+{
+    static const uint32_t tens[] = {10u,      100u,      1000u,      10000u,     100000u,
+                                    1000000u, 10000000u, 100000000u, 1000000000u};
+    size_t n = 1;
+    while (n <= 9 && w >= tens[n - 1]) {
+        n++;
+    }
+    return n;
+}
+
 void tlsneg_buf_uint(tlsneg_buf *b, unsigned long long v)
 {
-    size_t n = 1;
+    size_t n = 0;
     unsigned long long t = v;
     for (; t > UINT32_MAX; t /= 100) {
         n += 2;
     }
-    uint32_t u = (uint32_t)t;
-    for (; u >= 100; u /= 100) {
-        n += 2;
+    n += digits32((uint32_t)t);
+    if (tlsneg_buf_grow(b, n)) {
+        put_digits(b->s + b->len + n, v, n);
+        b->len += n;
     }
-    n += u >= 10;
-    tlsneg_buf_digits(b, v, n);
 }
 
 void tlsneg_buf_digits(tlsneg_buf *b, unsigned long long v, size_t n)
@@ -94,11 +105,10 @@ void tlsneg_buf_digits(tlsneg_buf *b, unsigned long long v, size_t n)
     if (n > 20) {
         n = 20;
     }
-    if (!tlsneg_buf_grow(b, n)) {
-        return;
+    if (tlsneg_buf_grow(b, n)) {
+        put_digits(b->s + b->len + n, v, n);
+        b->len += n;
     }
-    put_digits(b->s + b->len + n, v, n);
-    b->len += n;
 }
 
 const char *tlsneg_vhex(uint16_t v, char *buf)
