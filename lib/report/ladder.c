@@ -331,6 +331,13 @@ static void layout_lane(const tlsneg_ladder *l, const lane *ln, const tlsneg_lad
             snprintf(text, sizeof text, "ClientHello again, up to %s", vname(s, v));
         } else {
             outcome_text(s, text, sizeof text);
+            /* An ending in a frame before the one that completed the
+             * attempt's ClientHello (a hello split over segments, reset
+             * after its first): its seconds are below the hello's. */
+            if (s->kind != TLSNEG_STEP_VERDICT && s->frame < s->attempt) {
+                size_t used = strlen(text);
+                snprintf(text + used, sizeof text - used, ", before the ClientHello was complete");
+            }
         }
         /* Say which attempt a line answers when attempts interleave. */
         if (k && s->attempt != last) {

@@ -444,6 +444,46 @@ def check_group_move(box, check):
               f"{name}: the SVG says it too", svg[:2000])
 
 
+# The split post-quantum hellos that the front reset, closed or alerted on
+# after their first segment: the server's ending comes in a frame before the
+# one that completes the ClientHello (tcp.flags.reset / tcp.flags.fin /
+# tls.alert_message against tls.handshake.type == 1, per tcp.stream).
+EARLY_ENDS = ("pq-split-rst-classical-retry.pcap", "pq-split-close-classical-retry.pcap",
+              "pq-split-alert-classical-retry.pcap")
+
+
+def check_early_ends(box, check):
+    """An ending before the ClientHello was complete says so on its rung."""
+    wire = ["frame.number", "tcp.stream", "tcp.srcport", "tcp.dstport", "tcp.flags.reset",
+            "tcp.flags.fin", "tls.handshake.type", "tls.alert_message.desc"]
+    for name in EARLY_ENDS:
+        cap = box.add_capture(os.path.join(ROOT, "pcaps", name))
+        args = ["-n", "-r", cap, "-T", "fields", "-E", "occurrence=f"]
+        for f in wire:
+            args += ["-e", f]
+        syn = box.run(["-n", "-r", cap, "-Y", "tcp.flags.syn == 1 && tcp.flags.ack == 0", "-T",
+                       "fields", "-e", "tcp.stream", "-e", "tcp.dstport"]).stdout
+        server = dict(l.split("\t") for l in syn.splitlines() if l)
+        first_end, hello = {}, {}
+        for line in box.run(args).stdout.splitlines():
+            r = dict(zip(wire, line.split("\t")))
+            frame, stream = int(r["frame.number"]), r["tcp.stream"]
+            if r["tls.handshake.type"] == "1":
+                hello.setdefault(stream, frame)
+            ending = r["tcp.flags.reset"] in ("1", "True") or r["tcp.flags.fin"] in ("1", "True") \
+                or r["tls.alert_message.desc"]
+            if ending and r["tcp.srcport"] == server.get(stream) and stream not in hello:
+                first_end.setdefault(stream, frame)
+        early = sorted(f for s, f in first_end.items() if s in hello and f < hello[s])
+        out = box.run(["-n", "-r", cap, "-q", "-z", "tlsneg,ladder"]).stdout
+        for frame in early:
+            line = next((l for l in out.splitlines() if re.match(rf"^ *{frame}  ", l)), "")
+            check(line.endswith("before the ClientHello was complete"),
+                  f"{name}: frame {frame}, the server's ending before the hello's last segment, "
+                  "says so on its rung", out)
+        check(len(early) == 1, f"{name}: the bytes show one such ending ({early})")
+
+
 def check_dtls_names(box, check):
     """NSS's DTLS 1.3 draft (0x7f00 + draft, draft-ietf-tls-dtls13) is named
     DTLS on the ladder's ClientHello rungs, as tshark's dtls.* fields show
@@ -514,6 +554,7 @@ def main():
             check_titles(box, cap, name, want, check)
             check_info_notes(box, cap, name, want, check)
         check_group_move(box, check)
+        check_early_ends(box, check)
         check_scanners(box, check)
         check_flow_graph(box, check)
 
