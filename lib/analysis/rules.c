@@ -30,6 +30,16 @@ static size_t clause_ends(const char *text, size_t len, size_t *out, size_t max)
     return n;
 }
 
+tlsneg_rule_id tlsneg_rule_main(tlsneg_rule_id r)
+{
+    for (int v = (int)r; v >= 0; v--) {
+        if (strcmp(tlsneg_rules[v].name, tlsneg_rules[r].finding) == 0) {
+            return (tlsneg_rule_id)v;
+        }
+    }
+    return r;
+}
+
 const char *tlsneg_rule_rfc(tlsneg_rule_id r, bool dtls)
 {
     const tlsneg_rule *rule = &tlsneg_rules[r];

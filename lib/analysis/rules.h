@@ -53,6 +53,11 @@ extern const tlsneg_rule tlsneg_rules[TLSNEG_RULE_COUNT];
  * headline rows of verdicts.def; a few checks' findings are too. */
 bool tlsneg_rule_is_verdict(tlsneg_rule_id r);
 
+/* tlsneg_rule_main returns the row of r's finding: the row named as the
+ * finding, which comes first among the finding's rows (r itself unless r is
+ * a variant). A few string compares: variants follow their main row. */
+tlsneg_rule_id tlsneg_rule_main(tlsneg_rule_id r);
+
 /* The longest expert text: Wireshark 4.0 cuts an item's label at
  * ITEM_LABEL_LENGTH (240) bytes, and the expert item's label is
  * "Expert Info (Warning/Malformed): " (33 bytes) and the text. */

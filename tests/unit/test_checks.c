@@ -807,6 +807,17 @@ static void every_rule_is_named(void)
         }
     }
     ok(fine, "every rule has a unique name, text and reference; variants are <finding>_<variant>");
+    /* A variant's main row: the first row of its finding, named as it. */
+    bool mains = true;
+    for (size_t i = 0; i < TLSNEG_RULE_COUNT; i++) {
+        size_t first = 0;
+        while (strcmp(tlsneg_rules[first].finding, tlsneg_rules[i].finding) != 0) {
+            first++;
+        }
+        tlsneg_rule_id m = tlsneg_rule_main((tlsneg_rule_id)i);
+        mains &= m == first && strcmp(tlsneg_rules[m].name, tlsneg_rules[i].finding) == 0;
+    }
+    ok(mains, "tlsneg_rule_main: the first row of each rule's finding, named as the finding");
 }
 
 /* Expert texts fit Wireshark 4.0's label (ITEM_LABEL_LENGTH 240, less
