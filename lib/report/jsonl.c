@@ -57,8 +57,60 @@ static void json_record(tlsneg_buf *out, const char *record)
     tlsneg_buf_addc(out, '"');
 }
 
-static common_fields json_common(tlsneg_buf *out, const char *record, const tlsneg_out_frame *fr,
-                                 tlsneg_out_ends e, const char *sni)
+/* ends_same: c holds the JSON of endpoints e and SNI sni. */
+static bool ends_same(const tlsneg_jsonl_ends *c, tlsneg_out_ends e, const char *sni)
+{
+    return c->valid && !e.client->text && !e.server->text && e.client->len == c->client_len &&
+           e.server->len == c->server_len && e.client->port == c->client_port &&
+           e.server->port == c->server_port &&
+           memcmp(e.client->bytes, c->client, c->client_len) == 0 &&
+           memcmp(e.server->bytes, c->server, c->server_len) == 0 &&
+           (sni ? c->has_sni && strcmp(sni, c->sni) == 0 : !c->has_sni);
+}
+
+/* ends_write writes the JSON of endpoints e and SNI sni into c's text, and
+ * keeps them as its key when they fit (IP addresses, an SNI of at most
+ * TLSNEG_MAX_SNI bytes). */
+static void ends_write(tlsneg_jsonl_ends *c, tlsneg_out_ends e, const char *sni)
+{
+    tlsneg_buf *out = &c->text;
+    tlsneg_buf_clear(out);
+    tlsneg_buf_lit(out, ",\"client\":");
+    json_addr(out, e.client);
+    tlsneg_json_keyu(out, "client_port", e.client->port);
+    tlsneg_buf_lit(out, ",\"server\":");
+    json_addr(out, e.server);
+    tlsneg_json_keyu(out, "port", e.server->port);
+    tlsneg_buf_lit(out, ",\"sni\":");
+    if (sni) {
+        tlsneg_json_string(out, sni);
+    } else {
+        tlsneg_buf_lit(out, "null");
+    }
+    size_t sni_len = sni ? strlen(sni) : 0;
+    c->valid = !out->failed && !e.client->text && !e.server->text &&
+               e.client->len <= sizeof c->client && e.server->len <= sizeof c->server &&
+               sni_len < sizeof c->sni;
+    if (c->valid) {
+        c->client_len = e.client->len;
+        c->server_len = e.server->len;
+        memcpy(c->client, e.client->bytes, c->client_len);
+        memcpy(c->server, e.server->bytes, c->server_len);
+        c->client_port = e.client->port;
+        c->server_port = e.server->port;
+        c->has_sni = sni != NULL;
+        memcpy(c->sni, sni ? sni : "", sni_len + 1);
+    }
+}
+
+void tlsneg_jsonl_ends_free(tlsneg_jsonl_ends *c)
+{
+    tlsneg_buf_free(&c->text);
+    c->valid = false;
+}
+
+static common_fields json_common(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const char *record,
+                                 const tlsneg_out_frame *fr, tlsneg_out_ends e, const char *sni)
 {
     json_record(out, record);
     common_fields c = {out->len, 0};
@@ -70,18 +122,10 @@ static common_fields json_common(tlsneg_buf *out, const char *record, const tlsn
     } else {
         tlsneg_buf_printf(out, ",\"time\":%ld.%06d", (long)fr->secs, (int)fr->usecs);
     }
-    tlsneg_buf_add(out, ",\"client\":");
-    json_addr(out, e.client);
-    tlsneg_json_keyu(out, "client_port", e.client->port);
-    tlsneg_buf_add(out, ",\"server\":");
-    json_addr(out, e.server);
-    tlsneg_json_keyu(out, "port", e.server->port);
-    tlsneg_buf_add(out, ",\"sni\":");
-    if (sni) {
-        tlsneg_json_string(out, sni);
-    } else {
-        tlsneg_buf_add(out, "null");
+    if (!ends_same(ends, e, sni)) {
+        ends_write(ends, e, sni);
     }
+    tlsneg_buf_put(out, ends->text.s, ends->text.len);
     c.len = out->len - c.from;
     return c;
 }
@@ -210,11 +254,12 @@ static void json_key_exchange(tlsneg_buf *out, const tlsneg_facts *f)
     }
 }
 
-static common_fields jsonl_hello(tlsneg_buf *out, const tlsneg_out_frame *fr,
-                                 const tlsneg_out_msg *r)
+static common_fields jsonl_hello(tlsneg_buf *out, tlsneg_jsonl_ends *ends,
+                                 const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
 {
     const tlsneg_facts *f = &r->facts;
-    common_fields c = json_common(out, "hello", fr, tlsneg_out_ends_of(fr, r->from_client), r->sni);
+    common_fields c =
+        json_common(out, ends, "hello", fr, tlsneg_out_ends_of(fr, r->from_client), r->sni);
     tlsneg_buf_add(out, ",\"msg\":");
     tlsneg_json_string(out, tlsneg_msg_name(f));
     json_version(out, "legacy_version", true, f->legacy_version);
@@ -268,10 +313,11 @@ static void jsonl_outcome_fields(tlsneg_buf *out, uint32_t attempt_frame, const 
     tlsneg_buf_addc(out, '"');
 }
 
-static void jsonl_outcome(tlsneg_buf *out, const tlsneg_out_frame *fr, tlsneg_out_ends e,
-                          const char *sni, uint32_t attempt_frame, const char *outcome)
+static void jsonl_outcome(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const tlsneg_out_frame *fr,
+                          tlsneg_out_ends e, const char *sni, uint32_t attempt_frame,
+                          const char *outcome)
 {
-    json_common(out, "outcome", fr, e, sni);
+    json_common(out, ends, "outcome", fr, e, sni);
     jsonl_outcome_fields(out, attempt_frame, outcome);
 }
 
@@ -283,11 +329,12 @@ void tlsneg_jsonl_header(FILE *out)
             JSONL_SCHEMA_VERSION);
 }
 
-void tlsneg_jsonl_message(tlsneg_buf *out, const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
+void tlsneg_jsonl_message(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const tlsneg_out_frame *fr,
+                          const tlsneg_out_msg *r)
 {
     tlsneg_out_ends e = tlsneg_out_ends_of(fr, r->from_client);
     if (r->is_alert) {
-        jsonl_outcome(out, fr, e, r->sni, r->client_hello_frame, "alert");
+        jsonl_outcome(out, ends, fr, e, r->sni, r->client_hello_frame, "alert");
         tlsneg_json_keyu(out, "alert", r->alert_description);
         tlsneg_buf_add(out,
                        r->alert_from_server ? ",\"from_server\":true" : ",\"from_server\":false");
@@ -295,7 +342,7 @@ void tlsneg_jsonl_message(tlsneg_buf *out, const tlsneg_out_frame *fr, const tls
         tlsneg_buf_add(out, "}\n");
         return;
     }
-    common_fields c = jsonl_hello(out, fr, r);
+    common_fields c = jsonl_hello(out, ends, fr, r);
     if (r->facts.msg_type == TLSNEG_HS_SERVER_HELLO && !r->retransmission_of) {
         /* the outcome: the same frame, ends and SNI as the hello's record */
         json_common_again(out, "outcome", c);
@@ -306,10 +353,10 @@ void tlsneg_jsonl_message(tlsneg_buf *out, const tlsneg_out_frame *fr, const tls
     }
 }
 
-void tlsneg_jsonl_close(tlsneg_buf *out, const tlsneg_out_frame *fr, uint8_t cause,
-                        bool from_client, uint32_t attempt_frame, const char *sni)
+void tlsneg_jsonl_close(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const tlsneg_out_frame *fr,
+                        uint8_t cause, bool from_client, uint32_t attempt_frame, const char *sni)
 {
-    jsonl_outcome(out, fr, tlsneg_out_ends_of(fr, from_client), sni, attempt_frame,
+    jsonl_outcome(out, ends, fr, tlsneg_out_ends_of(fr, from_client), sni, attempt_frame,
                   cause == TLSNEG_CAUSE_RESET ? "reset" : "close");
     tlsneg_buf_add(out, "}\n");
 }

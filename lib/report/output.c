@@ -30,6 +30,7 @@ struct tlsneg_out {
     tlsneg_out_format format;
     FILE *out;
     tlsneg_buf line;            /* the records of one call */
+    tlsneg_jsonl_ends ends;     /* the last JSON line's endpoints and SNI */
     tlsneg_totals totals;       /* the CSV and the report; the probes of the JSON lines */
     held_alert *held[HELD_MAX]; /* oldest first */
     size_t num_held;
@@ -82,6 +83,7 @@ void tlsneg_out_free(tlsneg_out *o)
     held_clear(o);
     tlsneg_totals_free(&o->totals);
     tlsneg_buf_free(&o->line);
+    tlsneg_jsonl_ends_free(&o->ends);
     free(o);
 }
 
@@ -97,7 +99,7 @@ static void write_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsne
 {
     if (o->format == TLSNEG_OUT_JSONL) {
         tlsneg_totals_probe(&o->totals, fr, m);
-        tlsneg_jsonl_message(&o->line, fr, m);
+        tlsneg_jsonl_message(&o->line, &o->ends, fr, m);
         tlsneg_buf_flush(&o->line, o->out);
     } else {
         tlsneg_totals_message(&o->totals, fr, m);
@@ -108,7 +110,7 @@ static void write_close(tlsneg_out *o, const tlsneg_out_frame *fr, uint8_t cause
                         uint32_t attempt_frame, const char *sni)
 {
     if (o->format == TLSNEG_OUT_JSONL) {
-        tlsneg_jsonl_close(&o->line, fr, cause, from_client, attempt_frame, sni);
+        tlsneg_jsonl_close(&o->line, &o->ends, fr, cause, from_client, attempt_frame, sni);
         tlsneg_buf_flush(&o->line, o->out);
     } else {
         tlsneg_totals_close(&o->totals, fr, cause, from_client, sni);

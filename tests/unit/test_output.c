@@ -219,8 +219,72 @@ static void json_escape(void)
     free(text);
 }
 
+/* repeated_ends writes ClientHellos whose endpoints and SNI change one at a
+ * time from line to line, and checks each line's: the JSON lines copy the
+ * last line's endpoints when they are the same, and must notice every
+ * change (jsonl.c, tlsneg_jsonl_ends). */
+static void repeated_ends(void)
+{
+    static const uint8_t other4[4] = {192, 0, 2, 2};
+    char longer[300];
+    memset(longer, 'n', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0'; /* longer than TLSNEG_MAX_SNI: not kept as a key */
+    struct {
+        bool v6, other_client;
+        uint16_t client_port;
+        const char *sni;
+        const char *want;
+    } lines[] = {
+        {false, false, 50000, "a",
+         "\"client\":\"192.0.2.1\",\"client_port\":50000,"
+         "\"server\":\"192.0.2.20\",\"port\":443,\"sni\":\"a\""},
+        {false, false, 50000, "a",
+         "\"client\":\"192.0.2.1\",\"client_port\":50000,"
+         "\"server\":\"192.0.2.20\",\"port\":443,\"sni\":\"a\""},
+        {false, false, 50001, "a", "\"client_port\":50001,"},
+        {false, true, 50001, "a", "\"client\":\"192.0.2.2\",\"client_port\":50001,"},
+        {false, true, 50001, "b", "\"port\":443,\"sni\":\"b\""},
+        {false, true, 50001, NULL, "\"port\":443,\"sni\":null"},
+        {true, false, 50001, NULL,
+         "\"client\":\"2001:db8::1\",\"client_port\":50001,"
+         "\"server\":\"2001:db8::2\",\"port\":443,\"sni\":null"},
+        {true, false, 50001, longer, "\"sni\":\"nnnn"},
+        {true, false, 50001, "c", "\"sni\":\"c\""},
+    };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    tlsneg_out *o = tlsneg_out_new(TLSNEG_OUT_JSONL, mem);
+    size_t n = sizeof lines / sizeof lines[0];
+    for (size_t i = 0; i < n; i++) {
+        tlsneg_out_frame fr = frame((uint32_t)i + 1, lines[i].v6);
+        fr.src.port = lines[i].client_port;
+        if (lines[i].other_client) {
+            fr.src.bytes = other4;
+        }
+        tlsneg_out_msg m = client_hello(lines[i].sni);
+        tlsneg_out_message(o, &fr, &m);
+    }
+    tlsneg_out_free(o);
+    fclose(mem);
+    char *line = text;
+    for (size_t i = 0; i < n; i++) {
+        char *end = line ? strchr(line, '\n') : NULL;
+        if (end) {
+            *end = '\0';
+        }
+        ok(line && strstr(line, lines[i].want) != NULL &&
+               (lines[i].sni != longer || strstr(line, longer) != NULL),
+           "JSON lines: line %zu's endpoints and SNI, after the line before: %s", i + 1,
+           line ? line : "(none)");
+        line = end ? end + 1 : NULL;
+    }
+    free(text);
+}
+
 int main(void)
 {
+    repeated_ends();
     addresses();
     json_escape();
     char *csv = run(TLSNEG_OUT_CSV, "a\"b,c", false);
