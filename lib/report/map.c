@@ -27,7 +27,7 @@ void *tlsneg_map_get(const tlsneg_map *m, const void *key, size_t key_len)
     if (!m->used) {
         return NULL;
     }
-    lookup l = {m, key, key_len, tlsneg_fnv64(TLSNEG_FNV64_BASIS, key, key_len)};
+    lookup l = {m, key, key_len, tlsneg_hash_bytes(key, key_len)};
     uint32_t ref = tlsneg_table_find(&m->index, l.hash, same_key, &l);
     return ref ? m->entries[ref - 1].value : NULL;
 }
@@ -56,7 +56,7 @@ bool tlsneg_map_put(tlsneg_map *m, const void *key, size_t key_len, void *value)
     }
     memcpy(e->key, key, key_len);
     e->key_len = key_len;
-    e->hash = tlsneg_fnv64(TLSNEG_FNV64_BASIS, key, key_len);
+    e->hash = tlsneg_hash_bytes(key, key_len);
     e->value = value;
     if (!tlsneg_table_add(&m->index, e->hash, (uint32_t)(m->used + 1))) {
         free(e->key);

@@ -2,7 +2,7 @@
 /* map.h: a map from byte strings to pointers, for the writers' totals per
  * server, per offer and per probe, and the ladder's lanes and connections:
  * the entries in the order they were put, found through the one hash table
- * (core/table.h) by their FNV-1a hash. A zeroed tlsneg_map is empty. */
+ * (core/table.h) by a hash of their key (tlsneg_hash_bytes). A zeroed tlsneg_map is empty. */
 #ifndef TLSNEG_MAP_H
 #define TLSNEG_MAP_H
 
