@@ -679,6 +679,43 @@ def scenario_key_shares(path):
         tcp_connections(pcap, conns)
 
 
+def scenario_hrr_retry(path):
+    """Second ClientHellos that change what RFC 8446 4.1.2 forbids after a HelloRetryRequest.
+
+    Each connection: OpenSSL's TLS 1.3 ClientHello sharing x25519, a HelloRetryRequest
+    asking for secp256r1 (both with the middlebox-compatibility CCS), then
+    1. a second ClientHello sharing secp256r1 whose first two cipher suites are swapped
+       (0x1303, 0x1302): a change no HelloRetryRequest allows; the ServerHello.
+    2. a second ClientHello sharing x25519 again, not the group asked for; the server
+       aborts with illegal_parameter (47).
+    3. a second ClientHello changed only as asked (the control); the ServerHello."""
+    p256 = ext_key_share_client
+    conns = []
+    for label, suites, group, answer in (
+            ("hrr-1", [0x1303, 0x1302] + OPENSSL_TLS13_SUITES[2:], SECP256R1, "sh"),
+            ("hrr-2", None, X25519, "alert"),
+            ("hrr-3", None, SECP256R1, "sh")):
+        sid = session_of(label)
+        n = 65 if group == SECP256R1 else 32
+        ch2 = openssl_client_hello(label, openssl_client_extensions(label)[:-1] + [
+            p256([(group, fixed_bytes(label + " second share", n))])], suites=suites)
+        if answer == "sh":
+            sh = tls13_server_hello(label, sid, extensions=[
+                ext_selected_version(0x0304),
+                ext_key_share_server(SECP256R1, fixed_bytes(label + " server share", 65))])
+            reply = tls_record(CT_HANDSHAKE, 0x0303, sh) + tls_record(
+                23, 0x0303, fixed_bytes(label + " encrypted flight", 96))
+        else:
+            reply = alert_record(47)
+        conns.append(([(True, client_record(openssl_client_hello(label))),
+                       (False, tls_record(CT_HANDSHAKE, 0x0303, hello_retry_request(sid))
+                        + CCS_RECORD),
+                       (True, CCS_RECORD + client_record(ch2, 0x0303)),
+                       (False, reply)], "client"))
+    with PcapWriter(path) as pcap:
+        tcp_connections(pcap, conns)
+
+
 SCENARIOS = {
     "sslv2-client-hello": scenario_sslv2_client_hello,
     "synth-legacy-versions": scenario_legacy_versions,
@@ -693,6 +730,7 @@ SCENARIOS = {
     "synth-resumption-version": scenario_resumption_version,
     "synth-ignored-scsv-earlier": scenario_ignored_scsv_earlier,
     "synth-key-shares": scenario_key_shares,
+    "synth-hrr-retry": scenario_hrr_retry,
     "sslv2-handshake": scenario_sslv2_handshake,
 }
 

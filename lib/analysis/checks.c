@@ -726,6 +726,17 @@ static void check_hrr_moves_to_pq(const judge *j)
     }
 }
 
+static void check_hrr_retry_changed(const judge *j)
+{
+    const tlsneg_check_input *in = j->in;
+    if (is_client_hello(j) && in->hrr_frame && in->hrr_unexpected) {
+        report(j, TLSNEG_RULE_HRR_RETRY_CHANGED,
+               "The ClientHello after the HelloRetryRequest in frame %u changes what it must send "
+               "again unchanged, or not what was asked: %s",
+               in->hrr_frame, in->hrr_changes ? in->hrr_changes : "");
+    }
+}
+
 /* server_share_judged: a ServerHello (not a HelloRetryRequest) with a key
  * share, after a whole ClientHello of the same connection. */
 static bool server_share_judged(const judge *j)

@@ -34,6 +34,13 @@ typedef struct {
     const tlsneg_facts *client_hello;
     /* ClientHello: a HelloRetryRequest came before it in this connection. */
     bool after_hrr;
+    /* The ClientHello that answers a HelloRetryRequest (hrr.h): the
+     * HelloRetryRequest's frame (0: not such a ClientHello), whether it
+     * changed what RFC 8446 4.1.2 forbids or not what was asked, and what it
+     * changed, in words. */
+    uint32_t hrr_frame;
+    bool hrr_unexpected;
+    const char *hrr_changes;
     /* An alert record. */
     bool is_alert;
     uint8_t alert_level;

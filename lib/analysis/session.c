@@ -267,13 +267,14 @@ static void track_server_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tl
     tlsneg_tracker_server_hello(t, c->id, ev->frame, ev->time_us, &answer, &out->verdicts);
 }
 
-/* hrr_link: a ClientHello (h, facts f) in frame on c. The first one after
- * c's HelloRetryRequest answers it: what it changed from the one before,
- * and a note to the HelloRetryRequest that it was answered here. Only a
- * hello that can offer TLS 1.3 (the only version with HelloRetryRequests)
- * is digested. */
-static void hrr_link(tlsneg_conn *c, const tlsneg_hello *h, const tlsneg_facts *f,
-                     const tlsneg_hello_prints *prints, uint32_t frame, tlsneg_result *out)
+/* hrr_answer: a ClientHello (h, facts f, its offer's prints) on c. The
+ * first one after c's HelloRetryRequest answers it: what it changed from the
+ * one before (out's hrr_frame, hrr_unexpected, hrr_changes). Any other is
+ * digested, to be compared with the one after a HelloRetryRequest to come.
+ * Only a hello that can offer TLS 1.3 (the only version with
+ * HelloRetryRequests) counts. */
+static void hrr_answer(tlsneg_conn *c, const tlsneg_hello *h, const tlsneg_facts *f,
+                       const tlsneg_hello_prints *prints, tlsneg_result *out)
 {
     if (!f->has_supported_versions && !f->has_key_share) {
         return;
@@ -291,6 +292,15 @@ static void hrr_link(tlsneg_conn *c, const tlsneg_hello *h, const tlsneg_facts *
     out->hrr_frame = c->hrr_ask.frame;
     out->hrr_unexpected = tlsneg_hrr_changes(&c->hello_digest, &now, &c->hrr_ask, out->hrr_changes,
                                              sizeof out->hrr_changes);
+}
+
+/* hrr_note tells c's HelloRetryRequest that the ClientHello in frame
+ * answered it (a back note). */
+static void hrr_note(const tlsneg_conn *c, uint32_t frame, tlsneg_result *out)
+{
+    if (!out->hrr_frame) {
+        return;
+    }
     tlsneg_back_note *n = add_note(out, c->hrr_ask.frame, TLSNEG_NOTE_HRR_RETRY);
     if (n) {
         n->link.role = TLSNEG_LINK_HRR_RETRY;
@@ -345,17 +355,21 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     c->last_hash[side] = p->hash;
     c->last_frame[side] = ev->frame;
 
-    tlsneg_check_input in = {.hello = h,
-                             .facts = f,
-                             .client_hello = client ? NULL : c->client_hello,
-                             .after_hrr = client && c->hrr_seen};
-    tlsneg_check(&out->findings, &in);
-    tlsneg_tracker *t = tracker_of(s);
     tlsneg_offer offer;
     tlsneg_hello_prints prints;
     if (client) {
         tlsneg_offer_from_hello(&offer, &prints, h, f);
+        hrr_answer(c, h, f, &prints, out);
     }
+    tlsneg_check_input in = {.hello = h,
+                             .facts = f,
+                             .client_hello = client ? NULL : c->client_hello,
+                             .after_hrr = client && c->hrr_seen,
+                             .hrr_frame = out->hrr_frame,
+                             .hrr_unexpected = out->hrr_unexpected,
+                             .hrr_changes = out->hrr_changes};
+    tlsneg_check(&out->findings, &in);
+    tlsneg_tracker *t = tracker_of(s);
     if (t && client) {
         track_client_hello(t, c, ev, f, &offer, out);
         if (!c->has_client_hello) {
@@ -367,7 +381,7 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     add_verdicts(out, ev->frame);
 
     if (client) {
-        hrr_link(c, h, f, &prints, ev->frame, out);
+        hrr_note(c, ev->frame, out);
         size_t n = addr_len(&ev->src);
         c->has_client_hello = true;
         c->client_hello = NULL; /* until the caller keeps this one */

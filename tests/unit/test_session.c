@@ -4,6 +4,7 @@
  * feed them: per connection, in frame order. Expected values are read off
  * the captures (tshark -V, and each pcaps/README.md entry). */
 #include "analysis/session.h"
+#include "core/util.h"
 #include "core/versions.h"
 #include "replay/events.h"
 
@@ -670,9 +671,47 @@ static void hrr_changes_by_hand(void)
        "nothing asked, nothing changed: %s", buf);
 }
 
+/* pcaps/tls13-hrr.pcap with its second ClientHello's first two cipher
+ * suites swapped (frame 8: 0x1302 0x1303 becomes 0x1303 0x1302): a change
+ * RFC 8446 4.1.2 does not allow after a HelloRetryRequest, which no stack
+ * here makes. */
+static void hrr_retry_changed(void)
+{
+    const char *const *src = ev_tls13_hrr;
+    size_t n = 0;
+    while (src[n]) {
+        n++;
+    }
+    char **lines = calloc(n + 1, sizeof *lines);
+    for (size_t i = 0; i < n; i++) {
+        lines[i] = tlsneg_strdup(src[i]);
+    }
+    char *ch2 = strstr(lines[2], "003e130213031301");
+    ok(strncmp(lines[2], "hello 8 ", 8) == 0 && ch2, "the second ClientHello's suites are found");
+    if (ch2) {
+        memcpy(ch2, "003e130313021301", 16);
+    }
+    run rn = replay((const char *const *)lines);
+    const tlsneg_result *r = result(&rn, 8);
+    ok(r && r->hrr_frame == 6 && r->hrr_unexpected && r->findings.count == 1 &&
+           r->findings.item[0].rule == TLSNEG_RULE_HRR_RETRY_CHANGED &&
+           strstr(r->findings.item[0].detail, "HelloRetryRequest in frame 6") &&
+           strstr(r->findings.item[0].detail, "does not allow: cipher suites"),
+       "a second ClientHello with its suites reordered: hrr_retry_changed, saying what changed "
+       "(%s)",
+       r && r->findings.count ? r->findings.item[0].detail : "no finding");
+    ok(result(&rn, 4) && result(&rn, 4)->findings.count == 0, "the first ClientHello: none");
+    done(&rn);
+    for (size_t i = 0; i < n; i++) {
+        free(lines[i]);
+    }
+    free(lines);
+}
+
 int main(void)
 {
     dtls_retransmission_and_hrr();
+    hrr_retry_changed();
     tls_hrr();
     preconnect();
     hrr_changes_by_hand();
