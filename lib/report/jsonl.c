@@ -125,7 +125,9 @@ static common_fields json_common(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const
     if (!ends_same(ends, e, sni)) {
         ends_write(ends, e, sni);
     }
-    tlsneg_buf_put(out, ends->text.s, ends->text.len);
+    if (ends->text.len) { /* empty only when out of memory */
+        tlsneg_buf_put(out, ends->text.s, ends->text.len);
+    }
     c.len = out->len - c.from;
     return c;
 }
