@@ -31,6 +31,9 @@ typedef enum {
     ROLE_TLS_HS_FRAGMENT,
     ROLE_DTLS_FRAGMENT,
     ROLE_QUIC_CRYPTO_FRAGMENT,
+    ROLE_QUIC_HEADER_FORM,
+    ROLE_QUIC_PACKET_TYPE,
+    ROLE_QUIC_PACKET_TYPE_V2,
     ROLE_COUNT
 } field_role;
 
@@ -56,6 +59,11 @@ static const struct {
     {"tls.handshake.fragment", ROLE_TLS_HS_FRAGMENT},
     {"dtls.fragment", ROLE_DTLS_FRAGMENT},
     {"quic.crypto.fragment", ROLE_QUIC_CRYPTO_FRAGMENT},
+    /* Which QUIC packet a CRYPTO fragment came in: an Initial (version 1
+     * and drafts: type 0; version 2: type 1) or another. */
+    {"quic.header_form", ROLE_QUIC_HEADER_FORM},
+    {"quic.long.packet_type", ROLE_QUIC_PACKET_TYPE},
+    {"quic.long.packet_type_v2", ROLE_QUIC_PACKET_TYPE_V2},
 };
 
 /* Every hfid of every watched name (several fields can share one name),
@@ -167,6 +175,9 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
             case ROLE_TLS_HS_FRAGMENT:
             case ROLE_DTLS_FRAGMENT:
             case ROLE_QUIC_CRYPTO_FRAGMENT:
+            case ROLE_QUIC_HEADER_FORM:
+            case ROLE_QUIC_PACKET_TYPE:
+            case ROLE_QUIC_PACKET_TYPE_V2:
             case ROLE_NONE:
             case ROLE_COUNT:
                 break;
@@ -313,6 +324,93 @@ static guint pieces(proto_tree *tree, field_role role, tvbuff_t *ds, gint start,
     return n;
 }
 
+/* The datagrams (frames) of the CRYPTO data QUIC put back in order in a
+ * frame's Initial packets, kept on the first pass for every frame where it
+ * did (quic.crypto.fragment), by frame number: tshark's TLS may put a hello
+ * together on top of QUIC from pieces of several frames, and names only
+ * each piece's frame (tls.handshake.fragment). */
+static wmem_map_t *quic_initial_datagrams;
+
+/* initial_fragments walks node in order, the QUIC packets of a datagram
+ * one after the other, each starting with its header form, and counts
+ * into out the frames of the CRYPTO fragments of its Initial packets. */
+static void initial_fragments(proto_node *node, gboolean *initial, tlsneg_segments *out,
+                              gboolean *exact)
+{
+    for (proto_node *child = node->first_child; child; child = child->next) {
+        field_info *fi = PNODE_FINFO(child);
+        if (fi) {
+            switch (role_of(fi->hfinfo->id)) {
+            case ROLE_QUIC_HEADER_FORM:
+                *initial = FALSE;
+                break;
+            case ROLE_QUIC_PACKET_TYPE:
+                *initial = tlsneg_fi_uint(fi) == 0;
+                break;
+            case ROLE_QUIC_PACKET_TYPE_V2:
+                *initial = tlsneg_fi_uint(fi) == 1;
+                break;
+            case ROLE_QUIC_CRYPTO_FRAGMENT:
+                if (*initial && !tlsneg_segments_add_distinct(out, tlsneg_fi_uint(fi))) {
+                    *exact = FALSE;
+                }
+                break;
+            default:
+                break;
+            }
+        }
+        initial_fragments(child, initial, out, exact);
+    }
+}
+
+void tlsneg_tree_quic_datagrams(proto_tree *tree, const packet_info *pinfo)
+{
+    if (!watched_items(tree, ROLE_QUIC_CRYPTO_FRAGMENT)) {
+        return;
+    }
+    tlsneg_segments *d = wmem_new0(wmem_file_scope(), tlsneg_segments);
+    gboolean initial = FALSE, exact = TRUE;
+    initial_fragments(tree, &initial, d, &exact);
+    if (!exact) {
+        d->count = 0; /* more than TLSNEG_MAX_SEGMENT_FRAMES: not known */
+    }
+    if (d->num_frames || !exact) {
+        wmem_map_insert(quic_initial_datagrams, GUINT_TO_POINTER(pinfo->num), d);
+    }
+}
+
+/* quic_tls_pieces counts into out the datagrams of the pieces TLS put the
+ * message on ds, [start, end), together from: each piece's frame
+ * (tls.handshake.fragment), and the datagrams whose CRYPTO data QUIC put
+ * back in order in that frame's Initial packets. Returns how many pieces. */
+static guint quic_tls_pieces(proto_tree *tree, tvbuff_t *ds, gint start, gint end,
+                             tlsneg_segments *out, gboolean *exact)
+{
+    guint n = 0;
+    for (guint i = 0; i < by_role[ROLE_TLS_HS_FRAGMENT].n; i++) {
+        GPtrArray *items = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_HS_FRAGMENT].hfid[i]);
+        for (guint j = 0; items && j < items->len; j++) {
+            field_info *fi = (field_info *)g_ptr_array_index(items, j);
+            if (fi->ds_tvb != ds || fi->start >= end || fi->start + fi->length <= start) {
+                continue;
+            }
+            n++;
+            guint32 frame = tlsneg_fi_uint(fi);
+            const tlsneg_segments *d = (const tlsneg_segments *)wmem_map_lookup(
+                quic_initial_datagrams, GUINT_TO_POINTER(frame));
+            if (!tlsneg_segments_add_distinct(out, frame) || (d && !d->count)) {
+                *exact = FALSE;
+            }
+            for (guint k = 0; d && k < d->num_frames; k++) {
+                if (!tlsneg_segments_add_distinct(out, d->frames[k])) {
+                    *exact = FALSE;
+                }
+            }
+        }
+    }
+    return n;
+}
+
 /* records_in_frame: the k TLS records of this frame that end with last (a
  * message's k fragments, one in each, the last completing it) all lie in
  * the frame's own bytes, none put together by TCP from earlier segments. */
@@ -345,7 +443,7 @@ static gboolean records_in_frame(proto_tree *tree, tvbuff_t *own, const field_in
  * its place there. A DTLS message reassembled from fragments and a QUIC
  * hello came in the datagrams (frames) of its fragments or CRYPTO frames,
  * each counted once (a QUIC hello in one CRYPTO frame: this frame; one
- * that TLS put together on top of QUIC: not counted). A
+ * that TLS put together on top of QUIC: the datagrams of its pieces). A
  * message put together from several TLS records is counted only when all
  * of them came in this frame's own bytes (1): the segments of records in
  * earlier frames are not in this tree (docs/fields.md). */
@@ -362,13 +460,11 @@ void tlsneg_tree_segments(proto_tree *tree, const packet_info *pinfo, const foun
     if (msg->wire == TLSNEG_WIRE_QUIC) {
         /* QUIC's own reassembly (CRYPTO frames out of order) lists its
          * pieces; TLS's on top of it (data that came in order, then more)
-         * lists pieces whose datagrams earlier frames knew: not counted. */
-        if (!pieces(tree, ROLE_QUIC_CRYPTO_FRAGMENT, ds, start, end, &msg->segments, &exact, 0)) {
-            if (pieces(tree, ROLE_TLS_HS_FRAGMENT, ds, start, end, NULL, &exact, 0)) {
-                exact = FALSE;
-            } else {
-                tlsneg_segments_add(&msg->segments, pinfo->num);
-            }
+         * lists its pieces' frames, each with the datagrams QUIC put
+         * together there (kept by tlsneg_tree_quic_datagrams). */
+        if (!pieces(tree, ROLE_QUIC_CRYPTO_FRAGMENT, ds, start, end, &msg->segments, &exact, 0) &&
+            !quic_tls_pieces(tree, ds, start, end, &msg->segments, &exact)) {
+            tlsneg_segments_add(&msg->segments, pinfo->num);
         }
     } else if (msg->body_only) {
         if (m->fragments) {
@@ -519,4 +615,6 @@ void tlsneg_tree_watch(dissector_handle_t handle)
     watch_protocol_fields("tcp", wanted);
     watch_protocol_fields("quic", wanted);
     set_postdissector_wanted_hfids(handle, wanted);
+    quic_initial_datagrams =
+        wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_direct_hash, g_direct_equal);
 }
