@@ -301,7 +301,7 @@ static tvbuff_t *frame_tvb(const packet_info *pinfo)
  * Returns how many; add_distinct (when given) counts each one's frame into
  * out and clears *exact when it cannot. */
 static guint pieces(proto_tree *tree, field_role role, tvbuff_t *ds, gint start, gint end,
-                    tlsneg_segments *out, gboolean *exact, guint32 only_frame)
+                    tlsneg_segments *out, gboolean *exact)
 {
     guint n = 0;
     for (guint i = 0; i < by_role[role].n; i++) {
@@ -314,9 +314,6 @@ static guint pieces(proto_tree *tree, field_role role, tvbuff_t *ds, gint start,
             n++;
             guint32 frame = tlsneg_fi_uint(fi);
             if (out && !tlsneg_segments_add_distinct(out, frame)) {
-                *exact = FALSE;
-            }
-            if (only_frame && frame != only_frame) {
                 *exact = FALSE;
             }
         }
@@ -411,29 +408,186 @@ static guint quic_tls_pieces(proto_tree *tree, tvbuff_t *ds, gint start, gint en
     return n;
 }
 
-/* records_in_frame: the k TLS records of this frame that end with last (a
- * message's k fragments, one in each, the last completing it) all lie in
- * the frame's own bytes, none put together by TCP from earlier segments. */
-static gboolean records_in_frame(proto_tree *tree, tvbuff_t *own, const field_info *last, guint k)
+/* The TLS records of a frame where TCP put a PDU together (tcp.segment)
+ * and that holds a handshake record, the last MAX_KEPT_RECORDS of them,
+ * each with its content type and the segments that hold its bytes, header
+ * included; kept on the first pass by frame number: a message TLS
+ * completes later from several records names only each record's frame
+ * (tls.handshake.fragment). Frames of application data alone (a bulk
+ * transfer's) keep nothing. */
+#define MAX_KEPT_RECORDS 64
+typedef struct {
+    guint8 content_type;
+    tlsneg_segments segs; /* count 0: not known */
+} record_segs;
+typedef struct {
+    guint n;
+    record_segs recs[];
+} frame_records;
+static wmem_map_t *tcp_frame_records;
+
+/* record_segments adds to out the segments that hold the bytes of the TLS
+ * record whose version is rec (its 5-byte header and its payload), in
+ * stream order: this frame's when it lies in the frame's own bytes (own),
+ * else the tcp.segment items over it; *type is its content type. FALSE
+ * when it cannot tell. */
+static gboolean record_segments(proto_tree *tree, tvbuff_t *own, guint32 frame,
+                                const field_info *rec, guint8 *type, tlsneg_segments *out)
 {
-    for (guint i = 0; i < by_role[ROLE_TLS_RECORD_VERSION].n; i++) {
-        GPtrArray *recs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_RECORD_VERSION].hfid[i]);
-        for (guint j = 0; recs && j < recs->len; j++) {
-            if (g_ptr_array_index(recs, j) != last) {
-                continue;
+    if (!rec->ds_tvb || rec->start < 1 || rec->length != 2 ||
+        tvb_captured_length_remaining(rec->ds_tvb, rec->start + 2) < 2) {
+        return FALSE;
+    }
+    *type = tlsneg_tvb_get_uint8(rec->ds_tvb, rec->start - 1);
+    if (rec->ds_tvb == own) {
+        tlsneg_segments_add(out, frame);
+        return TRUE;
+    }
+    gint from = rec->start - 1;
+    gint to = rec->start + 4 + (gint)tvb_get_ntohs(rec->ds_tvb, rec->start + 2);
+    gboolean found = FALSE;
+    for (guint i = 0; i < by_role[ROLE_TCP_SEGMENT].n; i++) {
+        GPtrArray *segs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TCP_SEGMENT].hfid[i]);
+        for (guint j = 0; segs && j < segs->len; j++) {
+            field_info *fi = (field_info *)g_ptr_array_index(segs, j);
+            if (fi->ds_tvb == rec->ds_tvb && fi->start < to && fi->start + fi->length > from) {
+                tlsneg_segments_add(out, tlsneg_fi_uint(fi));
+                found = TRUE;
             }
-            if (j + 1 < k) {
-                return FALSE;
-            }
-            for (guint x = j + 1 - k; x <= j; x++) {
-                if (((field_info *)g_ptr_array_index(recs, x))->ds_tvb != own) {
-                    return FALSE;
-                }
-            }
-            return TRUE;
         }
     }
-    return FALSE;
+    return found;
+}
+
+void tlsneg_tree_tcp_records(proto_tree *tree, const packet_info *pinfo)
+{
+    if (pinfo->ptype != PT_TCP || !watched_items(tree, ROLE_TCP_SEGMENT)) {
+        return;
+    }
+    GPtrArray *recs = watched_items(tree, ROLE_TLS_RECORD_VERSION);
+    gboolean handshake = FALSE;
+    for (guint i = 0; recs && i < recs->len && !handshake; i++) {
+        const field_info *rec = (const field_info *)g_ptr_array_index(recs, i);
+        handshake = rec->ds_tvb && rec->start >= 1 &&
+                    tlsneg_tvb_get_uint8(rec->ds_tvb, rec->start - 1) == 22;
+    }
+    if (!handshake) {
+        return;
+    }
+    guint n = MIN(recs->len, MAX_KEPT_RECORDS);
+    frame_records *fr =
+        (frame_records *)wmem_alloc0(wmem_file_scope(), sizeof *fr + n * sizeof(record_segs));
+    fr->n = n;
+    tvbuff_t *own = frame_tvb(pinfo);
+    for (guint i = 0; i < fr->n; i++) {
+        record_segs *r = &fr->recs[i];
+        const field_info *rec = (const field_info *)g_ptr_array_index(recs, recs->len - fr->n + i);
+        if (!record_segments(tree, own, pinfo->num, rec, &r->content_type, &r->segs)) {
+            memset(&r->segs, 0, sizeof r->segs);
+        }
+    }
+    wmem_map_insert(tcp_frame_records, GUINT_TO_POINTER(pinfo->num), fr);
+}
+
+/* add_kept adds the segments kept for one record to out, in order. */
+static gboolean add_kept(const record_segs *r, tlsneg_segments *out)
+{
+    if (r->content_type != 22 || !r->segs.count) {
+        return FALSE;
+    }
+    for (guint i = 0; i < r->segs.num_frames; i++) {
+        tlsneg_segments_add(out, r->segs.frames[i]);
+    }
+    for (guint i = r->segs.num_frames; i < r->segs.count; i++) {
+        tlsneg_segments_add(out, 0); /* past the frames kept: counted */
+    }
+    return TRUE;
+}
+
+/* records_of_run adds to out the segments of the k records that carried a
+ * message's k pieces from frame (tls.handshake.fragment): in this frame,
+ * the k records that end with last (the one that completes the message);
+ * in an earlier frame, its last k records (the message went on past
+ * them), kept by tlsneg_tree_tcp_records where TCP put a PDU together
+ * there, else all in that frame's own bytes: that one segment (a frame
+ * with a PDU of application data alone cannot hold a piece). Handshake
+ * records only (RFC 8446 5.1: handshake messages are not interleaved with
+ * other records); FALSE when it cannot tell. */
+static gboolean records_of_run(proto_tree *tree, const packet_info *pinfo, const field_info *last,
+                               guint32 frame, guint k, tlsneg_segments *out)
+{
+    if (frame != pinfo->num) {
+        const frame_records *fr =
+            (const frame_records *)wmem_map_lookup(tcp_frame_records, GUINT_TO_POINTER(frame));
+        if (!fr) {
+            tlsneg_segments_add(out, frame);
+            return TRUE;
+        }
+        if (k > fr->n) {
+            return FALSE;
+        }
+        for (guint i = fr->n - k; i < fr->n; i++) {
+            if (!add_kept(&fr->recs[i], out)) {
+                return FALSE;
+            }
+        }
+        return TRUE;
+    }
+    GPtrArray *recs = last ? watched_items(tree, ROLE_TLS_RECORD_VERSION) : NULL;
+    guint j = 0;
+    while (recs && j < recs->len && g_ptr_array_index(recs, j) != last) {
+        j++;
+    }
+    if (!recs || j == recs->len || j + 1 < k) {
+        return FALSE;
+    }
+    for (guint x = j + 1 - k; x <= j; x++) {
+        guint8 type = 0;
+        if (!record_segments(tree, frame_tvb(pinfo), pinfo->num,
+                             (const field_info *)g_ptr_array_index(recs, x), &type, out) ||
+            type != 22) {
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* tls_record_pieces counts into out the segments of the records that
+ * carried a message TLS put together on ds, [start, end): its pieces
+ * (tls.handshake.fragment, in message order) grouped by frame, each run
+ * of pieces from one frame the records of that run (records_of_run).
+ * Returns how many pieces. */
+static guint tls_record_pieces(proto_tree *tree, const packet_info *pinfo, const found_msg *m,
+                               tvbuff_t *ds, gint start, gint end, tlsneg_segments *out,
+                               gboolean *exact)
+{
+    guint n = 0, run = 0;
+    guint32 run_frame = 0;
+    for (guint i = 0; i < by_role[ROLE_TLS_HS_FRAGMENT].n; i++) {
+        GPtrArray *items = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_HS_FRAGMENT].hfid[i]);
+        for (guint j = 0; items && j < items->len; j++) {
+            field_info *fi = (field_info *)g_ptr_array_index(items, j);
+            if (fi->ds_tvb != ds || fi->start >= end || fi->start + fi->length <= start) {
+                continue;
+            }
+            n++;
+            guint32 frame = tlsneg_fi_uint(fi);
+            if (run && frame == run_frame) {
+                run++;
+                continue;
+            }
+            if (run && (frame < run_frame ||
+                        !records_of_run(tree, pinfo, m->record, run_frame, run, out))) {
+                *exact = FALSE;
+            }
+            run_frame = frame;
+            run = 1;
+        }
+    }
+    if (run && !records_of_run(tree, pinfo, m->record, run_frame, run, out)) {
+        *exact = FALSE;
+    }
+    return n;
 }
 
 /* A message in the frame's own bytes came in this frame's one segment
@@ -444,9 +598,8 @@ static gboolean records_in_frame(proto_tree *tree, tvbuff_t *own, const field_in
  * hello came in the datagrams (frames) of its fragments or CRYPTO frames,
  * each counted once (a QUIC hello in one CRYPTO frame: this frame; one
  * that TLS put together on top of QUIC: the datagrams of its pieces). A
- * message put together from several TLS records is counted only when all
- * of them came in this frame's own bytes (1): the segments of records in
- * earlier frames are not in this tree (docs/fields.md). */
+ * message put together from several TLS records came in the segments of
+ * those records, headers included, in stream order (docs/fields.md). */
 void tlsneg_tree_segments(proto_tree *tree, const packet_info *pinfo, const found_msg *m,
                           tlsneg_message *msg)
 {
@@ -462,14 +615,14 @@ void tlsneg_tree_segments(proto_tree *tree, const packet_info *pinfo, const foun
          * pieces; TLS's on top of it (data that came in order, then more)
          * lists its pieces' frames, each with the datagrams QUIC put
          * together there (kept by tlsneg_tree_quic_datagrams). */
-        if (!pieces(tree, ROLE_QUIC_CRYPTO_FRAGMENT, ds, start, end, &msg->segments, &exact, 0) &&
+        if (!pieces(tree, ROLE_QUIC_CRYPTO_FRAGMENT, ds, start, end, &msg->segments, &exact) &&
             !quic_tls_pieces(tree, ds, start, end, &msg->segments, &exact)) {
             tlsneg_segments_add(&msg->segments, pinfo->num);
         }
     } else if (msg->body_only) {
         if (m->fragments) {
             pieces(tree, ROLE_DTLS_FRAGMENT, m->fragments->ds_tvb, 0, G_MAXINT, &msg->segments,
-                   &exact, 0);
+                   &exact);
         }
     } else if (ds == frame_tvb(pinfo)) {
         tlsneg_segments_add(&msg->segments, pinfo->num);
@@ -483,11 +636,8 @@ void tlsneg_tree_segments(proto_tree *tree, const packet_info *pinfo, const foun
                 }
             }
         }
-        guint k = msg->segments.count ? 0
-                                      : pieces(tree, ROLE_TLS_HS_FRAGMENT, ds, start, end, NULL,
-                                               &exact, pinfo->num);
-        if (k && exact && m->record && records_in_frame(tree, frame_tvb(pinfo), m->record, k)) {
-            tlsneg_segments_add(&msg->segments, pinfo->num);
+        if (!msg->segments.count) {
+            tls_record_pieces(tree, pinfo, m, ds, start, end, &msg->segments, &exact);
         }
     }
     if (!exact) {
@@ -616,5 +766,7 @@ void tlsneg_tree_watch(dissector_handle_t handle)
     watch_protocol_fields("quic", wanted);
     set_postdissector_wanted_hfids(handle, wanted);
     quic_initial_datagrams =
+        wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_direct_hash, g_direct_equal);
+    tcp_frame_records =
         wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_direct_hash, g_direct_equal);
 }

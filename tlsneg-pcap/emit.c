@@ -151,11 +151,10 @@ static void hs_emit(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire,
     } else if (map && h->one_feed) {
         tlsneg_seg_count(&segs, map, h->start, map->off + at);
     } else if (map) {
-        /* Several records: the plugin sees the segments of earlier frames'
-         * records no more, and counts only when every record that holds
-         * part of the message came whole in this frame's segment. */
+        /* Several records: the segments of every record that holds part
+         * of the message, headers included, in stream order. */
         hs_portion(h, map, n);
-        if (!h->segs_lost && h->segs.count == 1 && h->segs.frames[0] == p->frame) {
+        if (!h->segs_lost) {
             segs = h->segs;
         }
     }
