@@ -40,6 +40,7 @@ static struct {
     gboolean valid;
     conn_end a, b;
     tlsneg_conn *c;
+    conversation_t *conv; /* c's conversation */
 } last_conn;
 
 static gboolean conn_cacheable(const packet_info *pinfo)
@@ -55,18 +56,25 @@ static gboolean end_is(const conn_end *e, const address *addr, guint32 port)
            memcmp(e->addr, addr->data, e->len) == 0;
 }
 
+static gboolean cache_hit(const packet_info *pinfo)
+{
+    return last_conn.valid && conn_cacheable(pinfo) &&
+           ((end_is(&last_conn.a, &pinfo->src, pinfo->srcport) &&
+             end_is(&last_conn.b, &pinfo->dst, pinfo->destport)) ||
+            (end_is(&last_conn.a, &pinfo->dst, pinfo->destport) &&
+             end_is(&last_conn.b, &pinfo->src, pinfo->srcport)));
+}
+
 static tlsneg_conn *cached_conn(const packet_info *pinfo)
 {
-    if (!last_conn.valid || !conn_cacheable(pinfo)) {
-        return NULL;
-    }
-    if ((end_is(&last_conn.a, &pinfo->src, pinfo->srcport) &&
-         end_is(&last_conn.b, &pinfo->dst, pinfo->destport)) ||
-        (end_is(&last_conn.a, &pinfo->dst, pinfo->destport) &&
-         end_is(&last_conn.b, &pinfo->src, pinfo->srcport))) {
-        return last_conn.c;
-    }
-    return NULL;
+    return cache_hit(pinfo) ? last_conn.c : NULL;
+}
+
+/* cached_conversation: this frame's conversation when the cache holds it,
+ * else NULL (the tree's TCP questions then look it up themselves). */
+static conversation_t *cached_conversation(const packet_info *pinfo)
+{
+    return cache_hit(pinfo) ? last_conn.conv : NULL;
 }
 
 static void set_end(conn_end *e, const address *addr, guint32 port)
@@ -77,7 +85,7 @@ static void set_end(conn_end *e, const address *addr, guint32 port)
     e->port = port;
 }
 
-static void remember_conn(const packet_info *pinfo, tlsneg_conn *c)
+static void remember_conn(const packet_info *pinfo, tlsneg_conn *c, conversation_t *conv)
 {
     if (!c || !conn_cacheable(pinfo)) {
         return;
@@ -85,6 +93,7 @@ static void remember_conn(const packet_info *pinfo, tlsneg_conn *c)
     set_end(&last_conn.a, &pinfo->src, pinfo->srcport);
     set_end(&last_conn.b, &pinfo->dst, pinfo->destport);
     last_conn.c = c;
+    last_conn.conv = conv;
     last_conn.valid = TRUE;
 }
 
@@ -103,21 +112,22 @@ static tlsneg_conn *connection(packet_info *pinfo)
         c->id = conv->conv_index;
         conversation_add_proto_data(conv, proto_tlsneg, c);
     }
-    remember_conn(pinfo, c);
+    remember_conn(pinfo, c, conv);
     return c;
 }
 
 /* existing_connection returns the session layer's state of this frame's
- * conversation, or NULL if it has none. */
-static tlsneg_conn *existing_connection(packet_info *pinfo)
+ * conversation, or NULL if it has none; *conv, the conversation (NULL if
+ * none). */
+static tlsneg_conn *existing_connection(packet_info *pinfo, conversation_t **conv)
 {
-    tlsneg_conn *c = cached_conn(pinfo);
-    if (c) {
-        return c;
+    if (cache_hit(pinfo)) {
+        *conv = last_conn.conv;
+        return last_conn.c;
     }
-    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
-    c = conv ? (tlsneg_conn *)conversation_get_proto_data(conv, proto_tlsneg) : NULL;
-    remember_conn(pinfo, c);
+    *conv = find_conversation_pinfo(pinfo, 0);
+    tlsneg_conn *c = *conv ? (tlsneg_conn *)conversation_get_proto_data(*conv, proto_tlsneg) : NULL;
+    remember_conn(pinfo, c, *conv);
     return c;
 }
 
@@ -142,7 +152,7 @@ static gboolean analyse_message(msg_result *r, wire_place *place, proto_tree *tr
     if (m->is_alert) {
         tlsneg_conn *c = connection(pinfo);
         /* Used while the connection has shown no ClientHello. */
-        ev.sender = tlsneg_tree_tcp_sender(pinfo);
+        ev.sender = tlsneg_tree_tcp_sender(pinfo, cached_conversation(pinfo));
         tlsneg_session_alert(session, c, &ev, (guint8)tlsneg_fi_uint(m->anchor), x);
         tlsneg_cache_keep_result(r, x, c);
         return TRUE;
@@ -153,7 +163,7 @@ static gboolean analyse_message(msg_result *r, wire_place *place, proto_tree *tr
     }
     tlsneg_tree_segments(tree, pinfo, m, &msg);
     tlsneg_conn *c = connection(pinfo);
-    ev.opened_us = tlsneg_tree_tcp_opened_us(pinfo);
+    ev.opened_us = tlsneg_tree_tcp_opened_us(pinfo, cached_conversation(pinfo));
     tlsneg_session_message(session, c, &ev, &msg, m->has_record, m->record_version, x);
     tlsneg_cache_keep_result(r, x, c);
     *place = tlsneg_tree_place_of(pinfo, m, &msg);
@@ -169,14 +179,18 @@ static frame_result *track_close(guint32 flags, packet_info *pinfo, frame_result
     if (!(flags & 0x005)) { /* FIN 0x001, RST 0x004 */
         return res;
     }
-    tlsneg_conn *c = existing_connection(pinfo);
+    conversation_t *conv;
+    tlsneg_conn *c = existing_connection(pinfo, &conv);
     tlsneg_event ev = event_of(pinfo);
+    if (!conv) {
+        return res; /* no conversation: nothing began here */
+    }
     if (!c || !c->has_client_hello) {
         /* Used while the connection has shown no ClientHello. */
-        ev.sender = tlsneg_tree_tcp_sender(pinfo);
+        ev.sender = tlsneg_tree_tcp_sender(pinfo, conv);
     }
     if (!c) {
-        if (ev.sender != TLSNEG_SENDER_SERVER || !tlsneg_tree_tls_begun(pinfo)) {
+        if (ev.sender != TLSNEG_SENDER_SERVER || !tlsneg_tree_tls_begun(conv)) {
             return res;
         }
         c = connection(pinfo);
@@ -205,7 +219,8 @@ static void track_progress(proto_tree *tree, packet_info *pinfo, guint layers)
         !tlsneg_tree_has_progress_record(tree)) {
         return;
     }
-    tlsneg_conn *c = existing_connection(pinfo);
+    conversation_t *conv;
+    tlsneg_conn *c = existing_connection(pinfo, &conv);
     if (c) {
         tlsneg_event ev = event_of(pinfo);
         tlsneg_session_progress(session, c, &ev);

@@ -30,9 +30,11 @@
 /* Text that nobody sees is not formatted: in `tshark -r FILE` the tree is
  * hidden and no tlsneg field is asked for, and the summary sentence would be
  * most of tlsneg's cost there. A visible tree, a filter or column on a
- * tlsneg field, or -T fields marks the fields as referenced. The items
- * themselves and the expert infos are always added: they cost little in a
- * hidden tree, and -z expert and the taps need them. */
+ * tlsneg field, or -T fields marks the fields as referenced (a field marks
+ * its protocol, proto_tlsneg, too). The items themselves and the expert
+ * infos are added all the same (a filter on _ws.expert needs the findings'
+ * items), except the groups and key shares, which carry no expert info:
+ * a dozen items a hello, skipped while nothing asks for tlsneg. */
 static gboolean shown(proto_tree *tree, int hf)
 {
     return proto_field_is_referenced(tree, hf);
@@ -493,7 +495,12 @@ void tlsneg_render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     if (f->has_sentinel) {
         render_sentinel(st, &b, f);
     }
-    render_key_exchange(st, tvb, &b, f);
+    /* Groups and key shares carry no expert info (their findings come
+     * below): in `tshark -r FILE`, where nothing asks for a tlsneg field,
+     * they would be a dozen items a hello nobody reads. */
+    if (shown(tree, proto_tlsneg)) {
+        render_key_exchange(st, tvb, &b, f);
+    }
     render_grease(st, tvb, &b, f);
     if (r->hrr_frame) {
         proto_item *hi = tlsneg_item_uint(st, hf_hrr_frame, r->hrr_frame);

@@ -684,12 +684,12 @@ gboolean tlsneg_tree_has_progress_record(proto_tree *tree)
  * packet-tcp.h; 0 until then), and the sender of the SYN is the client, as
  * for tlsneg-pcap. Read where TCP keeps it: get_tcp_conversation_data()
  * would also move the data's per-packet direction pointers. */
-tlsneg_sender tlsneg_tree_tcp_sender(packet_info *pinfo)
+tlsneg_sender tlsneg_tree_tcp_sender(packet_info *pinfo, conversation_t *conv)
 {
     if (pinfo->ptype != PT_TCP || proto_tcp < 0 || pinfo->srcport == pinfo->destport) {
         return TLSNEG_SENDER_UNKNOWN;
     }
-    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    conv = conv ? conv : find_conversation_pinfo(pinfo, 0);
     const struct tcp_analysis *tcpd =
         conv ? (const struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp) : NULL;
     if (!tcpd || tcpd->server_port == 0) {
@@ -703,12 +703,12 @@ tlsneg_sender tlsneg_tree_tcp_sender(packet_info *pinfo)
 /* TCP keeps the time of its conversation's first frame (ts_first, the SYN
  * when the capture has it) in the same data; tlsneg-pcap takes its flow's
  * first packet. */
-guint64 tlsneg_tree_tcp_opened_us(packet_info *pinfo)
+guint64 tlsneg_tree_tcp_opened_us(packet_info *pinfo, conversation_t *conv)
 {
     if (pinfo->ptype != PT_TCP || proto_tcp < 0) {
         return 0;
     }
-    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    conv = conv ? conv : find_conversation_pinfo(pinfo, 0);
     const struct tcp_analysis *tcpd =
         conv ? (const struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp) : NULL;
     if (!tcpd || tcpd->ts_first.secs < 0) {
@@ -717,13 +717,9 @@ guint64 tlsneg_tree_tcp_opened_us(packet_info *pinfo)
     return (guint64)tcpd->ts_first.secs * 1000000u + (guint64)tcpd->ts_first.nsecs / 1000u;
 }
 
-gboolean tlsneg_tree_tls_begun(packet_info *pinfo)
+gboolean tlsneg_tree_tls_begun(conversation_t *conv)
 {
-    if (proto_tls < 0) {
-        return FALSE;
-    }
-    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
-    return conv && conversation_get_proto_data(conv, proto_tls) != NULL;
+    return proto_tls >= 0 && conv && conversation_get_proto_data(conv, proto_tls) != NULL;
 }
 
 /* watch_protocol_fields adds every field of protocol proto_name whose name

@@ -6,6 +6,7 @@
 #ifndef TLSNEG_TREE_H
 #define TLSNEG_TREE_H
 
+#include <epan/conversation.h>
 #include <epan/packet.h>
 #include <epan/proto.h>
 #include <epan/wmem_scopes.h>
@@ -83,16 +84,17 @@ guint32 tlsneg_tree_tcp_flags(proto_tree *tree, gboolean *syn);
 gboolean tlsneg_tree_has_progress_record(proto_tree *tree);
 
 /* tlsneg_tree_tcp_sender tells who sent this frame's TCP segment, as TCP
- * knows it. */
-tlsneg_sender tlsneg_tree_tcp_sender(packet_info *pinfo);
+ * knows it. conv is the frame's conversation when the caller has it, else
+ * NULL: it is looked up (here and below). */
+tlsneg_sender tlsneg_tree_tcp_sender(packet_info *pinfo, conversation_t *conv);
 
 /* tlsneg_tree_tcp_opened_us: when this frame's TCP connection began (its
  * first frame, in microseconds since the epoch), or 0 if not TCP. */
-guint64 tlsneg_tree_tcp_opened_us(packet_info *pinfo);
+guint64 tlsneg_tree_tcp_opened_us(packet_info *pinfo, conversation_t *conv);
 
-/* tlsneg_tree_tls_begun tells whether the TLS dissector has state on this
- * frame's conversation: it has read bytes of it (the first segment of a
+/* tlsneg_tree_tls_begun tells whether the TLS dissector has state on the
+ * conversation conv: it has read bytes of it (the first segment of a
  * ClientHello still to be completed, say). */
-gboolean tlsneg_tree_tls_begun(packet_info *pinfo);
+gboolean tlsneg_tree_tls_begun(conversation_t *conv);
 
 #endif

@@ -249,49 +249,51 @@ static bool tls_start_byte(uint8_t b0)
 
 /* tcp_plain hands a direction whose first bytes are no TLS record to the
  * STARTTLS machine (starttls.h) until its TLS starts; once both ends agreed
- * on TLS, the other direction reads TLS from its next byte too. Returns the
- * bytes it took (*took), 1 if TLS records follow them, -1 if reading stops
- * here (all taken, or the direction is done). */
-static int tcp_plain(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *r, uint32_t left,
-                     uint32_t *took)
+ * on TLS, the other direction reads TLS from its next byte too. It reads
+ * the n bytes at b from *pos on and moves *pos past what it took. Returns
+ * true if TLS records follow them, false if reading stops here (all taken,
+ * or the direction is done). */
+static bool tcp_plain(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const uint8_t *b, uint32_t n,
+                      uint32_t *pos)
 {
-    *took = 0;
+    const uint8_t *r = b + *pos;
+    uint32_t left = n - *pos;
     if (!f->starttls) {
         f->starttls = malloc(sizeof *f->starttls);
         if (!f->starttls) {
             p->st.tcp_gave_up++;
             tcp_done(t);
-            return -1;
+            return false;
         }
         tlsneg_starttls_init(f->starttls);
     }
     t->plain = true;
-    size_t n = 0;
+    size_t took = 0;
     int client = f->client_guessed ? -1 : f->client;
-    tlsneg_starttls_result res = tlsneg_starttls_feed(f->starttls, d, client, r, left, &n);
-    *took = (uint32_t)n;
+    tlsneg_starttls_result res = tlsneg_starttls_feed(f->starttls, d, client, r, left, &took);
+    *pos += (uint32_t)took;
     tcp_dir *o = f->tcp[1 - d];
     switch (res) {
     case TLSNEG_STARTTLS_PLAIN:
-        return -1;
+        return false;
     case TLSNEG_STARTTLS_TLS:
         p->st.starttls++;
         t->plain = false;
         if (o) {
             o->plain = false;
         }
-        return 1;
+        return true;
     case TLSNEG_STARTTLS_TOO_LONG:
         p->st.starttls_too_long++;
         tcp_done(t);
         if (o && o->plain) {
             tcp_done(o);
         }
-        return -1;
+        return false;
     default:
         p->st.tcp_gave_up++;
         tcp_done(t);
-        return -1;
+        return false;
     }
 }
 
@@ -379,10 +381,7 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
             at = &here;
         }
         if (!t->started && left > 0 && (t->plain || !tls_start_byte(r[0]))) {
-            uint32_t took = 0;
-            int pl = tcp_plain(p, f, d, t, r, left, &took);
-            pos += took;
-            if (pl < 0) {
+            if (!tcp_plain(p, f, d, t, b, n, &pos)) {
                 break;
             }
             continue;
@@ -409,10 +408,7 @@ static uint32_t tcp_records(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, const ui
                 /* A first byte that could start a record, but no record
                  * (a MySQL greeting of 20 to 24 or 128 and more bytes):
                  * the STARTTLS machine's to tell. */
-                uint32_t took = 0;
-                int pl = tcp_plain(p, f, d, t, r, left, &took);
-                pos += took;
-                if (pl < 0) {
+                if (!tcp_plain(p, f, d, t, b, n, &pos)) {
                     break;
                 }
                 continue;

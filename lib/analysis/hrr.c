@@ -10,84 +10,29 @@
 #include "core/util.h"
 #include "core/versions.h"
 
-/* ext_fold adds one extension to the fingerprint of "the other
- * extensions": its type, and its body where the body may not change (the
- * name, signature algorithms, ALPN); another extension may change its body
- * (RFC 8446 4.1.2: "other modifications that may be allowed by an
- * extension defined in the future", as ECH's). */
-static uint64_t ext_fold(uint64_t h, uint16_t type, const tlsneg_cur *body)
-{
-    h = tlsneg_fnv64_step(h, type);
-    if (type == TLSNEG_EXT_SERVER_NAME || type == TLSNEG_EXT_SIGNATURE_ALGORITHMS ||
-        type == TLSNEG_EXT_ALPN) {
-        h = tlsneg_fnv64(h, body->p, body->len);
-    }
-    return h;
-}
-
-static void walk_extensions(tlsneg_hrr_hello *out, const tlsneg_hello *h)
-{
-    uint64_t exts = TLSNEG_FNV64_BASIS;
-    tlsneg_cur c = h->extensions, body;
-    uint16_t type;
-    for (size_t i = 0; i < h->num_extensions && tlsneg_hello_next_extension(&c, &type, &body);
-         i++) {
-        if (tlsneg_is_grease(type)) {
-            continue;
-        }
-        switch (type) {
-        case TLSNEG_EXT_COOKIE:
-            out->cookie = true;
-            break;
-        case TLSNEG_EXT_EARLY_DATA:
-            out->early_data = true;
-            break;
-        case TLSNEG_EXT_PRE_SHARED_KEY:
-            out->psk = true;
-            break;
-        case TLSNEG_EXT_PADDING:
-            out->padding = true;
-            break;
-        case TLSNEG_EXT_KEY_SHARE:
-        case TLSNEG_EXT_SUPPORTED_GROUPS:
-        case TLSNEG_EXT_SUPPORTED_VERSIONS:
-            break; /* from the facts, GREASE left out */
-        default:
-            exts = ext_fold(exts, type, &body);
-        }
-    }
-    out->fp_exts = tlsneg_fold32(exts);
-}
-
-void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsneg_facts *f)
+void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsneg_facts *f,
+                       const tlsneg_hello_prints *prints)
 {
     memset(out, 0, sizeof *out);
     out->has_digest = true;
-    uint64_t s = TLSNEG_FNV64_BASIS;
-    tlsneg_cur suites = h->cipher_suites;
-    uint16_t v;
-    while (tlsneg_cur_u16(&suites, &v)) {
-        s = tlsneg_is_grease(v) ? s : tlsneg_fnv64_step(s, v);
-    }
-    out->fp_suites = tlsneg_fold32(s);
-    uint64_t g = TLSNEG_FNV64_BASIS;
-    for (size_t i = 0; i < f->num_groups; i++) {
-        g = tlsneg_is_grease(f->groups[i]) ? g : tlsneg_fnv64_step(g, f->groups[i]);
-    }
-    out->fp_groups = tlsneg_fold32(tlsneg_fnv64_step(g, f->group_count));
+    out->fp_suites = prints->suites;
+    out->fp_groups = prints->groups;
+    out->fp_session = prints->session;
     uint64_t vs = tlsneg_fnv64_step(TLSNEG_FNV64_BASIS, f->legacy_version);
     for (size_t i = 0; i < f->num_offered; i++) {
         vs = tlsneg_is_grease(f->offered[i]) ? vs : tlsneg_fnv64_step(vs, f->offered[i]);
     }
     out->fp_versions = tlsneg_fold32(vs);
-    out->fp_session =
-        tlsneg_fold32(tlsneg_fnv64(TLSNEG_FNV64_BASIS, h->session_id.p, h->session_id.len));
     for (size_t i = 0; i < f->num_key_shares && out->num_shares < TLSNEG_HRR_SHARES; i++) {
         if (!tlsneg_is_grease(f->key_shares[i].group)) {
             out->shares[out->num_shares++] = f->key_shares[i].group;
         }
     }
-    walk_extensions(out, h);
+    out->fp_exts = prints->exts;
+    out->cookie = tlsneg_hello_has_extension(h, TLSNEG_EXT_COOKIE);
+    out->early_data = tlsneg_hello_has_extension(h, TLSNEG_EXT_EARLY_DATA);
+    out->psk = tlsneg_hello_has_extension(h, TLSNEG_EXT_PRE_SHARED_KEY);
+    out->padding = tlsneg_hello_has_extension(h, TLSNEG_EXT_PADDING);
 }
 
 void tlsneg_hrr_ask_from(tlsneg_hrr_ask *out, const tlsneg_hello *h, const tlsneg_facts *f,

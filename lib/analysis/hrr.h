@@ -15,18 +15,18 @@
 
 #include "core/facts.h"
 #include "core/hello.h"
+#include "analysis/offer.h"
 
 #define TLSNEG_HRR_SHARES 4
 
 /* What of a ClientHello a HelloRetryRequest may or may not change: 36
  * bytes, kept per connection. */
 typedef struct {
-    uint32_t fp_suites;   /* cipher suites in order, GREASE left out */
+    uint32_t fp_suites;   /* cipher suites in order, GREASE and the fallback SCSV left out */
     uint32_t fp_groups;   /* supported_groups in order, GREASE left out */
     uint32_t fp_versions; /* supported_versions in order and legacy_version, GREASE left out */
-    uint32_t fp_exts;     /* the other extensions' types in order (GREASE, key_share,
-                             cookie, early_data, pre_shared_key, padding left out) and
-                             their bodies (server_name, signature_algorithms, ALPN, ...) */
+    uint32_t fp_exts;     /* the other extensions, in order, as the offer hashes them
+                             (tlsneg_hello_prints.exts) */
     uint32_t fp_session;  /* legacy_session_id */
     uint16_t shares[TLSNEG_HRR_SHARES]; /* key share groups in order, GREASE left out */
     uint8_t num_shares;
@@ -34,8 +34,10 @@ typedef struct {
     bool cookie, early_data, psk, padding;
 } tlsneg_hrr_hello;
 
-/* tlsneg_hrr_digest fills out from a ClientHello (h, its facts f). */
-void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsneg_facts *f);
+/* tlsneg_hrr_digest fills out from a ClientHello (h, its facts f, the
+ * hashes its offer made on its way: tlsneg_offer_from_hello). */
+void tlsneg_hrr_digest(tlsneg_hrr_hello *out, const tlsneg_hello *h, const tlsneg_facts *f,
+                       const tlsneg_hello_prints *prints);
 
 /* What a HelloRetryRequest asked for. */
 typedef struct {

@@ -194,8 +194,9 @@ static uint8_t versions_offered(const tlsneg_facts *f, bool dtls)
 /* session_hash: 32 bits, as an attempt keeps it (attempts.h). */
 static uint32_t session_hash(const tlsneg_hello *h)
 {
-    uint64_t x = tlsneg_fnv64(TLSNEG_FNV64_BASIS, h->session_id.p, h->session_id.len);
-    return h->session_id.len ? tlsneg_fold32(x) | 1u : 0;
+    return h->session_id.len
+               ? tlsneg_fold32(tlsneg_hash_bytes(h->session_id.p, h->session_id.len)) | 1u
+               : 0;
 }
 
 static uint8_t tls13_extensions(const tlsneg_hello *h)
@@ -212,24 +213,57 @@ static uint8_t tls13_extensions(const tlsneg_hello *h)
                           : 0));
 }
 
+/* hrr_fold adds one extension to what a ClientHello after a
+ * HelloRetryRequest must not change (RFC 8446 4.1.2): its type, in order,
+ * and its body where the body may not change (the name, signature
+ * algorithms, ALPN; another extension may change its body: "other
+ * modifications that may be allowed by an extension defined in the
+ * future", as ECH's). key_share, early_data, cookie and pre_shared_key may
+ * change, padding follows the rest; supported_groups and
+ * supported_versions are compared from the facts. */
+static uint64_t hrr_fold(uint64_t h, uint16_t type, const tlsneg_cur *body)
+{
+    switch (type) {
+    case TLSNEG_EXT_COOKIE:
+    case TLSNEG_EXT_EARLY_DATA:
+    case TLSNEG_EXT_PRE_SHARED_KEY:
+    case TLSNEG_EXT_KEY_SHARE:
+    case TLSNEG_EXT_SUPPORTED_GROUPS:
+    case TLSNEG_EXT_SUPPORTED_VERSIONS:
+        return h;
+    case TLSNEG_EXT_SERVER_NAME:
+    case TLSNEG_EXT_SIGNATURE_ALGORITHMS:
+    case TLSNEG_EXT_ALPN:
+        return tlsneg_hash_mix(tlsneg_hash_mix(h, type), tlsneg_hash_bytes(body->p, body->len));
+    default:
+        return tlsneg_hash_mix(h, type);
+    }
+}
+
 /* extension_sets hashes the extension types as sets: without the version
  * signals (exts), and also without signature_algorithms (pre12); all holds
- * every type but GREASE, padding, pre_shared_key, early_data and cookie. */
-static void extension_sets(const tlsneg_hello *h, uint32_t *exts, uint32_t *pre12, uint32_t *all)
+ * every type but GREASE, padding, pre_shared_key, early_data and cookie.
+ * On the same walk, in order, what a HelloRetryRequest may not change
+ * (hrr_fold). */
+static void extension_sets(const tlsneg_hello *h, uint32_t *exts, uint32_t *pre12, uint32_t *all,
+                           uint64_t *hrr)
 {
     tlsneg_cur walk = h->extensions;
     uint16_t type;
     tlsneg_cur body;
     *exts = *pre12 = *all = 0;
+    *hrr = FP_SEED;
     for (size_t i = 0; i < h->num_extensions && tlsneg_hello_next_extension(&walk, &type, &body);
          i++) {
-        if (tlsneg_is_grease(type) || type == 21) {
+        if (tlsneg_is_grease(type) || type == TLSNEG_EXT_PADDING) {
             continue;
         }
+        *hrr = hrr_fold(*hrr, type, &body);
         uint32_t m = set_member(type);
         /* Resumption and a cookie come and go between two connections of
          * one client that change nothing else. */
-        if (type != TLSNEG_EXT_PRE_SHARED_KEY && type != TLSNEG_EXT_EARLY_DATA && type != 44) {
+        if (type != TLSNEG_EXT_PRE_SHARED_KEY && type != TLSNEG_EXT_EARLY_DATA &&
+            type != TLSNEG_EXT_COOKIE) {
             *all += m;
         }
         if (tlsneg_extension_signals_version(type)) {
@@ -248,24 +282,26 @@ static void key_exchange(tlsneg_offer *out, const tlsneg_facts *f)
 {
     out->pq_offered = f->pq_offered;
     out->pq_key_share = f->pq_key_share;
-    for (size_t i = 0; i < f->num_key_shares && !out->pq_group; i++) {
+    /* The facts' pq_key_share and pq_offered cover every share and group
+     * kept: without them there is no post-quantum group to look for. */
+    for (size_t i = 0; f->pq_key_share && i < f->num_key_shares && !out->pq_group; i++) {
         if (tlsneg_named_group_is_pq(f->key_shares[i].group)) {
             out->pq_group = f->key_shares[i].group;
         }
     }
-    for (size_t i = 0; i < f->num_groups && !out->pq_group; i++) {
-        if (tlsneg_named_group_is_pq(f->groups[i])) {
-            out->pq_group = f->groups[i];
-        }
-    }
     for (size_t i = 0; i < f->num_groups; i++) {
-        out->group_bits |= tlsneg_named_group_bit(f->groups[i]);
+        uint16_t g = f->groups[i];
+        out->group_bits |= tlsneg_named_group_bit(g);
+        if (f->pq_offered && !out->pq_group && tlsneg_named_group_is_pq(g)) {
+            out->pq_group = g;
+        }
     }
     out->hello_length = (uint16_t)(f->hello_length < UINT16_MAX ? f->hello_length : UINT16_MAX);
     out->hello_segments = (uint8_t)(f->hello_segments < UINT8_MAX ? f->hello_segments : UINT8_MAX);
 }
 
-void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tlsneg_facts *f)
+void tlsneg_offer_from_hello(tlsneg_offer *out, tlsneg_hello_prints *prints, const tlsneg_hello *h,
+                             const tlsneg_facts *f)
 {
     bool dtls = f->wire == TLSNEG_WIRE_DTLS;
     memset(out, 0, sizeof *out);
@@ -298,13 +334,20 @@ void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tls
     list_of(has_groups, groups, true, &out->fp_groups, &all_groups);
     list_of(has_sigalgs, sigalgs, false, &out->fp_sigalgs, &all_sigalgs);
     uint32_t all_exts;
-    extension_sets(h, &out->fp_exts, &out->fp_exts_pre12, &all_exts);
+    uint64_t hrr_exts;
+    extension_sets(h, &out->fp_exts, &out->fp_exts_pre12, &all_exts, &hrr_exts);
     uint64_t all = tlsneg_hash_mix(sh.all, out->versions);
     all = tlsneg_hash_mix(all ^ all_groups, 0);
     all = tlsneg_hash_mix(all ^ all_sigalgs, 1);
     all = tlsneg_hash_mix(all ^ all_exts, 2);
     out->fp_all = fp_fold(all);
     key_exchange(out, f);
+    if (prints) {
+        prints->suites = fp_fold(sh.all);
+        prints->groups = all_groups;
+        prints->session = out->session_id;
+        prints->exts = fp_fold(hrr_exts);
+    }
 }
 
 void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const tlsneg_facts *f)

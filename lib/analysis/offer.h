@@ -89,8 +89,22 @@ uint8_t tlsneg_version_bit(uint16_t v, bool dtls);
  * tlsneg_offer.drafts (0 for other values). */
 uint32_t tlsneg_draft_bit(uint16_t v);
 
-/* tlsneg_offer_from_hello fills out from a ClientHello. */
-void tlsneg_offer_from_hello(tlsneg_offer *out, const tlsneg_hello *h, const tlsneg_facts *f);
+/* What of a ClientHello the offer hashes on its way, in order, that a
+ * HelloRetryRequest's digest (hrr.h) compares as well: not kept in an
+ * offer. */
+typedef struct {
+    uint32_t suites;  /* the cipher suites, GREASE and the fallback SCSV left out */
+    uint32_t groups;  /* supported_groups, GREASE left out; 0 without it */
+    uint32_t session; /* legacy_session_id; 0 if empty */
+    uint32_t exts;    /* the extensions a ClientHello after a HelloRetryRequest may not change
+                         (RFC 8446 4.1.2), in order: each type, and the body of server_name,
+                         signature_algorithms and ALPN (offer.c, hrr_fold) */
+} tlsneg_hello_prints;
+
+/* tlsneg_offer_from_hello fills out from a ClientHello, and prints unless
+ * it is NULL. */
+void tlsneg_offer_from_hello(tlsneg_offer *out, tlsneg_hello_prints *prints, const tlsneg_hello *h,
+                             const tlsneg_facts *f);
 
 /* tlsneg_answer_from_hello fills out from a ServerHello. */
 void tlsneg_answer_from_hello(tlsneg_answer *out, const tlsneg_hello *h, const tlsneg_facts *f);

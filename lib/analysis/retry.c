@@ -10,30 +10,22 @@
 
 #include <string.h>
 
-static uint64_t key_hash(const tlsneg_tracker *t, const tlsneg_peer_key *k)
-{
-    uint64_t h = TLSNEG_FNV64_BASIS;
-    uint8_t lens[2] = {(uint8_t)k->client_len, (uint8_t)k->server_len};
-    h = tlsneg_fnv64(h, lens, 2);
-    h = tlsneg_fnv64(h, k->client, k->client_len);
-    h = tlsneg_fnv64(h, k->server, k->server_len);
-    h = tlsneg_fnv64(h, &k->server_port, sizeof k->server_port);
-    if (t->cfg.key_includes_sni && k->sni) {
-        h = tlsneg_fnv64(h, k->sni, strlen(k->sni) + 1);
-    }
-    return h;
-}
-
 /* pair_hash: the client and the server's address and port, whatever the
  * SNI: a scanner may send it in some hellos and not in others. */
 static uint64_t pair_hash(const tlsneg_peer_key *k)
 {
-    uint64_t h = TLSNEG_FNV64_BASIS;
-    uint8_t lens[2] = {(uint8_t)k->client_len, (uint8_t)k->server_len};
-    h = tlsneg_fnv64(h, lens, 2);
-    h = tlsneg_fnv64(h, k->client, k->client_len);
-    h = tlsneg_fnv64(h, k->server, k->server_len);
-    return tlsneg_fnv64(h, &k->server_port, sizeof k->server_port);
+    uint64_t h = tlsneg_hash_mix(tlsneg_hash_bytes(k->client, k->client_len),
+                                 tlsneg_hash_bytes(k->server, k->server_len));
+    return tlsneg_hash_mix(h, k->server_port);
+}
+
+/* key_hash: the pair, and the SNI when the key includes it. */
+static uint64_t key_hash(const tlsneg_tracker *t, const tlsneg_peer_key *k, uint64_t pair)
+{
+    if (t->cfg.key_includes_sni && k->sni) {
+        return tlsneg_hash_mix(pair, tlsneg_hash_bytes(k->sni, strlen(k->sni) + 1));
+    }
+    return pair;
 }
 
 static tlsneg_attempt *at(const tlsneg_tracker *t, uint32_t s)
@@ -194,7 +186,7 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
     if (tlsneg_attempts_get(&t->st, TLSNEG_BY_CONN, conn)) {
         return; /* after a HelloRetryRequest, or sent again: the same attempt */
     }
-    uint64_t k = key_hash(t, key), pk = pair_hash(key);
+    uint64_t pk = pair_hash(key), k = key_hash(t, key, pk);
     uint32_t s = new_attempt(t, conn, k, pk, frame, time_us, offer);
     tlsneg_attempt *a = at(t, s);
     uint32_t ks = tlsneg_attempts_find(&t->st, TLSNEG_BY_KEY, k);

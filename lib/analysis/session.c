@@ -216,13 +216,11 @@ static void add_verdicts(tlsneg_result *out, uint32_t frame)
 }
 
 static void track_client_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tlsneg_event *ev,
-                               const tlsneg_hello *h, const tlsneg_facts *f, tlsneg_result *out)
+                               const tlsneg_facts *f, const tlsneg_offer *offer, tlsneg_result *out)
 {
     tlsneg_peer_key key = {ev->src.addr,     ev->src.addr_len, ev->dst.addr,
                            ev->dst.addr_len, ev->dst.port,     f->sni};
-    tlsneg_offer offer;
-    tlsneg_offer_from_hello(&offer, h, f);
-    tlsneg_tracker_client_hello(t, c->id, &key, ev->frame, ev->time_us, ev->opened_us, &offer,
+    tlsneg_tracker_client_hello(t, c->id, &key, ev->frame, ev->time_us, ev->opened_us, offer,
                                 &out->verdicts);
 }
 
@@ -274,21 +272,21 @@ static void track_server_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tl
  * and a note to the HelloRetryRequest that it was answered here. Only a
  * hello that can offer TLS 1.3 (the only version with HelloRetryRequests)
  * is digested. */
-static void hrr_link(tlsneg_conn *c, const tlsneg_hello *h, const tlsneg_facts *f, uint32_t frame,
-                     tlsneg_result *out)
+static void hrr_link(tlsneg_conn *c, const tlsneg_hello *h, const tlsneg_facts *f,
+                     const tlsneg_hello_prints *prints, uint32_t frame, tlsneg_result *out)
 {
     if (!f->has_supported_versions && !f->has_key_share) {
         return;
     }
     if (!c->hrr_ask.frame) {
-        tlsneg_hrr_digest(&c->hello_digest, h, f);
+        tlsneg_hrr_digest(&c->hello_digest, h, f, prints);
         return;
     }
     if (c->hrr_answered || !c->hello_digest.has_digest) {
         return;
     }
     tlsneg_hrr_hello now;
-    tlsneg_hrr_digest(&now, h, f);
+    tlsneg_hrr_digest(&now, h, f, prints);
     c->hrr_answered = true;
     out->hrr_frame = c->hrr_ask.frame;
     out->hrr_unexpected = tlsneg_hrr_changes(&c->hello_digest, &now, &c->hrr_ask, out->hrr_changes,
@@ -353,8 +351,13 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
                              .after_hrr = client && c->hrr_seen};
     tlsneg_check(&out->findings, &in);
     tlsneg_tracker *t = tracker_of(s);
+    tlsneg_offer offer;
+    tlsneg_hello_prints prints;
+    if (client) {
+        tlsneg_offer_from_hello(&offer, &prints, h, f);
+    }
     if (t && client) {
-        track_client_hello(t, c, ev, h, f, out);
+        track_client_hello(t, c, ev, f, &offer, out);
         if (!c->has_client_hello) {
             early_failure(t, c, ev, out);
         }
@@ -364,7 +367,7 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     add_verdicts(out, ev->frame);
 
     if (client) {
-        hrr_link(c, h, f, ev->frame, out);
+        hrr_link(c, h, f, &prints, ev->frame, out);
         size_t n = addr_len(&ev->src);
         c->has_client_hello = true;
         c->client_hello = NULL; /* until the caller keeps this one */

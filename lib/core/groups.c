@@ -108,28 +108,6 @@ const char *tlsneg_named_group_name(uint16_t g)
     return r ? r->name : NULL;
 }
 
-/* The class by ranges of the registry, without a search: the checks, the
- * offer and the facts ask it for every group and share of every hello (20
- * times a connection on the bench capture). test_facts checks it against
- * the rows for every code point: a group has a class if and only if it has
- * a row (or is GREASE). */
-tlsneg_gclass tlsneg_named_group_class(uint16_t g)
-{
-    if ((g >= 0x0001 && g <= 0x0029) || g == 0xff01 || g == 0xff02) {
-        return TLSNEG_GCLASS_CLASSICAL;
-    }
-    if (g >= 0x0100 && g <= 0x0104) {
-        return TLSNEG_GCLASS_FFDHE;
-    }
-    if (g >= 0x0200 && g <= 0x0202) {
-        return TLSNEG_GCLASS_PQ;
-    }
-    if ((g >= 0x11eb && g <= 0x11ed) || g == 0x6399 || g == 0x639a) {
-        return TLSNEG_GCLASS_PQ_HYBRID;
-    }
-    return tlsneg_is_grease(g) ? TLSNEG_GCLASS_GREASE : TLSNEG_GCLASS_UNKNOWN;
-}
-
 const char *tlsneg_gclass_name(tlsneg_gclass c)
 {
     switch (c) {
@@ -147,12 +125,6 @@ const char *tlsneg_gclass_name(tlsneg_gclass c)
         break;
     }
     return "unknown";
-}
-
-bool tlsneg_named_group_is_pq(uint16_t g)
-{
-    tlsneg_gclass c = tlsneg_named_group_class(g);
-    return c == TLSNEG_GCLASS_PQ || c == TLSNEG_GCLASS_PQ_HYBRID;
 }
 
 unsigned tlsneg_named_group_share_length(uint16_t g, bool from_client)
@@ -185,13 +157,34 @@ const char *tlsneg_named_group_describe(uint16_t g, char *buf, size_t buf_len)
 
 uint16_t tlsneg_named_group_bit(uint16_t g)
 {
-    static const uint16_t tracked[16] = {0x001d, 0x001e, 0x0017, 0x0018, 0x0019, 0x0100,
-                                         0x0101, 0x0102, 0x0103, 0x0104, 0x0201, 0x0202,
-                                         0x11eb, 0x11ec, 0x11ed, 0x6399};
-    for (unsigned i = 0; i < 16; i++) {
-        if (tracked[i] == g) {
-            return (uint16_t)(1u << i);
-        }
+    switch (g) {
+    case 0x001d:
+        return 1u << 0;
+    case 0x001e:
+        return 1u << 1;
+    case 0x0017:
+        return 1u << 2;
+    case 0x0018:
+        return 1u << 3;
+    case 0x0019:
+        return 1u << 4;
+    case 0x0100:
+    case 0x0101:
+    case 0x0102:
+    case 0x0103:
+    case 0x0104:
+        return (uint16_t)(1u << (5 + (g & 7))); /* bits 5 to 9 */
+    case 0x0201:
+        return 1u << 10;
+    case 0x0202:
+        return 1u << 11;
+    case 0x11eb:
+    case 0x11ec:
+    case 0x11ed:
+        return (uint16_t)(1u << (12 + (g - 0x11eb))); /* bits 12 to 14 */
+    case 0x6399:
+        return 1u << 15;
+    default:
+        return 0;
     }
-    return 0;
 }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "versions.h"
+
 #define TLSNEG_NG_X25519MLKEM768        0x11ec
 #define TLSNEG_NG_SECP256R1MLKEM768     0x11eb
 #define TLSNEG_NG_SECP384R1MLKEM1024    0x11ed
@@ -32,15 +34,39 @@ typedef enum {
  * or NULL for a code point the table lacks. */
 const char *tlsneg_named_group_name(uint16_t g);
 
-/* tlsneg_named_group_class returns g's class. */
-tlsneg_gclass tlsneg_named_group_class(uint16_t g);
+/* tlsneg_named_group_class returns g's class, by the ranges of the
+ * registry, without a search: the checks, the offer and the facts ask it for
+ * every group and share of every hello (20 times a connection on the bench
+ * capture). test_facts checks it against the table (groups.c) for every
+ * code point: a group has a class if and only if it has a row (or is
+ * GREASE). */
+static inline tlsneg_gclass tlsneg_named_group_class(uint16_t g)
+{
+    if ((g >= 0x0001 && g <= 0x0029) || g == 0xff01 || g == 0xff02) {
+        return TLSNEG_GCLASS_CLASSICAL;
+    }
+    if (g >= 0x0100 && g <= 0x0104) {
+        return TLSNEG_GCLASS_FFDHE;
+    }
+    if (g >= 0x0200 && g <= 0x0202) {
+        return TLSNEG_GCLASS_PQ;
+    }
+    if ((g >= 0x11eb && g <= 0x11ed) || g == 0x6399 || g == 0x639a) {
+        return TLSNEG_GCLASS_PQ_HYBRID;
+    }
+    return tlsneg_is_grease(g) ? TLSNEG_GCLASS_GREASE : TLSNEG_GCLASS_UNKNOWN;
+}
 
 /* tlsneg_gclass_name names a class ("post-quantum hybrid",
  * "post-quantum", "classical", "FFDHE", "GREASE", "unknown"). */
 const char *tlsneg_gclass_name(tlsneg_gclass c);
 
 /* tlsneg_named_group_is_pq: a post-quantum or post-quantum hybrid group. */
-bool tlsneg_named_group_is_pq(uint16_t g);
+static inline bool tlsneg_named_group_is_pq(uint16_t g)
+{
+    tlsneg_gclass c = tlsneg_named_group_class(g);
+    return c == TLSNEG_GCLASS_PQ || c == TLSNEG_GCLASS_PQ_HYBRID;
+}
 
 /* tlsneg_named_group_share_length returns the key_exchange length a client
  * (from_client) or a server must send for g, for the post-quantum and hybrid

@@ -75,16 +75,6 @@ static tlsneg_ext_view *known_extension(tlsneg_hello *h, uint16_t type)
     }
 }
 
-bool tlsneg_hello_next_extension(tlsneg_cur *exts, uint16_t *out_type, tlsneg_cur *out_body)
-{
-    tlsneg_cur copy = *exts;
-    if (!tlsneg_cur_u16(&copy, out_type) || !tlsneg_cur_u16_prefixed(&copy, out_body)) {
-        return false;
-    }
-    *exts = copy;
-    return true;
-}
-
 bool tlsneg_hello_has_extension(const tlsneg_hello *h, uint16_t type)
 {
     if (type < 64) {

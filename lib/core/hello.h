@@ -106,9 +106,29 @@ typedef struct {
 
 /* tlsneg_hello_next_extension reads one Extension (type, then a 2-byte
  * length-prefixed body) from the front of exts. On failure exts is
- * unchanged. Walk h->extensions with it to see every extension in order. */
-TLSNEG_MUST_CHECK bool tlsneg_hello_next_extension(tlsneg_cur *exts, uint16_t *out_type,
-                                                   tlsneg_cur *out_body);
+ * unchanged. Walk h->extensions with it to see every extension in order.
+ * Inline, in one bounds check of the header and one of the body: the
+ * parser, the facts, the offer and the HelloRetryRequest digest each walk
+ * every extension of every hello. */
+TLSNEG_MUST_CHECK static inline bool
+tlsneg_hello_next_extension(tlsneg_cur *exts, uint16_t *out_type, tlsneg_cur *out_body)
+{
+    if (exts->len < 4) {
+        return false;
+    }
+    const uint8_t *p = exts->p;
+    size_t n = (size_t)p[2] << 8 | p[3];
+    if (exts->len - 4 < n) {
+        return false;
+    }
+    *out_type = (uint16_t)(p[0] << 8 | p[1]);
+    out_body->base = exts->base;
+    out_body->p = p + 4;
+    out_body->len = n;
+    exts->p = p + 4 + n;
+    exts->len -= 4 + n;
+    return true;
+}
 
 /* tlsneg_hello_groups opens h's supported_groups list (NamedGroup
  * named_group_list<2..2^16-1>, RFC 8446 4.2.7) into *out_list; false

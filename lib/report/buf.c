@@ -48,46 +48,74 @@ void tlsneg_buf_printf(tlsneg_buf *b, const char *fmt, ...)
 /* The numbers below are written without printf: the JSON lines write a
  * dozen a message, and printf would cost them about a sixth of the run. */
 
+static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                            "25262728293031323334353637383940414243444546474849"
+                            "50515253545556575859606162636465666768697071727374"
+                            "75767778798081828384858687888990919293949596979899";
+
+/* put_digits writes the last n digits of v, zeros first, to the n bytes
+ * before end: two at a time, in 32 bits once v fits (a frame number, a
+ * port, a time in seconds), where a division by 100 is a multiplication. */
+static void put_digits(char *end, unsigned long long v, size_t n)
+{
+    for (; n >= 2 && v > UINT32_MAX; n -= 2) {
+        end -= 2;
+        memcpy(end, pairs + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    uint32_t w = (uint32_t)v;
+    for (; n >= 2; n -= 2) {
+        end -= 2;
+        memcpy(end, pairs + 2 * (w % 100), 2);
+        w /= 100;
+    }
+    if (n) {
+        end[-1] = (char)('0' + w % 10);
+    }
+}
+
+/* digits32 counts the decimal digits of w, by comparison. */
+static size_t digits32(uint32_t w)
+{
+    static const uint32_t tens[] = {10u,      100u,      1000u,      10000u,     100000u,
+                                    1000000u, 10000000u, 100000000u, 1000000000u};
+    size_t n = 1;
+    while (n <= 9 && w >= tens[n - 1]) {
+        n++;
+    }
+    return n;
+}
+
 void tlsneg_buf_uint(tlsneg_buf *b, unsigned long long v)
 {
-    char d[20];
-    size_t i = sizeof d;
-    do {
-        d[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    tlsneg_buf_put(b, d + i, sizeof d - i);
+    size_t n = 0;
+    unsigned long long t = v;
+    for (; t > UINT32_MAX; t /= 100) {
+        n += 2;
+    }
+    n += digits32((uint32_t)t);
+    if (tlsneg_buf_grow(b, n)) {
+        put_digits(b->s + b->len + n, v, n);
+        b->len += n;
+    }
 }
 
 void tlsneg_buf_digits(tlsneg_buf *b, unsigned long long v, size_t n)
 {
-    char d[20];
-    if (n > sizeof d) {
-        n = sizeof d;
+    if (n > 20) {
+        n = 20;
     }
-    for (size_t i = n; i > 0; i--) {
-        d[i - 1] = (char)('0' + v % 10);
-        v /= 10;
+    if (tlsneg_buf_grow(b, n)) {
+        put_digits(b->s + b->len + n, v, n);
+        b->len += n;
     }
-    tlsneg_buf_put(b, d, n);
 }
 
 const char *tlsneg_vhex(uint16_t v, char *buf)
 {
-    static const char digits[] = "0123456789abcdef";
-    buf[0] = '0';
-    buf[1] = 'x';
-    for (int i = 0; i < 4; i++) {
-        buf[2 + i] = digits[(v >> (12 - 4 * i)) & 0xf];
-    }
+    tlsneg_vhex_at(buf, v);
     buf[6] = '\0';
     return buf;
-}
-
-void tlsneg_buf_vhex(tlsneg_buf *b, uint16_t v)
-{
-    char h[TLSNEG_VHEX_MAX];
-    tlsneg_buf_put(b, tlsneg_vhex(v, h), 6);
 }
 
 void tlsneg_buf_clear(tlsneg_buf *b)

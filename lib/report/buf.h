@@ -52,6 +52,10 @@ static inline void tlsneg_buf_addc(tlsneg_buf *b, char c)
 
 void tlsneg_buf_printf(tlsneg_buf *b, const char *fmt, ...) TLSNEG_PRINTF(2, 3);
 
+/* tlsneg_buf_lit appends a string literal, its length known when compiled
+ * (the JSON keys: tlsneg_buf_lit(b, ",\"frame\":")). */
+#define tlsneg_buf_lit(b, lit) tlsneg_buf_put((b), "" lit, sizeof(lit) - 1)
+
 /* tlsneg_buf_uint appends v in decimal, as printf's %llu does. */
 void tlsneg_buf_uint(tlsneg_buf *b, unsigned long long v);
 
@@ -60,10 +64,41 @@ void tlsneg_buf_uint(tlsneg_buf *b, unsigned long long v);
 void tlsneg_buf_digits(tlsneg_buf *b, unsigned long long v, size_t n);
 
 /* tlsneg_vhex writes v as "0x0304" (printf's "0x%04x") into buf, 8 bytes;
- * tlsneg_buf_vhex appends it. */
+ * tlsneg_buf_vhex appends it, tlsneg_buf_qvhex appends it in quotes (a
+ * JSON string). Inline: the JSON lines write one for every version and
+ * group of every hello. */
 #define TLSNEG_VHEX_MAX 8
 const char *tlsneg_vhex(uint16_t v, char *buf);
-void tlsneg_buf_vhex(tlsneg_buf *b, uint16_t v);
+
+static inline void tlsneg_vhex_at(char *p, uint16_t v)
+{
+    static const char digits[] = "0123456789abcdef";
+    p[0] = '0';
+    p[1] = 'x';
+    p[2] = digits[v >> 12];
+    p[3] = digits[(v >> 8) & 0xf];
+    p[4] = digits[(v >> 4) & 0xf];
+    p[5] = digits[v & 0xf];
+}
+
+static inline void tlsneg_buf_vhex(tlsneg_buf *b, uint16_t v)
+{
+    if (tlsneg_buf_grow(b, 6)) {
+        tlsneg_vhex_at(b->s + b->len, v);
+        b->len += 6;
+    }
+}
+
+static inline void tlsneg_buf_qvhex(tlsneg_buf *b, uint16_t v)
+{
+    if (tlsneg_buf_grow(b, 8)) {
+        char *p = b->s + b->len;
+        p[0] = '"';
+        tlsneg_vhex_at(p + 1, v);
+        p[7] = '"';
+        b->len += 8;
+    }
+}
 
 void tlsneg_buf_clear(tlsneg_buf *b);
 /* tlsneg_buf_str returns the text, ended by a NUL; "" while empty. */

@@ -17,13 +17,11 @@ void tlsneg_json_string(tlsneg_buf *out, const char *s);
 /* tlsneg_json_fput writes s as tlsneg_json_string does, to f. */
 void tlsneg_json_fput(FILE *f, const char *s);
 
-/* tlsneg_json_keyu appends ,"key":v. */
-static inline void tlsneg_json_keyu(tlsneg_buf *b, const char *key, unsigned long long v)
-{
-    tlsneg_buf_add(b, ",\"");
-    tlsneg_buf_add(b, key);
-    tlsneg_buf_add(b, "\":");
-    tlsneg_buf_uint(b, v);
-}
+/* tlsneg_json_keyu appends ,"key":v; key is a string literal. */
+#define tlsneg_json_keyu(b, key, v)                                                                \
+    do {                                                                                           \
+        tlsneg_buf_lit((b), ",\"" key "\":");                                                      \
+        tlsneg_buf_uint((b), (v));                                                                 \
+    } while (0)
 
 #endif

@@ -24,18 +24,25 @@ static void json_addr(tlsneg_buf *out, const tlsneg_out_addr *a)
     tlsneg_buf_addc(out, '"');
 }
 
-static void json_version(tlsneg_buf *out, const char *key, bool has, uint16_t v)
+/* JSON_KEY appends ,"key": for a string literal key, its length known
+ * when compiled. */
+#define JSON_KEY(out, key) tlsneg_buf_lit((out), ",\"" key "\":")
+
+static void json_version_value(tlsneg_buf *out, bool has, uint16_t v)
 {
-    tlsneg_buf_add(out, ",\"");
-    tlsneg_buf_add(out, key);
     if (has) {
-        tlsneg_buf_add(out, "\":\"");
-        tlsneg_buf_vhex(out, v);
-        tlsneg_buf_addc(out, '"');
+        tlsneg_buf_qvhex(out, v);
     } else {
-        tlsneg_buf_add(out, "\":null");
+        tlsneg_buf_lit(out, "null");
     }
 }
+
+/* json_version writes ,"key":"0x0304", or null without a value. */
+#define json_version(out, key, has, v)                                                             \
+    do {                                                                                           \
+        JSON_KEY(out, key);                                                                        \
+        json_version_value((out), (has), (v));                                                     \
+    } while (0)
 
 /* Where the common fields after a record's name lie in the line buffer:
  * a second record of the same message copies them (json_common_again). */
@@ -114,33 +121,47 @@ static void json_findings(tlsneg_buf *out, const tlsneg_out_msg *r)
     }
 }
 
-static void json_bool(tlsneg_buf *out, const char *key, bool v)
-{
-    tlsneg_buf_add(out, ",\"");
-    tlsneg_buf_add(out, key);
-    tlsneg_buf_add(out, v ? "\":true" : "\":false");
-}
+#define json_bool(out, key, v)                                                                     \
+    do {                                                                                           \
+        JSON_KEY(out, key);                                                                        \
+        if (v) {                                                                                   \
+            tlsneg_buf_lit(out, "true");                                                           \
+        } else {                                                                                   \
+            tlsneg_buf_lit(out, "false");                                                          \
+        }                                                                                          \
+    } while (0)
 
-/* json_code_points writes ,"key":["0x0304",...], or null without the
- * extension (has false): the versions offered, the groups. */
-static void json_code_points(tlsneg_buf *out, const char *key, bool has, const uint16_t *v,
-                             unsigned n)
+/* json_code_list writes ["0x0304",...], or null without the extension (has
+ * false): the versions offered, the groups; json_code_points with its key
+ * before it. */
+static void json_code_list(tlsneg_buf *out, bool has, const uint16_t *v, unsigned n)
 {
-    tlsneg_buf_add(out, ",\"");
-    tlsneg_buf_add(out, key);
-    tlsneg_buf_add(out, "\":");
     if (!has) {
-        tlsneg_buf_add(out, "null");
+        tlsneg_buf_lit(out, "null");
         return;
     }
-    tlsneg_buf_addc(out, '[');
-    for (unsigned i = 0; i < n; i++) {
-        tlsneg_buf_add(out, i ? ",\"" : "\"");
-        tlsneg_buf_vhex(out, v[i]);
-        tlsneg_buf_addc(out, '"');
+    if (!tlsneg_buf_grow(out, 2 + 9 * (size_t)n)) {
+        return;
     }
-    tlsneg_buf_addc(out, ']');
+    char *p = out->s + out->len;
+    *p++ = '[';
+    for (unsigned i = 0; i < n; i++) {
+        *p = ',';
+        p += i > 0;
+        p[0] = '"';
+        tlsneg_vhex_at(p + 1, v[i]);
+        p[7] = '"';
+        p += 8;
+    }
+    *p++ = ']';
+    out->len = (size_t)(p - out->s);
 }
+
+#define json_code_points(out, key, has, v, n)                                                      \
+    do {                                                                                           \
+        JSON_KEY(out, key);                                                                        \
+        json_code_list((out), (has), (v), (n));                                                    \
+    } while (0)
 
 /* json_key_exchange writes the hello's groups and key shares: on a
  * ClientHello groups (supported_groups, null without it), key_shares
@@ -161,9 +182,12 @@ static void json_key_exchange(tlsneg_buf *out, const tlsneg_facts *f)
         if (f->has_key_share && (client || !f->is_hrr)) {
             tlsneg_buf_addc(out, '[');
             for (unsigned i = 0; i < f->num_key_shares; i++) {
-                tlsneg_buf_add(out, i ? ",{\"group\":\"" : "{\"group\":\"");
-                tlsneg_buf_vhex(out, f->key_shares[i].group);
-                tlsneg_buf_add(out, "\",\"length\":");
+                if (i) {
+                    tlsneg_buf_addc(out, ',');
+                }
+                tlsneg_buf_lit(out, "{\"group\":");
+                tlsneg_buf_qvhex(out, f->key_shares[i].group);
+                tlsneg_buf_lit(out, ",\"length\":");
                 tlsneg_buf_uint(out, f->key_shares[i].length);
                 tlsneg_buf_addc(out, '}');
             }

@@ -127,6 +127,58 @@ static void check_result(const tlsneg_result *x, const tlsneg_conn *c, uint32_t 
     require(x->findings.count + x->findings.dropped >= loud);
 }
 
+/* hello_event: the hello of an event (op 0 or 3), its 2-byte length and
+ * bytes at data + *at (*at moved past them; cut at the input's end),
+ * framed as a front end frames it (the framing's promises checked), then
+ * fed to the session (the result checked; its facts kept unless op bit 7). */
+static void hello_event(tlsneg_session *s, slot *sl, const tlsneg_event *ev, uint8_t op, uint8_t xb,
+                        const uint8_t *data, size_t size, size_t *at, uint32_t frame,
+                        tlsneg_result *x)
+{
+    size_t len = 0;
+    if (*at + 2 <= size) {
+        len = (size_t)data[*at] << 8 | data[*at + 1];
+        *at += 2;
+    }
+    len = len < size - *at ? len : size - *at;
+    const uint8_t *p = data + *at;
+    *at += len;
+    tlsneg_wire wires[4] = {TLSNEG_WIRE_TLS, TLSNEG_WIRE_DTLS, TLSNEG_WIRE_QUIC, TLSNEG_WIRE_TLS};
+    tlsneg_wire wire = (op & 3) == 3 ? TLSNEG_WIRE_DTLS : wires[(op >> 3) & 3];
+    bool has_record = (op & 32) != 0 || ((op >> 3) & 3) == 3;
+    uint16_t rv = ((op >> 3) & 3) == 3 ? TLSNEG_V_SSL2 : record_versions[xb & 7];
+    tlsneg_message m;
+    bool framed;
+    if ((op & 3) == 3) {
+        /* A fragment header (offset 1) and the reassembled body. */
+        uint8_t frag[12] = {len ? p[0] : 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};
+        framed = tlsneg_frame_message(&m, wire, has_record, rv, frag, sizeof frag, 0,
+                                      len > 1 ? p + 1 : NULL, len > 1 ? len - 1 : 0);
+        require(!framed || (m.body_only && m.bytes == p + 1 && m.len == len - 1));
+    } else {
+        size_t start =
+            wire == TLSNEG_WIRE_TLS && has_record && rv == TLSNEG_V_SSL2 ? (len < 2 ? len : 2) : 0;
+        framed = tlsneg_frame_message(&m, wire, has_record, rv, p, len, start, NULL, 0);
+        require(!framed || len > start);
+        /* Only hellos are framed (SSL 2.0: CLIENT-HELLO and SERVER-HELLO). */
+        uint8_t t = len > start ? p[start] : 0;
+        bool ssl2 = wire == TLSNEG_WIRE_TLS && has_record && rv == TLSNEG_V_SSL2;
+        bool hello = ssl2 ? t == 1 || t == 4 : t == 1 || t == 2;
+        require(framed || len <= start || wire == TLSNEG_WIRE_DTLS || !hello);
+        require(!framed || (m.bytes == p + start && m.len <= len - start &&
+                            m.msg_type == p[start] && !m.body_only));
+    }
+    if (!framed) {
+        return;
+    }
+    tlsneg_session_message(s, &sl->conn, ev, &m, has_record, rv, x);
+    check_result(x, &sl->conn, frame);
+    if (x->keep_facts && !(op & 128)) {
+        tlsneg_facts_copy(&sl->kept, &sl->kept_buf, &x->facts);
+        tlsneg_conn_keep_client_hello(&sl->conn, &sl->kept);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2) {
@@ -172,53 +224,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tlsneg_event ev = {frame, now, from_server ? se : ce, from_server ? ce : se, sender, 0};
         switch (op & 3) {
         case 0:
-        case 3: {
-            size_t len = 0;
-            if (at + 2 <= size) {
-                len = (size_t)data[at] << 8 | data[at + 1];
-                at += 2;
-            }
-            len = len < size - at ? len : size - at;
-            const uint8_t *p = data + at;
-            at += len;
-            tlsneg_wire wires[4] = {TLSNEG_WIRE_TLS, TLSNEG_WIRE_DTLS, TLSNEG_WIRE_QUIC,
-                                    TLSNEG_WIRE_TLS};
-            tlsneg_wire wire = (op & 3) == 3 ? TLSNEG_WIRE_DTLS : wires[(op >> 3) & 3];
-            bool has_record = (op & 32) != 0 || ((op >> 3) & 3) == 3;
-            uint16_t rv = ((op >> 3) & 3) == 3 ? TLSNEG_V_SSL2 : record_versions[xb & 7];
-            tlsneg_message m;
-            bool framed;
-            if ((op & 3) == 3) {
-                /* A fragment header (offset 1) and the reassembled body. */
-                uint8_t frag[12] = {len ? p[0] : 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};
-                framed = tlsneg_frame_message(&m, wire, has_record, rv, frag, sizeof frag, 0,
-                                              len > 1 ? p + 1 : NULL, len > 1 ? len - 1 : 0);
-                require(!framed || (m.body_only && m.bytes == p + 1 && m.len == len - 1));
-            } else {
-                size_t start = wire == TLSNEG_WIRE_TLS && has_record && rv == TLSNEG_V_SSL2
-                                   ? (len < 2 ? len : 2)
-                                   : 0;
-                framed = tlsneg_frame_message(&m, wire, has_record, rv, p, len, start, NULL, 0);
-                require(!framed || len > start);
-                /* Only hellos are framed (SSL 2.0: CLIENT-HELLO and SERVER-HELLO). */
-                uint8_t t = len > start ? p[start] : 0;
-                bool ssl2 = wire == TLSNEG_WIRE_TLS && has_record && rv == TLSNEG_V_SSL2;
-                bool hello = ssl2 ? t == 1 || t == 4 : t == 1 || t == 2;
-                require(framed || len <= start || wire == TLSNEG_WIRE_DTLS || !hello);
-                require(!framed || (m.bytes == p + start && m.len <= len - start &&
-                                    m.msg_type == p[start] && !m.body_only));
-            }
-            if (!framed) {
-                break;
-            }
-            tlsneg_session_message(s, &sl->conn, &ev, &m, has_record, rv, x);
-            check_result(x, &sl->conn, frame);
-            if (x->keep_facts && !(op & 128)) {
-                tlsneg_facts_copy(&sl->kept, &sl->kept_buf, &x->facts);
-                tlsneg_conn_keep_client_hello(&sl->conn, &sl->kept);
-            }
+        case 3:
+            hello_event(s, sl, &ev, op, xb, data, size, &at, frame, x);
             break;
-        }
         case 1:
             tlsneg_session_alert(s, &sl->conn, &ev, xb, x);
             check_result(x, &sl->conn, frame);

@@ -297,6 +297,21 @@ static void group_names(void)
     ok(bad == 0 && named == 56,
        "every code point: a class exactly for the 56 rows and GREASE (%u disagree, %u rows)", bad,
        named);
+    /* The 16 groups with a bit (groups.h), each its own bit, in the order
+     * the header lists them; no other code point has one. */
+    static const uint16_t tracked[16] = {0x001d, 0x001e, 0x0017, 0x0018, 0x0019, 0x0100,
+                                         0x0101, 0x0102, 0x0103, 0x0104, 0x0201, 0x0202,
+                                         0x11eb, 0x11ec, 0x11ed, 0x6399};
+    unsigned wrong = 0, with_bit = 0;
+    for (uint32_t g = 0; g <= 0xffff; g++) {
+        uint16_t bit = tlsneg_named_group_bit((uint16_t)g);
+        with_bit += bit != 0;
+        for (unsigned i = 0; i < 16; i++) {
+            wrong += tracked[i] == g && bit != (1u << i);
+        }
+    }
+    ok(wrong == 0 && with_bit == 16,
+       "group bits: one each for the 16 groups (%u wrong, %u with a bit)", wrong, with_bit);
 }
 
 int main(void)

@@ -56,7 +56,7 @@ static tlsneg_offer offer(const char *hex, uint16_t segments)
     uint8_t *b;
     parse(hex, segments, &h, &f, &fb, &b);
     tlsneg_offer o;
-    tlsneg_offer_from_hello(&o, &h, &f);
+    tlsneg_offer_from_hello(&o, NULL, &h, &f);
     free(b);
     return o;
 }

@@ -553,8 +553,12 @@ static void verdict_table(void)
     }
     ok(n == want && listed && !tlsneg_rule_is_verdict(TLSNEG_RULE_PROBE),
        "tlsneg_rule_is_verdict: the %zu findings of the table's headline rows, not probe", n);
+}
 
-    /* A verdict of a row's shape, and two that are not. */
+/* A verdict of a row's shape, and two that are not; then
+ * tlsneg_version_name_or_none. */
+static void verdict_shapes(void)
+{
     tlsneg_verdicts vs = {0};
     tlsneg_verdict *v = tlsneg_verdict_add(&vs, TLSNEG_VERDICT_FALLBACK, true);
     tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, 4);
@@ -652,5 +656,6 @@ int main(void)
     bounded();
     compact();
     verdict_table();
+    verdict_shapes();
     return tap_done();
 }

@@ -115,11 +115,12 @@ static void fs_(const tlsneg_cross *c, tlsneg_findings *fs)
     tlsneg_verdict_findings(&c->vs, fs);
 }
 
-static void evidence_for_intolerance(void)
+/* evidence_for_intolerance, 1: a retry that changed only its versions
+ * (intolerance), or more (another likely cause). */
+static void intolerance_or_other_cause(tlsneg_tracker *t)
 {
-    tlsneg_tracker *t = tracker(1000, true);
     tlsneg_cross c;
-    tlsneg_answer a12 = answer(TLSNEG_V_TLS12), a13 = answer(TLSNEG_V_TLS13);
+    tlsneg_answer a12 = answer(TLSNEG_V_TLS12);
     tlsneg_offer o13 = openssl13(), o12 = legacy(TLSNEG_V_TLS12, SUITES_OPENSSL);
 
     /* pcaps/intolerant-rst.pcap with the real fingerprints: the 1.2 hello
@@ -160,6 +161,15 @@ static void evidence_for_intolerance(void)
     sh_(t, 31, 28, 2 * S, &a12, &c);
     ok(c.other_cause && strcmp(c.changed, "supported_groups, signature_algorithms") == 0,
        "other groups and signature algorithms are named: %s", c.changed);
+}
+
+/* evidence_for_intolerance, 2: below TLS 1.2; after alerts 86 and 70; a
+ * server that completed as high before. */
+static void intolerance_below_tls12_and_refusals(tlsneg_tracker *t)
+{
+    tlsneg_cross c;
+    tlsneg_answer a12 = answer(TLSNEG_V_TLS12), a13 = answer(TLSNEG_V_TLS13);
+    tlsneg_offer o13 = openssl13(), o12 = legacy(TLSNEG_V_TLS12, SUITES_OPENSSL);
 
     /* Below TLS 1.2 a client drops the suites that need 1.2: compared
      * without them (pcaps/fallback-chain.pcap, 1.1 -> 1.0). */
@@ -213,6 +223,15 @@ static void evidence_for_intolerance(void)
     sh_(t, 12, 102, 7 * S + 2, &a12, &c);
     ok(!c.intolerant && !c.other_cause && !c.inconsistent,
        "but the server completed TLS 1.3 with this client in frame 82: not intolerant");
+}
+
+/* evidence_for_intolerance, 3: the server answered, or the handshake
+ * went on unseen: no intolerance. */
+static void no_intolerance_after_answer(tlsneg_tracker *t)
+{
+    tlsneg_cross c;
+    tlsneg_answer a12 = answer(TLSNEG_V_TLS12);
+    tlsneg_offer o13 = openssl13(), o12 = legacy(TLSNEG_V_TLS12, SUITES_OPENSSL);
 
     /* The client aborts after the ServerHello (it caught the sentinel),
      * then retries lower: the server answered, so no intolerance. */
@@ -245,6 +264,14 @@ static void evidence_for_intolerance(void)
        "a FIN after CCS and encrypted records from both sides ends no failed attempt");
     ch_(t, 17, &k9, 160, 10 * S + 2, &o12, &c);
     ok(!c.fallback, "so the next, lower hello is no fallback");
+}
+
+static void evidence_for_intolerance(void)
+{
+    tlsneg_tracker *t = tracker(1000, true);
+    intolerance_or_other_cause(t);
+    intolerance_below_tls12_and_refusals(t);
+    no_intolerance_after_answer(t);
     tlsneg_tracker_free(t);
 }
 
@@ -325,7 +352,7 @@ typedef struct {
     uint16_t answer_v;
 } scan_step;
 
-static void probes(void)
+static void probe_sslscan(void)
 {
     /* The first hellos of sslscan against s_server (TLS 1.2 + 1.3):
      * SSL 3.0 (alert 40), TLS 1.0 and 1.1 (alert 80), TLS 1.2 (1.2), a TLS
@@ -408,30 +435,35 @@ static void probes(void)
         }
         tlsneg_tracker_free(t);
     }
+}
 
-    /* nmap (scan-nmap-tls13.pcap, frames 6 to 26): TLS 1.2 with 6 suites
-     * (alert 40), TLS 1.1 with 64 suites (alert 40), then TLS 1.0 with the
-     * same 64 suites: a lower retry of the same hello, but its failed attempt
-     * was no dance start (the client offered more before): no fallback. */
-    {
-        tlsneg_tracker *t = tracker(1000, true);
-        tlsneg_peer_key k = peer(client1, NULL);
-        tlsneg_offer n12 = legacy(TLSNEG_V_TLS12, 40), n11 = legacy(TLSNEG_V_TLS11, 41),
-                     n10 = legacy(TLSNEG_V_TLS10, 41);
-        n10.fp_suites = n11.fp_suites;
-        tlsneg_cross c;
-        ch_(t, 1, &k, 6, 1000, &n12, &c);
-        al_(t, 1, 7, 3000, 40, true, &c);
-        ch_(t, 2, &k, 20, 12000, &n11, &c);
-        ok(!c.fallback, "nmap: TLS 1.1 with other suites after TLS 1.2 is no fallback");
-        al_(t, 2, 21, 12000, 40, true, &c);
-        ch_(t, 3, &k, 23, 13000, &n10, &c);
-        ok(!c.fallback && !c.same_retry,
-           "nmap: TLS 1.0 after the failed TLS 1.1 probe is no fallback either");
-        tlsneg_tracker_free(t);
-    }
+/* nmap (scan-nmap-tls13.pcap, frames 6 to 26): TLS 1.2 with 6 suites
+ * (alert 40), TLS 1.1 with 64 suites (alert 40), then TLS 1.0 with the
+ * same 64 suites: a lower retry of the same hello, but its failed attempt
+ * was no dance start (the client offered more before): no fallback. */
+static void probe_nmap(void)
+{
+    tlsneg_tracker *t = tracker(1000, true);
+    tlsneg_peer_key k = peer(client1, NULL);
+    tlsneg_offer n12 = legacy(TLSNEG_V_TLS12, 40), n11 = legacy(TLSNEG_V_TLS11, 41),
+                 n10 = legacy(TLSNEG_V_TLS10, 41);
+    n10.fp_suites = n11.fp_suites;
+    tlsneg_cross c;
+    ch_(t, 1, &k, 6, 1000, &n12, &c);
+    al_(t, 1, 7, 3000, 40, true, &c);
+    ch_(t, 2, &k, 20, 12000, &n11, &c);
+    ok(!c.fallback, "nmap: TLS 1.1 with other suites after TLS 1.2 is no fallback");
+    al_(t, 2, 21, 12000, 40, true, &c);
+    ch_(t, 3, &k, 23, 13000, &n10, &c);
+    ok(!c.fallback && !c.same_retry,
+       "nmap: TLS 1.0 after the failed TLS 1.1 probe is no fallback either");
+    tlsneg_tracker_free(t);
+}
 
-    /* A fallback chain of five steps is not a probe: every step is a retry. */
+/* no_probe: a fallback chain of five steps is not a probe (every step is a
+ * retry); nor are many connections with one offer (a browser). */
+static void no_probe(void)
+{
     tlsneg_tracker *t = tracker(1000, true);
     tlsneg_peer_key k = peer(client1, "localhost");
     uint16_t vs[5] = {TLSNEG_V_TLS13, TLSNEG_V_TLS12, TLSNEG_V_TLS11, TLSNEG_V_TLS10,
@@ -473,7 +505,9 @@ int main(void)
     evidence_for_intolerance();
     draft_era_fallback();
     same_version_retries();
-    probes();
+    probe_sslscan();
+    probe_nmap();
+    no_probe();
     verdicts_well_formed();
     return tap_done();
 }
