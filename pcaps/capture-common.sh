@@ -2,8 +2,8 @@
 # shellcheck shell=bash
 # capture-common.sh: what the capture scripts share (make-captures.sh,
 # make-pq-captures.sh, make-starttls-captures.sh, make-quic-captures.sh).
-# Each sources it after
-# setting $me (its name in log lines) and $out (where its captures go).
+# Each sources it after setting $me (its name in log lines) and $out (where
+# its captures go).
 
 log() { printf '[%s] %s\n' "$me" "$*" >&2; }
 die() {
