@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 # capture-common.sh: what the capture scripts share (make-captures.sh,
-# make-pq-captures.sh, make-starttls-captures.sh). Each sources it after
-# setting $me (its name in log lines) and $out (where its captures go).
+# make-pq-captures.sh, make-starttls-captures.sh, make-quic-captures.sh).
+# Each sources it after setting $me (its name in log lines) and $out (where
+# its captures go).
 
 log() { printf '[%s] %s\n' "$me" "$*" >&2; }
 die() {

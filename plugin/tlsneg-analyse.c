@@ -264,6 +264,11 @@ frame_result *tlsneg_analyse_frame(proto_tree *tree, packet_info *pinfo)
     if (syn) { /* TCP may start a new conversation here */
         last_conn.valid = FALSE;
     }
+    if (layers & LAYER_QUIC) {
+        tlsneg_tree_quic_datagrams(tree, pinfo);
+    } else if (layers & LAYER_TLS) {
+        tlsneg_tree_tcp_records(tree, pinfo);
+    }
     if (tlsneg_tree_has_anchor(tree, layers)) {
         res = analyse_messages(tree, pinfo, layers);
     }

@@ -31,6 +31,9 @@ typedef enum {
     ROLE_TLS_HS_FRAGMENT,
     ROLE_DTLS_FRAGMENT,
     ROLE_QUIC_CRYPTO_FRAGMENT,
+    ROLE_QUIC_HEADER_FORM,
+    ROLE_QUIC_PACKET_TYPE,
+    ROLE_QUIC_PACKET_TYPE_V2,
     ROLE_COUNT
 } field_role;
 
@@ -56,6 +59,11 @@ static const struct {
     {"tls.handshake.fragment", ROLE_TLS_HS_FRAGMENT},
     {"dtls.fragment", ROLE_DTLS_FRAGMENT},
     {"quic.crypto.fragment", ROLE_QUIC_CRYPTO_FRAGMENT},
+    /* Which QUIC packet a CRYPTO fragment came in: an Initial (version 1
+     * and drafts: type 0; version 2: type 1) or another. */
+    {"quic.header_form", ROLE_QUIC_HEADER_FORM},
+    {"quic.long.packet_type", ROLE_QUIC_PACKET_TYPE},
+    {"quic.long.packet_type_v2", ROLE_QUIC_PACKET_TYPE_V2},
 };
 
 /* Every hfid of every watched name (several fields can share one name),
@@ -167,6 +175,9 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
             case ROLE_TLS_HS_FRAGMENT:
             case ROLE_DTLS_FRAGMENT:
             case ROLE_QUIC_CRYPTO_FRAGMENT:
+            case ROLE_QUIC_HEADER_FORM:
+            case ROLE_QUIC_PACKET_TYPE:
+            case ROLE_QUIC_PACKET_TYPE_V2:
             case ROLE_NONE:
             case ROLE_COUNT:
                 break;
@@ -290,7 +301,7 @@ static tvbuff_t *frame_tvb(const packet_info *pinfo)
  * Returns how many; add_distinct (when given) counts each one's frame into
  * out and clears *exact when it cannot. */
 static guint pieces(proto_tree *tree, field_role role, tvbuff_t *ds, gint start, gint end,
-                    tlsneg_segments *out, gboolean *exact, guint32 only_frame)
+                    tlsneg_segments *out, gboolean *exact)
 {
     guint n = 0;
     for (guint i = 0; i < by_role[role].n; i++) {
@@ -305,37 +316,278 @@ static guint pieces(proto_tree *tree, field_role role, tvbuff_t *ds, gint start,
             if (out && !tlsneg_segments_add_distinct(out, frame)) {
                 *exact = FALSE;
             }
-            if (only_frame && frame != only_frame) {
+        }
+    }
+    return n;
+}
+
+/* The datagrams (frames) of the CRYPTO data QUIC put back in order in a
+ * frame's Initial packets, kept on the first pass for every frame where it
+ * did (quic.crypto.fragment), by frame number: tshark's TLS may put a hello
+ * together on top of QUIC from pieces of several frames, and names only
+ * each piece's frame (tls.handshake.fragment). */
+static wmem_map_t *quic_initial_datagrams;
+
+/* initial_fragments walks node in order, the QUIC packets of a datagram
+ * one after the other, each starting with its header form, and counts
+ * into out the frames of the CRYPTO fragments of its Initial packets. */
+static void initial_fragments(proto_node *node, gboolean *initial, tlsneg_segments *out,
+                              gboolean *exact)
+{
+    for (proto_node *child = node->first_child; child; child = child->next) {
+        field_info *fi = PNODE_FINFO(child);
+        if (fi) {
+            switch (role_of(fi->hfinfo->id)) {
+            case ROLE_QUIC_HEADER_FORM:
+                *initial = FALSE;
+                break;
+            case ROLE_QUIC_PACKET_TYPE:
+                *initial = tlsneg_fi_uint(fi) == 0;
+                break;
+            case ROLE_QUIC_PACKET_TYPE_V2:
+                *initial = tlsneg_fi_uint(fi) == 1;
+                break;
+            case ROLE_QUIC_CRYPTO_FRAGMENT:
+                if (*initial && !tlsneg_segments_add_distinct(out, tlsneg_fi_uint(fi))) {
+                    *exact = FALSE;
+                }
+                break;
+            default:
+                break;
+            }
+        }
+        initial_fragments(child, initial, out, exact);
+    }
+}
+
+void tlsneg_tree_quic_datagrams(proto_tree *tree, const packet_info *pinfo)
+{
+    if (!watched_items(tree, ROLE_QUIC_CRYPTO_FRAGMENT)) {
+        return;
+    }
+    tlsneg_segments *d = wmem_new0(wmem_file_scope(), tlsneg_segments);
+    gboolean initial = FALSE, exact = TRUE;
+    initial_fragments(tree, &initial, d, &exact);
+    if (!exact) {
+        d->count = 0; /* more than TLSNEG_MAX_SEGMENT_FRAMES: not known */
+    }
+    if (d->num_frames || !exact) {
+        wmem_map_insert(quic_initial_datagrams, GUINT_TO_POINTER(pinfo->num), d);
+    }
+}
+
+/* quic_tls_pieces counts into out the datagrams of the pieces TLS put the
+ * message on ds, [start, end), together from: each piece's frame
+ * (tls.handshake.fragment), and the datagrams whose CRYPTO data QUIC put
+ * back in order in that frame's Initial packets. Returns how many pieces. */
+static guint quic_tls_pieces(proto_tree *tree, tvbuff_t *ds, gint start, gint end,
+                             tlsneg_segments *out, gboolean *exact)
+{
+    guint n = 0;
+    for (guint i = 0; i < by_role[ROLE_TLS_HS_FRAGMENT].n; i++) {
+        GPtrArray *items = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_HS_FRAGMENT].hfid[i]);
+        for (guint j = 0; items && j < items->len; j++) {
+            field_info *fi = (field_info *)g_ptr_array_index(items, j);
+            if (fi->ds_tvb != ds || fi->start >= end || fi->start + fi->length <= start) {
+                continue;
+            }
+            n++;
+            guint32 frame = tlsneg_fi_uint(fi);
+            const tlsneg_segments *d = (const tlsneg_segments *)wmem_map_lookup(
+                quic_initial_datagrams, GUINT_TO_POINTER(frame));
+            if (!tlsneg_segments_add_distinct(out, frame) || (d && !d->count)) {
                 *exact = FALSE;
+            }
+            for (guint k = 0; d && k < d->num_frames; k++) {
+                if (!tlsneg_segments_add_distinct(out, d->frames[k])) {
+                    *exact = FALSE;
+                }
             }
         }
     }
     return n;
 }
 
-/* records_in_frame: the k TLS records of this frame that end with last (a
- * message's k fragments, one in each, the last completing it) all lie in
- * the frame's own bytes, none put together by TCP from earlier segments. */
-static gboolean records_in_frame(proto_tree *tree, tvbuff_t *own, const field_info *last, guint k)
+/* The TLS records of a frame where TCP put a PDU together (tcp.segment)
+ * and that holds a handshake record, the last MAX_KEPT_RECORDS of them,
+ * each with its content type and the segments that hold its bytes, header
+ * included; kept on the first pass by frame number: a message TLS
+ * completes later from several records names only each record's frame
+ * (tls.handshake.fragment). Frames of application data alone (a bulk
+ * transfer's) keep nothing. */
+#define MAX_KEPT_RECORDS 64
+typedef struct {
+    guint8 content_type;
+    tlsneg_segments segs; /* count 0: not known */
+} record_segs;
+typedef struct {
+    guint n;
+    record_segs recs[];
+} frame_records;
+static wmem_map_t *tcp_frame_records;
+
+/* record_segments adds to out the segments that hold the bytes of the TLS
+ * record whose version is rec (its 5-byte header and its payload), in
+ * stream order: this frame's when it lies in the frame's own bytes (own),
+ * else the tcp.segment items over it; *type is its content type. FALSE
+ * when it cannot tell. */
+static gboolean record_segments(proto_tree *tree, tvbuff_t *own, guint32 frame,
+                                const field_info *rec, guint8 *type, tlsneg_segments *out)
 {
-    for (guint i = 0; i < by_role[ROLE_TLS_RECORD_VERSION].n; i++) {
-        GPtrArray *recs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_RECORD_VERSION].hfid[i]);
-        for (guint j = 0; recs && j < recs->len; j++) {
-            if (g_ptr_array_index(recs, j) != last) {
-                continue;
+    if (!rec->ds_tvb || rec->start < 1 || rec->length != 2 ||
+        tvb_captured_length_remaining(rec->ds_tvb, rec->start + 2) < 2) {
+        return FALSE;
+    }
+    *type = tlsneg_tvb_get_uint8(rec->ds_tvb, rec->start - 1);
+    if (rec->ds_tvb == own) {
+        tlsneg_segments_add(out, frame);
+        return TRUE;
+    }
+    gint from = rec->start - 1;
+    gint to = rec->start + 4 + (gint)tvb_get_ntohs(rec->ds_tvb, rec->start + 2);
+    gboolean found = FALSE;
+    for (guint i = 0; i < by_role[ROLE_TCP_SEGMENT].n; i++) {
+        GPtrArray *segs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TCP_SEGMENT].hfid[i]);
+        for (guint j = 0; segs && j < segs->len; j++) {
+            field_info *fi = (field_info *)g_ptr_array_index(segs, j);
+            if (fi->ds_tvb == rec->ds_tvb && fi->start < to && fi->start + fi->length > from) {
+                tlsneg_segments_add(out, tlsneg_fi_uint(fi));
+                found = TRUE;
             }
-            if (j + 1 < k) {
-                return FALSE;
-            }
-            for (guint x = j + 1 - k; x <= j; x++) {
-                if (((field_info *)g_ptr_array_index(recs, x))->ds_tvb != own) {
-                    return FALSE;
-                }
-            }
-            return TRUE;
         }
     }
-    return FALSE;
+    return found;
+}
+
+void tlsneg_tree_tcp_records(proto_tree *tree, const packet_info *pinfo)
+{
+    if (pinfo->ptype != PT_TCP || !watched_items(tree, ROLE_TCP_SEGMENT)) {
+        return;
+    }
+    GPtrArray *recs = watched_items(tree, ROLE_TLS_RECORD_VERSION);
+    gboolean handshake = FALSE;
+    for (guint i = 0; recs && i < recs->len && !handshake; i++) {
+        const field_info *rec = (const field_info *)g_ptr_array_index(recs, i);
+        handshake = rec->ds_tvb && rec->start >= 1 &&
+                    tlsneg_tvb_get_uint8(rec->ds_tvb, rec->start - 1) == 22;
+    }
+    if (!handshake) {
+        return;
+    }
+    guint n = MIN(recs->len, MAX_KEPT_RECORDS);
+    frame_records *fr =
+        (frame_records *)wmem_alloc0(wmem_file_scope(), sizeof *fr + n * sizeof(record_segs));
+    fr->n = n;
+    tvbuff_t *own = frame_tvb(pinfo);
+    for (guint i = 0; i < fr->n; i++) {
+        record_segs *r = &fr->recs[i];
+        const field_info *rec = (const field_info *)g_ptr_array_index(recs, recs->len - fr->n + i);
+        if (!record_segments(tree, own, pinfo->num, rec, &r->content_type, &r->segs)) {
+            memset(&r->segs, 0, sizeof r->segs);
+        }
+    }
+    wmem_map_insert(tcp_frame_records, GUINT_TO_POINTER(pinfo->num), fr);
+}
+
+/* add_kept adds the segments kept for one record to out, in order. */
+static gboolean add_kept(const record_segs *r, tlsneg_segments *out)
+{
+    if (r->content_type != 22 || !r->segs.count) {
+        return FALSE;
+    }
+    for (guint i = 0; i < r->segs.num_frames; i++) {
+        tlsneg_segments_add(out, r->segs.frames[i]);
+    }
+    for (guint i = r->segs.num_frames; i < r->segs.count; i++) {
+        tlsneg_segments_add(out, 0); /* past the frames kept: counted */
+    }
+    return TRUE;
+}
+
+/* records_of_run adds to out the segments of the k records that carried a
+ * message's k pieces from frame (tls.handshake.fragment): in this frame,
+ * the k records that end with last (the one that completes the message);
+ * in an earlier frame, its last k records (the message went on past
+ * them), kept by tlsneg_tree_tcp_records where TCP put a PDU together
+ * there, else all in that frame's own bytes: that one segment (a frame
+ * with a PDU of application data alone cannot hold a piece). Handshake
+ * records only (RFC 8446 5.1: handshake messages are not interleaved with
+ * other records); FALSE when it cannot tell. */
+static gboolean records_of_run(proto_tree *tree, const packet_info *pinfo, const field_info *last,
+                               guint32 frame, guint k, tlsneg_segments *out)
+{
+    if (frame != pinfo->num) {
+        const frame_records *fr =
+            (const frame_records *)wmem_map_lookup(tcp_frame_records, GUINT_TO_POINTER(frame));
+        if (!fr) {
+            tlsneg_segments_add(out, frame);
+            return TRUE;
+        }
+        if (k > fr->n) {
+            return FALSE;
+        }
+        for (guint i = fr->n - k; i < fr->n; i++) {
+            if (!add_kept(&fr->recs[i], out)) {
+                return FALSE;
+            }
+        }
+        return TRUE;
+    }
+    GPtrArray *recs = last ? watched_items(tree, ROLE_TLS_RECORD_VERSION) : NULL;
+    guint j = 0;
+    while (recs && j < recs->len && g_ptr_array_index(recs, j) != last) {
+        j++;
+    }
+    if (!recs || j == recs->len || j + 1 < k) {
+        return FALSE;
+    }
+    for (guint x = j + 1 - k; x <= j; x++) {
+        guint8 type = 0;
+        if (!record_segments(tree, frame_tvb(pinfo), pinfo->num,
+                             (const field_info *)g_ptr_array_index(recs, x), &type, out) ||
+            type != 22) {
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* tls_record_pieces counts into out the segments of the records that
+ * carried a message TLS put together on ds, [start, end): its pieces
+ * (tls.handshake.fragment, in message order) grouped by frame, each run
+ * of pieces from one frame the records of that run (records_of_run).
+ * Returns how many pieces. */
+static guint tls_record_pieces(proto_tree *tree, const packet_info *pinfo, const found_msg *m,
+                               tvbuff_t *ds, gint start, gint end, tlsneg_segments *out,
+                               gboolean *exact)
+{
+    guint n = 0, run = 0;
+    guint32 run_frame = 0;
+    for (guint i = 0; i < by_role[ROLE_TLS_HS_FRAGMENT].n; i++) {
+        GPtrArray *items = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_HS_FRAGMENT].hfid[i]);
+        for (guint j = 0; items && j < items->len; j++) {
+            field_info *fi = (field_info *)g_ptr_array_index(items, j);
+            if (fi->ds_tvb != ds || fi->start >= end || fi->start + fi->length <= start) {
+                continue;
+            }
+            n++;
+            guint32 frame = tlsneg_fi_uint(fi);
+            if (run && frame == run_frame) {
+                run++;
+                continue;
+            }
+            if (run && (frame < run_frame ||
+                        !records_of_run(tree, pinfo, m->record, run_frame, run, out))) {
+                *exact = FALSE;
+            }
+            run_frame = frame;
+            run = 1;
+        }
+    }
+    if (run && !records_of_run(tree, pinfo, m->record, run_frame, run, out)) {
+        *exact = FALSE;
+    }
+    return n;
 }
 
 /* A message in the frame's own bytes came in this frame's one segment
@@ -345,10 +597,9 @@ static gboolean records_in_frame(proto_tree *tree, tvbuff_t *own, const field_in
  * its place there. A DTLS message reassembled from fragments and a QUIC
  * hello came in the datagrams (frames) of its fragments or CRYPTO frames,
  * each counted once (a QUIC hello in one CRYPTO frame: this frame; one
- * that TLS put together on top of QUIC: not counted). A
- * message put together from several TLS records is counted only when all
- * of them came in this frame's own bytes (1): the segments of records in
- * earlier frames are not in this tree (docs/fields.md). */
+ * that TLS put together on top of QUIC: the datagrams of its pieces). A
+ * message put together from several TLS records came in the segments of
+ * those records, headers included, in stream order (docs/fields.md). */
 void tlsneg_tree_segments(proto_tree *tree, const packet_info *pinfo, const found_msg *m,
                           tlsneg_message *msg)
 {
@@ -362,18 +613,16 @@ void tlsneg_tree_segments(proto_tree *tree, const packet_info *pinfo, const foun
     if (msg->wire == TLSNEG_WIRE_QUIC) {
         /* QUIC's own reassembly (CRYPTO frames out of order) lists its
          * pieces; TLS's on top of it (data that came in order, then more)
-         * lists pieces whose datagrams earlier frames knew: not counted. */
-        if (!pieces(tree, ROLE_QUIC_CRYPTO_FRAGMENT, ds, start, end, &msg->segments, &exact, 0)) {
-            if (pieces(tree, ROLE_TLS_HS_FRAGMENT, ds, start, end, NULL, &exact, 0)) {
-                exact = FALSE;
-            } else {
-                tlsneg_segments_add(&msg->segments, pinfo->num);
-            }
+         * lists its pieces' frames, each with the datagrams QUIC put
+         * together there (kept by tlsneg_tree_quic_datagrams). */
+        if (!pieces(tree, ROLE_QUIC_CRYPTO_FRAGMENT, ds, start, end, &msg->segments, &exact) &&
+            !quic_tls_pieces(tree, ds, start, end, &msg->segments, &exact)) {
+            tlsneg_segments_add(&msg->segments, pinfo->num);
         }
     } else if (msg->body_only) {
         if (m->fragments) {
             pieces(tree, ROLE_DTLS_FRAGMENT, m->fragments->ds_tvb, 0, G_MAXINT, &msg->segments,
-                   &exact, 0);
+                   &exact);
         }
     } else if (ds == frame_tvb(pinfo)) {
         tlsneg_segments_add(&msg->segments, pinfo->num);
@@ -387,11 +636,8 @@ void tlsneg_tree_segments(proto_tree *tree, const packet_info *pinfo, const foun
                 }
             }
         }
-        guint k = msg->segments.count ? 0
-                                      : pieces(tree, ROLE_TLS_HS_FRAGMENT, ds, start, end, NULL,
-                                               &exact, pinfo->num);
-        if (k && exact && m->record && records_in_frame(tree, frame_tvb(pinfo), m->record, k)) {
-            tlsneg_segments_add(&msg->segments, pinfo->num);
+        if (!msg->segments.count) {
+            tls_record_pieces(tree, pinfo, m, ds, start, end, &msg->segments, &exact);
         }
     }
     if (!exact) {
@@ -515,4 +761,8 @@ void tlsneg_tree_watch(dissector_handle_t handle)
     watch_protocol_fields("tcp", wanted);
     watch_protocol_fields("quic", wanted);
     set_postdissector_wanted_hfids(handle, wanted);
+    quic_initial_datagrams =
+        wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_direct_hash, g_direct_equal);
+    tcp_frame_records =
+        wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_direct_hash, g_direct_equal);
 }

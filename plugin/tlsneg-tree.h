@@ -56,6 +56,19 @@ gboolean tlsneg_tree_frame_message(const found_msg *m, gboolean quic, tlsneg_mes
 void tlsneg_tree_segments(proto_tree *tree, const packet_info *pinfo, const found_msg *m,
                           tlsneg_message *msg);
 
+/* tlsneg_tree_quic_datagrams keeps, for this frame, the datagrams whose
+ * CRYPTO data QUIC put back in order in its Initial packets, if any: a
+ * later frame's hello that TLS put together from a piece of this frame
+ * came in them too. First pass, every QUIC frame, before its hellos are
+ * counted (tlsneg_tree_segments). */
+void tlsneg_tree_quic_datagrams(proto_tree *tree, const packet_info *pinfo);
+
+/* tlsneg_tree_tcp_records keeps, for this frame if TCP put a PDU together
+ * in it, its last TLS records with the segments of each: a later frame's
+ * message that TLS put together from records of this frame came in them.
+ * First pass, every TLS frame, before its hellos are counted. */
+void tlsneg_tree_tcp_records(proto_tree *tree, const packet_info *pinfo);
+
 /* tlsneg_tree_place_of says where the framed message msg, found as m,
  * sits. */
 wire_place tlsneg_tree_place_of(const packet_info *pinfo, const found_msg *m,

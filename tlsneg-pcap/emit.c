@@ -140,20 +140,21 @@ static void hs_emit(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire,
     tlsneg_segments segs;
     memset(&segs, 0, sizeof segs);
     if (wire == TLSNEG_WIRE_QUIC) {
-        /* Over several feeds (CRYPTO data that came in order, then more),
-         * tshark's TLS reassembles the message on top of QUIC's, and the
-         * plugin cannot see the earlier pieces' datagrams: not counted. */
-        if (map && h->one_feed && !tlsneg_seg_count_distinct(&segs, map, h->start, map->off + at)) {
+        /* The datagrams of every CRYPTO frame that held a byte of it, also
+         * over several feeds (CRYPTO data that came in order, then more):
+         * the map keeps the spans from the message's first byte on
+         * (quicflow.c); not counted when a feed had no map. */
+        if (map && !h->segs_lost &&
+            !tlsneg_seg_count_distinct(&segs, map, h->start, map->off + at)) {
             memset(&segs, 0, sizeof segs);
         }
     } else if (map && h->one_feed) {
         tlsneg_seg_count(&segs, map, h->start, map->off + at);
     } else if (map) {
-        /* Several records: the plugin sees the segments of earlier frames'
-         * records no more, and counts only when every record that holds
-         * part of the message came whole in this frame's segment. */
+        /* Several records: the segments of every record that holds part
+         * of the message, headers included, in stream order. */
         hs_portion(h, map, n);
-        if (!h->segs_lost && h->segs.count == 1 && h->segs.frames[0] == p->frame) {
+        if (!h->segs_lost) {
             segs = h->segs;
         }
     }
@@ -167,6 +168,9 @@ bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire,
     const uint8_t *b0 = b;
     size_t n0 = n;
     h->one_feed = false; /* a message carried on from an earlier feed */
+    if (!map && wire == TLSNEG_WIRE_QUIC && h->hdr_got > 0) {
+        h->segs_lost = true;
+    }
     while (n > 0) {
         if (h->hdr_got < 4) {
             if (h->hdr_got == 0) {
@@ -174,6 +178,7 @@ bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire,
                 h->record_version = rv;
                 h->one_feed = true;
                 h->start = map ? map->off + (uint64_t)(b - b0) : 0;
+                h->segs_lost = !map && wire == TLSNEG_WIRE_QUIC;
             }
             h->hdr[h->hdr_got++] = *b++;
             n--;

@@ -35,7 +35,7 @@ typedef struct {
     uint64_t start;    /* stream offset of its type byte, if the feed has a seg_map */
     bool one_feed;     /* started in the feed that is reading it (one TLS record) */
     /* TLS: the segments of the records read so far, when it spans several
-     * feeds; segs_lost: a feed had no map. */
+     * feeds; segs_lost (TLS and QUIC): a feed had no map. */
     tlsneg_segments segs;
     bool segs_lost;
 } hs_msg;

@@ -51,14 +51,16 @@ typedef struct {
     int role; /* 0 client, 1 server */
 } quic_ctx;
 
-/* log_trim forgets the CRYPTO frames whose bytes were all read (a message
- * read over several feeds is not counted anyway); what was lost is
- * forgotten once nothing is pending. */
+/* log_trim forgets the CRYPTO frames whose bytes were all read, except
+ * those of a message still being read over several feeds (from its first
+ * byte on: its datagrams are counted when it completes); what was lost is
+ * forgotten once nothing is pending (the message knows, hs_msg.segs_lost). */
 static void log_trim(quic_side *s)
 {
+    uint64_t from = s->hs.hdr_got > 0 && !s->hs.segs_lost ? s->hs.start : s->s.base;
     uint8_t kept = 0;
     for (uint8_t i = 0; i < s->log_n; i++) {
-        if (s->log[i].end > s->s.base) {
+        if (s->log[i].end > from) {
             s->log[kept++] = s->log[i];
         }
     }

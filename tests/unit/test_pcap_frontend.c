@@ -344,8 +344,9 @@ static void test_tcp_records(const uint8_t *hello, size_t hello_len)
     ok(es.n == 1 && es.e[0].ev.frame == 2 && es.e[0].ev.record_version == 0x0301 &&
            es.e[0].ev.len == hello_len && memcmp(es.e[0].bytes, hello, hello_len) == 0,
        "a message over two records: whole, with the first record's version");
-    ok(es.n == 1 && es.e[0].ev.segments.count == 0,
-       "a message over two records: its segments not counted (as the plugin cannot)");
+    ok(es.n == 1 && es.e[0].ev.segments.count == 2 && es.e[0].ev.segments.num_frames == 2 &&
+           es.e[0].ev.segments.frames[0] == 1 && es.e[0].ev.segments.frames[1] == 2,
+       "a message over two records, one in each segment: hello_segments 2, frames 1 and 2");
     ok(es.n == 1 && es.e[0].ev.sender_guessed == false && from_client(&es.e[0].ev),
        "without a SYN, the ClientHello's sender is the client");
     /* an RST from the server after it */

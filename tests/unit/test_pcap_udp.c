@@ -342,6 +342,21 @@ static void test_quic(void)
            st.quic_decrypted == 12 && st.quic_failed == 0,
        "quic-multiple-initial-fragmented-crypto.pcap: the 2246-byte ClientHello from the CRYPTO "
        "frames of three Initials, complete in frame 3; all 12 Initials decrypt");
+    /* hello_segments over several feeds (CRYPTO offset 0 in order, then the
+     * rest once the gaps are filled): the datagrams whose Initial CRYPTO
+     * frames hold a byte of it (quic.crypto.offset, quic.crypto.length,
+     * frame.number; tests/captures/readoff/quicdatagrams.py). */
+    const tlsneg_segments *sg = es.n == 1 ? &es.e[0].ev.segments : NULL;
+    ok(sg && sg->count == 3 && sg->num_frames == 3 && sg->frames[0] == 1 && sg->frames[1] == 2 &&
+           sg->frames[2] == 3,
+       "quic-multiple-initial-fragmented-crypto.pcap: the ClientHello in 3 datagrams, 1 to 3");
+    run_capture("pcaps/quic-pq-curl-split-hello.pcap", &es, &st);
+    sg = es.n == 2 ? &es.e[0].ev.segments : NULL;
+    ok(sg && es.e[0].bytes[0] == 1 && es.e[0].ev.frame == 3 && es.e[0].ev.len == 1481 &&
+           sg->count == 2 && sg->num_frames == 2 && sg->frames[0] == 1 && sg->frames[1] == 3 &&
+           es.e[1].ev.segments.count == 1 && es.e[1].ev.segments.frames[0] == 4,
+       "quic-pq-curl-split-hello.pcap: the 1481-byte ClientHello, CRYPTO in order over the "
+       "Initials of frames 1 and 3 (2 datagrams); the ServerHello in frame 4 (1)");
 }
 
 int main(int argc, char **argv)

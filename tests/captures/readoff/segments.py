@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """How many TCP segments hold a byte of each handshake message, from my own TCP
 reassembly of tcp.payload and my own record walk (no tshark TLS dissection);
-for a message that spans several records, 1 when every one of those records
-(header included) lies in one segment, else "-". Prints the distribution, as a
+for a message that spans several records, the segments that hold a byte of
+those records (headers included), in stream order, a segment that goes on
+from one record into the next counted once. Prints the distribution, as a
 frame=* manifest block states it: python3 tests/captures/readoff/segments.py CAPTURE"""
 import sys, subprocess, collections
 path = sys.argv[1]
@@ -38,8 +39,8 @@ for d, sl in segs.items():
         recs={hs_rec[i] for i in range(q,end)}
         frames={frame_of[hs_at[i]] for i in range(q,end)}
         if len(recs)>1:
-            whole={frame_of[i] for x in recs for i in range(*rec_span[x])}
-            dist['1' if len(whole)==1 else '-']+=1
+            seq=[frame_of[i] for x in sorted(recs) for i in range(*rec_span[x])]
+            dist[str(sum(1 for i,f in enumerate(seq) if i==0 or f!=seq[i-1]))]+=1
         else:
             dist[str(len(frames))]+=1
         q=end
