@@ -12,7 +12,8 @@ BUILD_A and BUILD_B are build folders with tlsneg.so and tlsneg-pcap
   instructions  callgrind (g_random_int fixed by bench/derandom.c) on a slice
                 of --slice connections and on an empty capture: plain tshark,
                 tshark with A's plugin, with B's; per connection after start-up.
-                Independent of the load.
+                Also tlsneg-pcap A and B (one thread; --jsonl, --report), the
+                same way. Independent of the load.
   wall, CPU     --rounds rounds; each round runs plain tshark, A and B (tshark
                 -r FILE > /dev/null, and -q -z tlsneg,jsonl), then tlsneg-pcap
                 A and B (-q --jsonl FILE, one thread and two), in an order that
@@ -88,6 +89,17 @@ def pcap_run(tool, capture, threads, min_time):
     return best
 
 
+def pcap_instructions(tool, capture, mode):
+    """Instructions callgrind counts for tlsneg-pcap -q --threads 1 MODE FILE."""
+    r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", tool,
+                        "-q", "--threads", "1", mode, capture],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+    for line in r.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1].strip().replace(",", ""))
+    raise RuntimeError("callgrind printed no count for %s %s" % (tool, mode))
+
+
 def med(xs):
     return statistics.median(xs) if xs else float("nan")
 
@@ -138,6 +150,13 @@ def main(argv):
             ir = callgrind_run(modes[name], cap_slice, cgdir, "slice")["ir"]
             ir0 = callgrind_run(modes[name], empty, cgdir, "startup")["ir"]
             cg[name] = (ir, ir0, (ir - ir0) / slice_n)
+        for mode in ("--jsonl", "--report"):
+            for k in builds:
+                log("callgrind tlsneg-pcap %s %s" % (k, mode))
+                tool = os.path.join(builds[k], "tlsneg-pcap")
+                ir = pcap_instructions(tool, cap_slice, mode)
+                ir0 = pcap_instructions(tool, empty, mode)
+                cg["pcap %s %s" % (k, mode)] = (ir, ir0, (ir - ir0) / slice_n)
     rows = {k: [] for k in ("load", "plain", "A", "B", "A jsonl", "B jsonl",
                              "pA1", "pB1", "pA2", "pB2")}
     with tempfile.TemporaryDirectory() as tmp:
@@ -182,7 +201,16 @@ def main(argv):
             lines.append("| %s | %s | %s | %s | %.4fx |" % (label, f"{ir:,}", f"{ir0:,}",
                                                            f"{per:,.0f}", per / cg["plain"][2]))
         lines += ["", "%s / %s per connection: %.4fx (%+.0f instructions)."
-                  % (bn, an, cg["B"][2] / cg["A"][2], cg["B"][2] - cg["A"][2]), ""]
+                  % (bn, an, cg["B"][2] / cg["A"][2], cg["B"][2] - cg["A"][2]), "",
+                  "tlsneg-pcap -q --threads 1, the same slice and an empty capture:", "",
+                  "| mode | Ir per connection, %s | Ir per connection, %s | %s / %s |" % (an, bn,
+                                                                                     bn, an),
+                  "| --- | ---: | ---: | ---: |"]
+        for mode in ("--jsonl", "--report"):
+            pa, pb = cg["pcap A %s" % mode][2], cg["pcap B %s" % mode][2]
+            lines.append("| %s | %s | %s | %.4fx (%+.0f) |" % (mode, f"{pa:,.0f}", f"{pb:,.0f}",
+                                                              pb / pa, pb - pa))
+        lines.append("")
     lines += ["## Wall and CPU time, %s connections, %d rounds" % (a.size, a.rounds), "",
               "Medians over rounds of each round's ratio (the same round's plain tshark, or "
               "%s against %s in the same round); runs in seconds, every round." % (bn, an), "",
