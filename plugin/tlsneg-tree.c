@@ -296,26 +296,42 @@ static tvbuff_t *frame_tvb(const packet_info *pinfo)
                            : NULL;
 }
 
-/* pieces visits the items of role (fragments: frame numbers) that sit on
- * ds over any byte of [start, end): each piece of a reassembled message.
- * Returns how many; add_distinct (when given) counts each one's frame into
- * out and clears *exact when it cannot. */
+/* A walk over the pieces of a reassembled message: the items of one role
+ * (fragments or segments: frame numbers) that sit on ds over any byte of
+ * [start, end), in the order tshark lists them. Zeroed: at the start. */
+typedef struct {
+    guint i, j;       /* the role's hfid, the item in its list */
+    GPtrArray *items; /* that hfid's items, once looked up (j > 0) */
+} piece_walk;
+
+static field_info *next_piece(proto_tree *tree, field_role role, tvbuff_t *ds, gint start, gint end,
+                              piece_walk *w)
+{
+    for (; w->i < by_role[role].n; w->i++, w->j = 0) {
+        GPtrArray *items =
+            w->j ? w->items
+                 : (w->items = proto_get_finfo_ptr_array(tree, by_role[role].hfid[w->i]));
+        while (items && w->j < items->len) {
+            field_info *fi = (field_info *)g_ptr_array_index(items, w->j++);
+            if (fi->ds_tvb == ds && fi->start < end && fi->start + fi->length > start) {
+                return fi;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* pieces counts the pieces of role on ds over [start, end); add_distinct
+ * (when out is given) counts each one's frame into out and clears *exact
+ * when it cannot. */
 static guint pieces(proto_tree *tree, field_role role, tvbuff_t *ds, gint start, gint end,
                     tlsneg_segments *out, gboolean *exact)
 {
     guint n = 0;
-    for (guint i = 0; i < by_role[role].n; i++) {
-        GPtrArray *items = proto_get_finfo_ptr_array(tree, by_role[role].hfid[i]);
-        for (guint j = 0; items && j < items->len; j++) {
-            field_info *fi = (field_info *)g_ptr_array_index(items, j);
-            if (fi->ds_tvb != ds || fi->start >= end || fi->start + fi->length <= start) {
-                continue;
-            }
-            n++;
-            guint32 frame = tlsneg_fi_uint(fi);
-            if (out && !tlsneg_segments_add_distinct(out, frame)) {
-                *exact = FALSE;
-            }
+    piece_walk w = {0, 0, NULL};
+    for (field_info *fi; (fi = next_piece(tree, role, ds, start, end, &w)) != NULL; n++) {
+        if (out && !tlsneg_segments_add_distinct(out, tlsneg_fi_uint(fi))) {
+            *exact = FALSE;
         }
     }
     return n;
@@ -384,24 +400,18 @@ static guint quic_tls_pieces(proto_tree *tree, tvbuff_t *ds, gint start, gint en
                              tlsneg_segments *out, gboolean *exact)
 {
     guint n = 0;
-    for (guint i = 0; i < by_role[ROLE_TLS_HS_FRAGMENT].n; i++) {
-        GPtrArray *items = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_HS_FRAGMENT].hfid[i]);
-        for (guint j = 0; items && j < items->len; j++) {
-            field_info *fi = (field_info *)g_ptr_array_index(items, j);
-            if (fi->ds_tvb != ds || fi->start >= end || fi->start + fi->length <= start) {
-                continue;
-            }
-            n++;
-            guint32 frame = tlsneg_fi_uint(fi);
-            const tlsneg_segments *d = (const tlsneg_segments *)wmem_map_lookup(
-                quic_initial_datagrams, GUINT_TO_POINTER(frame));
-            if (!tlsneg_segments_add_distinct(out, frame) || (d && !d->count)) {
+    piece_walk w = {0, 0, NULL};
+    for (field_info *fi; (fi = next_piece(tree, ROLE_TLS_HS_FRAGMENT, ds, start, end, &w)) != NULL;
+         n++) {
+        guint32 frame = tlsneg_fi_uint(fi);
+        const tlsneg_segments *d = (const tlsneg_segments *)wmem_map_lookup(
+            quic_initial_datagrams, GUINT_TO_POINTER(frame));
+        if (!tlsneg_segments_add_distinct(out, frame) || (d && !d->count)) {
+            *exact = FALSE;
+        }
+        for (guint k = 0; d && k < d->num_frames; k++) {
+            if (!tlsneg_segments_add_distinct(out, d->frames[k])) {
                 *exact = FALSE;
-            }
-            for (guint k = 0; d && k < d->num_frames; k++) {
-                if (!tlsneg_segments_add_distinct(out, d->frames[k])) {
-                    *exact = FALSE;
-                }
             }
         }
     }
@@ -446,15 +456,10 @@ static gboolean record_segments(proto_tree *tree, tvbuff_t *own, guint32 frame,
     gint from = rec->start - 1;
     gint to = rec->start + 4 + (gint)tvb_get_ntohs(rec->ds_tvb, rec->start + 2);
     gboolean found = FALSE;
-    for (guint i = 0; i < by_role[ROLE_TCP_SEGMENT].n; i++) {
-        GPtrArray *segs = proto_get_finfo_ptr_array(tree, by_role[ROLE_TCP_SEGMENT].hfid[i]);
-        for (guint j = 0; segs && j < segs->len; j++) {
-            field_info *fi = (field_info *)g_ptr_array_index(segs, j);
-            if (fi->ds_tvb == rec->ds_tvb && fi->start < to && fi->start + fi->length > from) {
-                tlsneg_segments_add(out, tlsneg_fi_uint(fi));
-                found = TRUE;
-            }
-        }
+    piece_walk w = {0, 0, NULL};
+    for (field_info *fi; (fi = next_piece(tree, ROLE_TCP_SEGMENT, rec->ds_tvb, from, to, &w));) {
+        tlsneg_segments_add(out, tlsneg_fi_uint(fi));
+        found = TRUE;
     }
     return found;
 }
@@ -563,26 +568,20 @@ static guint tls_record_pieces(proto_tree *tree, const packet_info *pinfo, const
 {
     guint n = 0, run = 0;
     guint32 run_frame = 0;
-    for (guint i = 0; i < by_role[ROLE_TLS_HS_FRAGMENT].n; i++) {
-        GPtrArray *items = proto_get_finfo_ptr_array(tree, by_role[ROLE_TLS_HS_FRAGMENT].hfid[i]);
-        for (guint j = 0; items && j < items->len; j++) {
-            field_info *fi = (field_info *)g_ptr_array_index(items, j);
-            if (fi->ds_tvb != ds || fi->start >= end || fi->start + fi->length <= start) {
-                continue;
-            }
-            n++;
-            guint32 frame = tlsneg_fi_uint(fi);
-            if (run && frame == run_frame) {
-                run++;
-                continue;
-            }
-            if (run && (frame < run_frame ||
-                        !records_of_run(tree, pinfo, m->record, run_frame, run, out))) {
-                *exact = FALSE;
-            }
-            run_frame = frame;
-            run = 1;
+    piece_walk w = {0, 0, NULL};
+    for (field_info *fi; (fi = next_piece(tree, ROLE_TLS_HS_FRAGMENT, ds, start, end, &w)) != NULL;
+         n++) {
+        guint32 frame = tlsneg_fi_uint(fi);
+        if (run && frame == run_frame) {
+            run++;
+            continue;
         }
+        if (run &&
+            (frame < run_frame || !records_of_run(tree, pinfo, m->record, run_frame, run, out))) {
+            *exact = FALSE;
+        }
+        run_frame = frame;
+        run = 1;
     }
     if (run && !records_of_run(tree, pinfo, m->record, run_frame, run, out)) {
         *exact = FALSE;
