@@ -11,6 +11,25 @@ die() {
     exit 1
 }
 
+# await TRIES PID LOG MESSAGE CMD...: run CMD every 50 ms until it succeeds,
+# at most TRIES times; when PID (unless empty) exits first or the tries run
+# out, show LOG (unless empty) and die with MESSAGE. What every capture script
+# waits for: dumpcap capturing, a server listening, a helper ready.
+await() {
+    local tries=$1 pid=$2 logf=$3 message=$4 _
+    shift 4
+    for _ in $(seq "$tries"); do
+        "$@" && return 0
+        [ -z "$pid" ] || kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    [ -z "$logf" ] || cat "$logf" >&2
+    die "$message"
+}
+
+# capturing LOG: dumpcap's log says it is capturing.
+capturing() { grep -q 'Capturing on' "$1"; }
+
 # select_scenarios KNOWN... -- ARGS...: sets scenarios to ARGS, or to every
 # KNOWN one when ARGS is empty; dies on a name that is not KNOWN.
 select_scenarios() {

@@ -182,10 +182,7 @@ scenario_tls13-ipv6() {
     local n=tls13-ipv6 p=44353
     cap_start $n $p
     server_start $n openssl s_server -accept "[$server6_addr]:$p" -cert "$cert" -key "$key" -naccept 1 -quiet
-    for i in $(seq 100); do
-        ss -Hltn "sport = :$p" | grep -q . && break
-        sleep 0.05
-    done
+    wait_listen $n $p
     client $n openssl s_client -connect "[$server6_addr]:$p" -servername localhost
     server_wait $n
     cap_stop $n

@@ -11,21 +11,7 @@
 # cap_start NAME PORT: capture lo, port PORT, in pcap format; returns once
 # dumpcap is capturing. A 30 s autostop bounds it even if cap_stop never runs.
 cap_start() {
-    local name=$1 port=$2 i
-    if ss -Hltun "sport = :$port" | grep -q .; then
-        die "port $port is in use"
-    fi
-    : >"$tmp/$name.dumpcap.log"
-    dumpcap -q -i lo -f "port $port" -P -a duration:30 -w "$tmp/$name.pcap" \
-        2>"$tmp/$name.dumpcap.log" &
-    cap_pid=$!
-    for i in $(seq 100); do
-        grep -q 'Capturing on' "$tmp/$name.dumpcap.log" && return 0
-        kill -0 "$cap_pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    cat "$tmp/$name.dumpcap.log" >&2
-    die "$name: dumpcap did not start"
+    cap_start_on "$1" 30 "$2"
 }
 
 # cap_stop NAME: let the last packets arrive, stop dumpcap with SIGINT (it
@@ -51,24 +37,30 @@ server_start() {
 # wait_listen NAME PORT [u]: wait until something listens on PORT
 # (TCP, or UDP with u).
 wait_listen() {
-    local name=$1 port=$2 proto=${3:-t} i
-    for i in $(seq 100); do
-        ss -Hl"${proto}"n "sport = :$port" | grep -q . && return 0
-        kill -0 "$server_pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    cat "$tmp/$name.server.log" >&2
-    die "$name: server is not listening on port $port"
+    local name=$1 port=$2 proto=${3:-t}
+    await 100 "$server_pid" "$tmp/$name.server.log" "$name: server is not listening on port $port" \
+        listening "$port" "$proto"
+}
+
+# listening PORT [u]: something listens on PORT (TCP, or UDP with u).
+listening() {
+    ss -Hl"${2:-t}"n "sport = :$1" | grep -q .
 }
 
 # server_wait NAME: wait for a server that exits by itself after one connection.
 server_wait() {
-    local name=$1 rc=0
-    wait "$server_pid" || rc=$?
+    reap "$server_pid" "$tmp/$1.server.log" "$1: server exited with"
     server_pid=
+}
+
+# reap PID LOG MESSAGE: wait for PID, which must exit 0; else show LOG and
+# die with MESSAGE and the exit status.
+reap() {
+    local rc=0
+    wait "$1" || rc=$?
     if [ "$rc" -ne 0 ]; then
-        cat "$tmp/$name.server.log" >&2
-        die "$name: server exited with $rc"
+        cat "$2" >&2
+        die "$3 $rc"
     fi
 }
 
@@ -124,7 +116,7 @@ proxy_pid=
 # cap_start_on NAME SECONDS PORT...: like cap_start, on several ports and with
 # its own autostop.
 cap_start_on() {
-    local name=$1 secs=$2 filter='' port i
+    local name=$1 secs=$2 filter='' port
     shift 2
     for port in "$@"; do
         ss -Hltun "sport = :$port" | grep -q . && die "port $port is in use"
@@ -134,42 +126,27 @@ cap_start_on() {
     dumpcap -q -i lo -f "$filter" -P -a "duration:$secs" -w "$tmp/$name.pcap" \
         2>"$tmp/$name.dumpcap.log" &
     cap_pid=$!
-    for i in $(seq 100); do
-        grep -q 'Capturing on' "$tmp/$name.dumpcap.log" && return 0
-        kill -0 "$cap_pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    cat "$tmp/$name.dumpcap.log" >&2
-    die "$name: dumpcap did not start"
+    await 100 "$cap_pid" "$tmp/$name.dumpcap.log" "$name: dumpcap did not start" \
+        capturing "$tmp/$name.dumpcap.log"
 }
 
 # proxy_start NAME SECONDS PORT tlsproxy.py-ARGS...: run tlsproxy.py (bounded),
 # wait until it listens on PORT (on the server's address, forwarding to the
 # backend's).
 proxy_start() {
-    local name=$1 secs=$2 port=$3 i
+    local name=$1 secs=$2 port=$3
     shift 3
     TLSPROXY_LISTEN=$server_addr TLSPROXY_BACKEND=$backend_addr \
         timeout "$secs" "$py" "$here/tlsproxy.py" "$@" >"$tmp/$name.proxy.log" 2>&1 &
     proxy_pid=$!
-    for i in $(seq 100); do
-        ss -Hltn "sport = :$port" | grep -q . && return 0
-        kill -0 "$proxy_pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    cat "$tmp/$name.proxy.log" >&2
-    die "$name: proxy is not listening on port $port"
+    await 100 "$proxy_pid" "$tmp/$name.proxy.log" "$name: proxy is not listening on port $port" \
+        listening "$port"
 }
 
 # proxy_wait NAME: the proxy exits by itself after its connections.
 proxy_wait() {
-    local name=$1 rc=0
-    wait "$proxy_pid" || rc=$?
+    reap "$proxy_pid" "$tmp/$1.proxy.log" "$1: proxy exited with"
     proxy_pid=
-    if [ "$rc" -ne 0 ]; then
-        cat "$tmp/$name.proxy.log" >&2
-        die "$name: proxy exited with $rc"
-    fi
 }
 
 # client_fails NAME CMD...: like client, but the client must fail.

@@ -19,7 +19,7 @@
 # code is not judged.
 scan_drop_alpn=0
 scan_scenario() {
-    local name=$1 port=$2 hellos=$3 setup=$4 cut i drop
+    local name=$1 port=$2 hellos=$3 setup=$4 cut drop
     shift 4
     local srv=(openssl s_server -accept "$server_addr:$port" -cert "$cert" -key "$key" -quiet -rev)
     if [ "$setup" = tls12 ]; then
@@ -29,10 +29,8 @@ scan_scenario() {
     dumpcap -q -i lo -f "port $port" -P -a duration:200 -w "$tmp/$name.raw.pcap" \
         2>"$tmp/$name.dumpcap.log" &
     cap_pid=$!
-    for i in $(seq 100); do
-        grep -q 'Capturing on' "$tmp/$name.dumpcap.log" && break
-        sleep 0.05
-    done
+    await 100 "$cap_pid" "$tmp/$name.dumpcap.log" "$name: dumpcap did not start" \
+        capturing "$tmp/$name.dumpcap.log"
     timeout 190 "${srv[@]}" </dev/null >"$tmp/$name.server.log" 2>&1 &
     server_pid=$!
     wait_listen "$name" "$port"

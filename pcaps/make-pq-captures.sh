@@ -131,11 +131,7 @@ done
 : >"$tmp/wire.log"
 "$py" "$here/pqwire.py" "$nsc" "$tapc" "$nss" "$taps" "$hold_ms" >"$tmp/wire.log" 2>&1 &
 pids+=($!)
-for i in $(seq 100); do
-    grep -q ready "$tmp/wire.log" && break
-    [ "$i" -lt 100 ] || { cat "$tmp/wire.log" >&2; die "pqwire.py did not start"; }
-    sleep 0.05
-done
+await 100 "" "$tmp/wire.log" "pqwire.py did not start" grep -q ready "$tmp/wire.log"
 # Fixed MAC addresses and static neighbours: no ARP in the captures.
 ip -n "$nsc" link set "$tapc" address 02:00:00:00:00:02 mtu 1500 up
 ip -n "$nss" link set "$taps" address 02:00:00:00:00:03 mtu 1500 up
@@ -180,13 +176,12 @@ wait_ok() {
 
 # wait_listen NS ADDR:PORT PID: until something listens there.
 wait_listen() {
-    local ns=$1 where=$2 pid=$3 i
-    for i in $(seq 200); do
-        ip netns exec "$ns" ss -Hltn "src $where" | grep -q . && return 0
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    die "nothing listens on $where in $ns"
+    await 200 "$3" "" "nothing listens on $2 in $1" ns_listening "$1" "$2"
+}
+
+# ns_listening NS ADDR:PORT: something in NS listens there.
+ns_listening() {
+    ip netns exec "$1" ss -Hltn "src $2" | grep -q .
 }
 
 # server35 NAME ADDR PORT N [s_server options...]: OpenSSL 3.5 s_server
@@ -239,19 +234,14 @@ client_fails() {
 cap_pid=
 # cap_start NAME PORT: dumpcap on the server's TAP device, "tcp port PORT".
 cap_start() {
-    local name=$1 port=$2 i
+    local name=$1 port=$2
     : >"$tmp/$name.dumpcap.log"
     ip netns exec "$nss" dumpcap -q -i "$taps" -f "tcp port $port" -P -a duration:40 \
         -w "$tmp/$name.pcap" 2>"$tmp/$name.dumpcap.log" &
     cap_pid=$!
     pids+=("$cap_pid")
-    for i in $(seq 100); do
-        grep -q 'Capturing on' "$tmp/$name.dumpcap.log" && return 0
-        kill -0 "$cap_pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    cat "$tmp/$name.dumpcap.log" >&2
-    die "$name: dumpcap did not start"
+    await 100 "$cap_pid" "$tmp/$name.dumpcap.log" "$name: dumpcap did not start" \
+        capturing "$tmp/$name.dumpcap.log"
 }
 # cap_stop NAME: let the last packets (a held-back segment, a RST) arrive,
 # stop dumpcap with SIGINT, install the file.

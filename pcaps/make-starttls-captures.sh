@@ -122,20 +122,15 @@ key=$tmp/key.pem
 # cap_start NAME FILTER: capture lo with a capture filter, in pcap format;
 # returns once dumpcap is capturing. A 60 s autostop bounds it.
 cap_start() {
-    local name=$1 filter=$2 _
+    local name=$1 filter=$2
     : >"$tmp/$name.dumpcap.log"
     dumpcap -q -i lo -f "$filter" -P -a duration:60 -w "$tmp/$name.pcap" \
         2>"$tmp/$name.dumpcap.log" &
     cap_pid=$!
     pids+=("$cap_pid")
-    for _ in $(seq 100); do
-        # dumpcap says so a moment before it sees the first packet.
-        grep -q 'Capturing on' "$tmp/$name.dumpcap.log" && sleep 0.3 && return 0
-        kill -0 "$cap_pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    cat "$tmp/$name.dumpcap.log" >&2
-    die "$name: dumpcap did not start"
+    await 100 "$cap_pid" "$tmp/$name.dumpcap.log" "$name: dumpcap did not start" \
+        capturing "$tmp/$name.dumpcap.log"
+    sleep 0.3 # dumpcap says so a moment before it sees the first packet
 }
 
 # cap_stop NAME: let the last packets arrive, stop dumpcap with SIGINT,
@@ -152,12 +147,12 @@ cap_stop() {
 
 # wait_listen NAME PORT: wait until something listens on PORT (TCP).
 wait_listen() {
-    local name=$1 port=$2 _
-    for _ in $(seq 200); do
-        ss -Hltn "sport = :$port" | grep -q . && return 0
-        sleep 0.05
-    done
-    die "$name: nothing listens on port $port (logs in $tmp)"
+    await 200 "" "" "$1: nothing listens on port $2 (logs in $tmp)" listening "$2"
+}
+
+# listening PORT: something listens on PORT (TCP).
+listening() {
+    ss -Hltn "sport = :$1" | grep -q .
 }
 
 # client NAME CMD...: run a client, bounded, stdin closed; fail with its log.
