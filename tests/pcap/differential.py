@@ -65,6 +65,11 @@ def pcap_jsonl(tool, files, shard=None):
         raise RuntimeError(f"{' '.join(args)} exited {p.returncode}: {p.stderr[:500]}")
     return lines
 
+# Why whole groups of KNOWN differ (their bytes are described at each group).
+SCANNER = "a scanner's connection that tshark does not dissect"
+FTP_AUTH_SSL = "FTP AUTH SSL: not an upgrade to tshark 4.0"
+REFUSED_STARTTLS = "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only"
+
 # (capture, side, frame, msg_type): why. side "pcap" = only tlsneg-pcap finds
 # the message, "tshark" = only tshark does.
 KNOWN = {
@@ -103,46 +108,26 @@ KNOWN = {
     # decode_error); tlsneg-pcap reads a TLS record or an SSLv2 hello at the
     # start of either direction of any stream. The alerts and FINs of those
     # connections follow.
-    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 7, 'alert 50'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 9, 'alert 70'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 10, 'close fin'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 11, 'close fin'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 6, 1):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 4, 'alert 50'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 9, 'alert 70'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 10, 'close fin'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 11, 'close fin'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 8, 1):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 4, 'alert 50'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 62, 'alert 70'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 63, 'close fin'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 64, 'close fin'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 61, 1):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 4, 'alert 50'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 60, 'alert 70'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 61, 'close fin'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 62, 'close fin'):
-        "a scanner's connection that tshark does not dissect",
-    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 59, 1):
-        "a scanner's connection that tshark does not dissect",
+    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 7, 'alert 50'): SCANNER,
+    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 9, 'alert 70'): SCANNER,
+    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 10, 'close fin'): SCANNER,
+    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 11, 'close fin'): SCANNER,
+    ('pcaps/scan-sslscan-tls12.pcap', 'pcap', 6, 1): SCANNER,
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 4, 'alert 50'): SCANNER,
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 9, 'alert 70'): SCANNER,
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 10, 'close fin'): SCANNER,
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 11, 'close fin'): SCANNER,
+    ('pcaps/scan-sslscan-tls13.pcap', 'pcap', 8, 1): SCANNER,
+    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 4, 'alert 50'): SCANNER,
+    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 62, 'alert 70'): SCANNER,
+    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 63, 'close fin'): SCANNER,
+    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 64, 'close fin'): SCANNER,
+    ('pcaps/scan-testssl-tls12.pcap', 'pcap', 61, 1): SCANNER,
+    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 4, 'alert 50'): SCANNER,
+    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 60, 'alert 70'): SCANNER,
+    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 61, 'close fin'): SCANNER,
+    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 62, 'close fin'): SCANNER,
+    ('pcaps/scan-testssl-tls13.pcap', 'pcap', 59, 1): SCANNER,
     # FTP AUTH SSL (curl's first choice) answered 234 by vsftpd: the client's
     # next bytes are a ClientHello (frame 9: 16 03 01 02 00 01 ...), the
     # server's a HelloRetryRequest (10), then ClientHello 11, ServerHello
@@ -151,26 +136,18 @@ KNOWN = {
     # tshark shows these frames as FTP lines and the plugin sees no hello
     # there; tlsneg-pcap reads the upgrade (docs/tlsneg-pcap.md: TLS after
     # a plaintext prefix), and with it that stream's FIN and RST.
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 9, 1): "FTP AUTH SSL: not an upgrade to tshark 4.0",
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, 2): "FTP AUTH SSL: not an upgrade to tshark 4.0",
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 11, 1): "FTP AUTH SSL: not an upgrade to tshark 4.0",
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, 2): "FTP AUTH SSL: not an upgrade to tshark 4.0",
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 60, "close fin"):
-        "FTP AUTH SSL: not an upgrade to tshark 4.0",
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 62, "close rst"):
-        "FTP AUTH SSL: not an upgrade to tshark 4.0",
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 9, "jsonl hello ClientHello"):
-        "FTP AUTH SSL: not an upgrade to tshark 4.0",
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, "jsonl hello HelloRetryRequest"):
-        "FTP AUTH SSL: not an upgrade to tshark 4.0",
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, "jsonl outcome hello_retry_request"):
-        "FTP AUTH SSL: not an upgrade to tshark 4.0",
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 11, "jsonl hello ClientHello"):
-        "FTP AUTH SSL: not an upgrade to tshark 4.0",
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, "jsonl hello ServerHello"):
-        "FTP AUTH SSL: not an upgrade to tshark 4.0",
-    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, "jsonl outcome server_hello"):
-        "FTP AUTH SSL: not an upgrade to tshark 4.0",
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 9, 1): FTP_AUTH_SSL,
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, 2): FTP_AUTH_SSL,
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 11, 1): FTP_AUTH_SSL,
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, 2): FTP_AUTH_SSL,
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 60, "close fin"): FTP_AUTH_SSL,
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 62, "close rst"): FTP_AUTH_SSL,
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 9, "jsonl hello ClientHello"): FTP_AUTH_SSL,
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, "jsonl hello HelloRetryRequest"): FTP_AUTH_SSL,
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 10, "jsonl outcome hello_retry_request"): FTP_AUTH_SSL,
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 11, "jsonl hello ClientHello"): FTP_AUTH_SSL,
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, "jsonl hello ServerHello"): FTP_AUTH_SSL,
+    ("pcaps/starttls-ftp-curl.pcap", "pcap", 12, "jsonl outcome server_hello"): FTP_AUTH_SSL,
     # STARTTLS refused (502, frame 10), and s_client sends its ClientHello
     # anyway (frame 11), into a session that stays plaintext SMTP (postfix
     # answers 500 lines, 12). On port 2525 no SMTP dissector reads the
@@ -178,16 +155,13 @@ KNOWN = {
     # 25 (starttls-smtp-not-offered.pcap) the SMTP dissector keeps it an
     # SMTP line and both front ends agree. tlsneg-pcap follows the dialog on
     # every port: a refused command leaves the stream plaintext.
-    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 11, 1):
-        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
-    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 13, "close fin"):
-        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
-    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 14, "close fin"):
-        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 11, 1): REFUSED_STARTTLS,
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 13, "close fin"): REFUSED_STARTTLS,
+    ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 14, "close fin"): REFUSED_STARTTLS,
     ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 11, "jsonl hello ClientHello"):
-        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
+        REFUSED_STARTTLS,
     ("pcaps/starttls-smtp-not-offered-port2525.pcap", "tshark", 13, "jsonl outcome close"):
-        "a ClientHello after a refused STARTTLS: TLS to tshark's heuristic only",
+        REFUSED_STARTTLS,
 }
 
 
