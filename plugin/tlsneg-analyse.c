@@ -181,10 +181,10 @@ static frame_result *track_close(guint32 flags, packet_info *pinfo, frame_result
     }
     conversation_t *conv;
     tlsneg_conn *c = existing_connection(pinfo, &conv);
-    tlsneg_event ev = event_of(pinfo);
     if (!conv) {
         return res; /* no conversation: nothing began here */
     }
+    tlsneg_event ev = event_of(pinfo);
     if (!c || !c->has_client_hello) {
         /* Used while the connection has shown no ClientHello. */
         ev.sender = tlsneg_tree_tcp_sender(pinfo, conv);
