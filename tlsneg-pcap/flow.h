@@ -55,6 +55,26 @@ typedef struct {
     size_t n;
 } seg_map;
 
+/* The spans that brought a direction's bytes not yet read (TCP segments,
+ * QUIC CRYPTO frames), grown as they come (seglog.c); lost: more came than
+ * the caller's bound, and its counts stay unknown until the bytes they
+ * brought are read (the caller clears it). */
+typedef struct {
+    seg_span *v;
+    uint16_t n, cap;
+    bool lost;
+} seg_log;
+
+/* tlsneg_seg_log_add remembers that frame brought the stream bytes
+ * [start, end), up to max spans. */
+void tlsneg_seg_log_add(seg_log *l, uint16_t max, uint32_t frame, uint64_t start, uint64_t end);
+/* tlsneg_seg_log_trim forgets the spans that end at or before from. */
+void tlsneg_seg_log_trim(seg_log *l, uint64_t from);
+/* tlsneg_seg_log_map: the log as the map of the bytes from stream offset
+ * off (out); NULL when spans were lost. */
+const seg_map *tlsneg_seg_log_map(const seg_log *l, uint64_t off, seg_map *out);
+void tlsneg_seg_log_free(seg_log *l);
+
 /* tlsneg_seg_count counts into out the segments of map that hold any byte
  * of the stream range [start, end), in stream order. */
 void tlsneg_seg_count(tlsneg_segments *out, const seg_map *map, uint64_t start, uint64_t end);

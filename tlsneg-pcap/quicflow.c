@@ -19,9 +19,7 @@ typedef struct {
     tlsneg_stream s;
     hs_msg hs;
     uint64_t next_pn;
-    seg_span log[QUIC_LOG_MAX]; /* the frame of each CRYPTO frame's new bytes */
-    uint8_t log_n;
-    bool log_lost;
+    seg_log log; /* the frame of each CRYPTO frame's new bytes */
 } quic_side;
 
 struct quic_state {
@@ -39,6 +37,7 @@ void tlsneg_quicflow_free(quic_state *q)
         for (int i = 0; i < 2; i++) {
             tlsneg_stream_free(&q->side[i].s);
             tlsneg_hs_free(&q->side[i].hs);
+            tlsneg_seg_log_free(&q->side[i].log);
         }
         free(q);
     }
@@ -57,16 +56,9 @@ typedef struct {
  * forgotten once nothing is pending (the message knows, hs_msg.segs_lost). */
 static void log_trim(quic_side *s)
 {
-    uint64_t from = s->hs.hdr_got > 0 && !s->hs.segs_lost ? s->hs.start : s->s.base;
-    uint8_t kept = 0;
-    for (uint8_t i = 0; i < s->log_n; i++) {
-        if (s->log[i].end > from) {
-            s->log[kept++] = s->log[i];
-        }
-    }
-    s->log_n = kept;
+    tlsneg_seg_log_trim(&s->log, s->hs.hdr_got > 0 && !s->hs.segs_lost ? s->hs.start : s->s.base);
     if (s->s.have == 0 && s->s.num_ahead == 0) {
-        s->log_lost = false;
+        s->log.lost = false;
     }
 }
 
@@ -77,19 +69,15 @@ static void quic_crypto(void *user, uint64_t offset, const uint8_t *data, size_t
     tlsneg_stream_result r =
         tlsneg_stream_add(&s->s, offset, data, len, c->p->cfg.max_buffer, &c->p->st.tcp_dropped);
     if (r == TLSNEG_STREAM_IN_ORDER || r == TLSNEG_STREAM_AHEAD) {
-        if (s->log_n < QUIC_LOG_MAX) {
-            s->log[s->log_n++] = (seg_span){c->p->frame, offset, offset + len};
-        } else {
-            s->log_lost = true;
-        }
+        tlsneg_seg_log_add(&s->log, QUIC_LOG_MAX, c->p->frame, offset, offset + len);
     }
     if (r != TLSNEG_STREAM_IN_ORDER) {
         return;
     }
     uint32_t n = s->s.have;
-    seg_map map = {s->s.base, s->log, s->log_n};
+    seg_map map;
     if (tlsneg_hs_feed(c->p, c->f, c->d, &s->hs, TLSNEG_WIRE_QUIC, s->s.buf, n, false, 0,
-                       s->log_lost ? NULL : &map)) {
+                       tlsneg_seg_log_map(&s->log, s->s.base, &map))) {
         tlsneg_stream_consume(&s->s, n);
         log_trim(s);
     } else {

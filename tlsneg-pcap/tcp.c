@@ -33,11 +33,9 @@ struct tcp_dir {
     uint64_t resync_at;
     hs_msg hs;
     /* The segments that brought the bytes still pending in s, for the
-     * messages they hold (hello_segments); log_lost: more came than
-     * TCP_LOG_MAX, and nothing is counted until s empties. */
-    seg_span *log;
-    uint16_t log_n, log_cap;
-    bool log_lost;
+     * messages they hold (hello_segments); once more came than TCP_LOG_MAX,
+     * nothing is counted until s empties. */
+    seg_log log;
 };
 
 /* Segments remembered per direction while a record waits for its end: a
@@ -50,7 +48,7 @@ void tlsneg_tcp_dir_free(tcp_dir *t)
     if (t) {
         tlsneg_stream_free(&t->s);
         tlsneg_hs_free(&t->hs);
-        free(t->log);
+        tlsneg_seg_log_free(&t->log);
         free(t);
     }
 }
@@ -68,51 +66,16 @@ static void tcp_done(tcp_dir *t)
     t->done = true;
     tlsneg_stream_free(&t->s);
     tlsneg_hs_free(&t->hs);
-    free(t->log);
-    t->log = NULL;
-    t->log_n = t->log_cap = 0;
-}
-
-/* log_segment remembers that frame brought the stream bytes [start, end). */
-static void log_segment(tcp_dir *t, uint32_t frame, uint64_t start, uint64_t end)
-{
-    if (t->log_n == t->log_cap) {
-        uint16_t cap = t->log_cap ? (uint16_t)(t->log_cap * 2) : 4;
-        seg_span *l = cap <= TCP_LOG_MAX ? realloc(t->log, cap * sizeof *l) : NULL;
-        if (!l) {
-            t->log_lost = true;
-            return;
-        }
-        t->log = l;
-        t->log_cap = cap;
-    }
-    t->log[t->log_n++] = (seg_span){frame, start, end};
+    tlsneg_seg_log_free(&t->log);
 }
 
 /* log_trim forgets the segments whose bytes were all consumed. */
 static void log_trim(tcp_dir *t)
 {
-    uint16_t kept = 0;
-    for (uint16_t i = 0; i < t->log_n; i++) {
-        if (t->log[i].end > t->s.base) {
-            t->log[kept++] = t->log[i];
-        }
+    tlsneg_seg_log_trim(&t->log, t->s.base);
+    if (t->log.n == 0 && t->s.have == 0 && t->s.num_ahead == 0) {
+        t->log.lost = false;
     }
-    t->log_n = kept;
-    if (kept == 0 && t->s.have == 0 && t->s.num_ahead == 0) {
-        t->log_lost = false;
-    }
-}
-
-/* log_map: the segments of the pending bytes, the first of them at stream
- * offset off; NULL when some were not remembered. */
-static const seg_map *log_map(const tcp_dir *t, uint64_t off, seg_map *out)
-{
-    if (t->log_lost) {
-        return NULL;
-    }
-    *out = (seg_map){off, t->log, t->log_n};
-    return out;
 }
 
 /* sslv2_hello tells how long the SSLv2-compatible ClientHello record at the
@@ -551,7 +514,8 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
                 if (tlsneg_stream_add(&t->s, t->s.base, n->payload + used, n->payload_len - used,
                                       p->cfg.max_buffer,
                                       &p->st.tcp_dropped) == TLSNEG_STREAM_IN_ORDER) {
-                    log_segment(t, p->frame, t->s.base, off + n->payload_len);
+                    tlsneg_seg_log_add(&t->log, TCP_LOG_MAX, p->frame, t->s.base,
+                                       off + n->payload_len);
                 }
             }
         } else {
@@ -559,7 +523,8 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
             tlsneg_stream_result r = tlsneg_stream_add(&t->s, off, n->payload, n->payload_len,
                                                        p->cfg.max_buffer, &p->st.tcp_dropped);
             if (r == TLSNEG_STREAM_AHEAD || r == TLSNEG_STREAM_IN_ORDER) {
-                log_segment(t, p->frame, off < next ? next : off, off + n->payload_len);
+                tlsneg_seg_log_add(&t->log, TCP_LOG_MAX, p->frame, off < next ? next : off,
+                                   off + n->payload_len);
             }
             if (r == TLSNEG_STREAM_AHEAD) {
                 p->st.tcp_out_of_order++;
@@ -569,8 +534,8 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
             }
             if (r == TLSNEG_STREAM_IN_ORDER) {
                 seg_map map;
-                uint32_t used =
-                    tcp_records(p, f, d, t, t->s.buf, t->s.have, log_map(t, t->s.base, &map));
+                uint32_t used = tcp_records(p, f, d, t, t->s.buf, t->s.have,
+                                            tlsneg_seg_log_map(&t->log, t->s.base, &map));
                 if (!t->done) {
                     tlsneg_stream_consume(&t->s, used);
                     log_trim(t);
