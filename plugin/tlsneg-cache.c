@@ -71,43 +71,11 @@ frame_result *tlsneg_cache_get(packet_info *pinfo)
 }
 
 /* pack_facts copies f into file scope, its lists in one allocation of their
- * exact size: the spans and GREASE values (4-byte aligned) first, then the
- * offered versions, then the server name. */
+ * exact size (tlsneg_facts_pack). */
 static void pack_facts(tlsneg_facts *dst, const tlsneg_facts *f)
 {
-    *dst = *f;
-    gsize spans = MIN(f->num_offered, TLSNEG_MAX_SPANS) * sizeof *f->offered_at;
-    gsize grease = f->num_grease * sizeof *f->grease;
-    gsize shares = f->num_key_shares * sizeof *f->key_shares;
-    gsize frames = f->num_segment_frames * sizeof *f->segment_frames;
-    gsize offered = f->num_offered * sizeof *f->offered;
-    gsize groups = f->num_groups * sizeof *f->groups;
-    gsize sni = f->sni ? strlen(f->sni) + 1 : 0;
-    gsize size = spans + grease + shares + frames + offered + groups + sni;
-    if (!size) {
-        dst->offered_at = NULL;
-        dst->grease = NULL;
-        dst->key_shares = NULL;
-        dst->segment_frames = NULL;
-        dst->offered = dst->groups = NULL;
-        dst->sni = NULL;
-        return;
-    }
-    guint8 *p = (guint8 *)wmem_alloc(wmem_file_scope(), size);
-    /* 4-byte aligned parts first, then the 2-byte ones, then the name */
-    dst->offered_at = spans ? (const tlsneg_span *)memcpy(p, f->offered_at, spans) : NULL;
-    p += spans;
-    dst->grease = grease ? (const tlsneg_grease *)memcpy(p, f->grease, grease) : NULL;
-    p += grease;
-    dst->key_shares = shares ? (const tlsneg_key_share *)memcpy(p, f->key_shares, shares) : NULL;
-    p += shares;
-    dst->segment_frames = frames ? (const guint32 *)memcpy(p, f->segment_frames, frames) : NULL;
-    p += frames;
-    dst->offered = offered ? (const guint16 *)memcpy(p, f->offered, offered) : NULL;
-    p += offered;
-    dst->groups = groups ? (const guint16 *)memcpy(p, f->groups, groups) : NULL;
-    p += groups;
-    dst->sni = sni ? (const char *)memcpy(p, f->sni, sni) : NULL;
+    gsize size = tlsneg_facts_packed_size(f);
+    tlsneg_facts_pack(dst, size ? wmem_alloc(wmem_file_scope(), size) : NULL, f);
 }
 
 static void keep_findings(msg_result *r, const tlsneg_findings *fs)

@@ -3,7 +3,6 @@
  * outputs (analysis.h). */
 #include "analysis.h"
 
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,15 +14,16 @@
 #include "trace.h"
 
 /* What the session layer keeps per connection (--trace and the outputs),
- * found by the packet path's connection id: about 1 KB per connection, freed
- * when the packet path drops the flow (TLSNEG_EV_END), so that memory
- * stays flat in the number of connections. */
+ * found by the packet path's connection id: about 350 bytes per connection
+ * and its ClientHello's lists (kept_lists, tlsneg_facts_pack), freed when
+ * the packet path drops the flow (TLSNEG_EV_END), so that memory stays flat
+ * in the number of connections. */
 typedef struct {
     tlsneg_conntab_node node; /* first: its place in the table */
     uint64_t id;
     tlsneg_conn conn;
     tlsneg_facts kept;
-    tlsneg_facts_buf kept_buf;
+    void *kept_lists;
 } kept_conn;
 
 struct tlsneg_analysis {
@@ -67,6 +67,7 @@ static void conn_forget(tlsneg_analysis *t, uint64_t id)
     if (c) {
         tlsneg_session_forget(t->session, &c->conn);
         tlsneg_conntab_remove(&t->conns, &c->node);
+        free(c->kept_lists);
         free(c);
     }
 }
@@ -79,13 +80,10 @@ static kept_conn *conn_find(tlsneg_analysis *t, uint64_t id)
     if (c) {
         return c;
     }
-    /* kept_buf is written before it is read (tlsneg_facts_copy): only what
-     * comes before it starts zeroed. */
-    c = malloc(sizeof *c);
+    c = calloc(1, sizeof *c);
     if (!c) {
         return NULL;
     }
-    memset(c, 0, offsetof(kept_conn, kept_buf));
     c->id = id;
     c->conn.id = id;
     tlsneg_conntab_add(&t->conns, &c->node, conn_hash(id));
@@ -95,8 +93,26 @@ static kept_conn *conn_find(tlsneg_analysis *t, uint64_t id)
     return c;
 }
 
+/* keep_client_hello keeps f, the ClientHello the session layer judges the
+ * connection's later messages by, its lists in a block of their size; out
+ * of memory, none is kept (what needs it is not judged, as before a
+ * connection's first hello). */
+static void keep_client_hello(kept_conn *c, const tlsneg_facts *f)
+{
+    size_t size = tlsneg_facts_packed_size(f);
+    free(c->kept_lists);
+    c->kept_lists = size ? malloc(size) : NULL;
+    if (size && !c->kept_lists) {
+        tlsneg_conn_keep_client_hello(&c->conn, NULL);
+        return;
+    }
+    tlsneg_facts_pack(&c->kept, c->kept_lists, f);
+    tlsneg_conn_keep_client_hello(&c->conn, &c->kept);
+}
+
 static void conn_free(tlsneg_conntab_node *n)
 {
+    free(((kept_conn *)n)->kept_lists);
     free(n);
 }
 
@@ -239,8 +255,7 @@ static void hello_event(tlsneg_analysis *t, kept_conn *tc, const tlsneg_ev *ev,
         return;
     }
     if (x->keep_facts) {
-        tlsneg_facts_copy(&tc->kept, &tc->kept_buf, &x->facts);
-        tlsneg_conn_keep_client_hello(&tc->conn, &tc->kept);
+        keep_client_hello(tc, &x->facts);
     }
     outs_message(ev, tc->id, t, x);
     if (t->cfg.trace) {

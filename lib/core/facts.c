@@ -712,6 +712,57 @@ const char *tlsneg_facts_summary(const tlsneg_facts *f, char *buf, size_t buf_le
     return buf;
 }
 
+/* The sizes of f's lists in the order tlsneg_facts_pack lays them out:
+ * the 4-byte aligned ones first, then the 2-byte ones, then the name. */
+typedef struct {
+    size_t spans, grease, shares, frames, offered, groups, sni;
+} packed_sizes;
+
+static packed_sizes packed_sizes_of(const tlsneg_facts *f)
+{
+    size_t n_spans = f->num_offered < TLSNEG_MAX_SPANS ? f->num_offered : TLSNEG_MAX_SPANS;
+    return (packed_sizes){
+        f->offered_at ? n_spans * sizeof *f->offered_at : 0,
+        f->grease ? f->num_grease * sizeof *f->grease : 0,
+        f->key_shares ? f->num_key_shares * sizeof *f->key_shares : 0,
+        f->segment_frames ? f->num_segment_frames * sizeof *f->segment_frames : 0,
+        f->offered ? f->num_offered * sizeof *f->offered : 0,
+        f->groups ? f->num_groups * sizeof *f->groups : 0,
+        f->sni ? strlen(f->sni) + 1 : 0,
+    };
+}
+
+size_t tlsneg_facts_packed_size(const tlsneg_facts *f)
+{
+    packed_sizes z = packed_sizes_of(f);
+    return z.spans + z.grease + z.shares + z.frames + z.offered + z.groups + z.sni;
+}
+
+/* pack_part copies n bytes of src to *p and moves *p on; NULL when n is 0. */
+static const void *pack_part(uint8_t **p, const void *src, size_t n)
+{
+    if (!n) {
+        return NULL;
+    }
+    void *at = memcpy(*p, src, n);
+    *p += n;
+    return at;
+}
+
+void tlsneg_facts_pack(tlsneg_facts *dst, void *mem, const tlsneg_facts *f)
+{
+    packed_sizes z = packed_sizes_of(f);
+    uint8_t *p = mem;
+    *dst = *f;
+    dst->offered_at = pack_part(&p, f->offered_at, z.spans);
+    dst->grease = pack_part(&p, f->grease, z.grease);
+    dst->key_shares = pack_part(&p, f->key_shares, z.shares);
+    dst->segment_frames = pack_part(&p, f->segment_frames, z.frames);
+    dst->offered = pack_part(&p, f->offered, z.offered);
+    dst->groups = pack_part(&p, f->groups, z.groups);
+    dst->sni = pack_part(&p, f->sni, z.sni);
+}
+
 void tlsneg_facts_copy(tlsneg_facts *dst, tlsneg_facts_buf *buf, const tlsneg_facts *src)
 {
     *dst = *src;

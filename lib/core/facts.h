@@ -164,6 +164,14 @@ void tlsneg_facts_set_segments(tlsneg_facts *out, tlsneg_facts_buf *buf, uint16_
  * lists point to is not needed afterwards). */
 void tlsneg_facts_copy(tlsneg_facts *dst, tlsneg_facts_buf *buf, const tlsneg_facts *src);
 
+/* tlsneg_facts_packed_size is the size of the block tlsneg_facts_pack
+ * needs for f's lists (0: none). tlsneg_facts_pack copies f into dst and
+ * its lists (the version spans included) into mem, a block of that size
+ * aligned as malloc's are: a hello kept for long takes the bytes its lists
+ * hold, not a whole tlsneg_facts_buf. */
+size_t tlsneg_facts_packed_size(const tlsneg_facts *f);
+void tlsneg_facts_pack(tlsneg_facts *dst, void *mem, const tlsneg_facts *f);
+
 /* tlsneg_facts_is_dtls reports whether f's versions are in the DTLS family. */
 bool tlsneg_facts_is_dtls(const tlsneg_facts *f);
 

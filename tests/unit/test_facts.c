@@ -314,6 +314,56 @@ static void group_names(void)
        "group bits: one each for the 16 groups (%u wrong, %u with a bit)", wrong, with_bit);
 }
 
+/* in_block tells whether n bytes at p lie inside [block, block + size). */
+static int in_block(const void *p, size_t n, const void *block, size_t size)
+{
+    const uint8_t *b = block, *q = p;
+    return n == 0 ? p == NULL : q >= b && q + n <= b + size;
+}
+
+/* A hello packed into a block of its lists' exact size (ASan would see a
+ * write past it) reads the same as the hello it came from, after the
+ * storage it came from is overwritten. */
+static void packed_copy(void)
+{
+    static const uint32_t frames[] = {7, 9};
+    tlsneg_facts f = derive(chrome55_client_hello_hex, TLSNEG_WIRE_TLS);
+    tlsneg_facts_set_segments(&f, &buf, 2, frames, 2);
+    tlsneg_facts_buf was = buf;
+    size_t size = tlsneg_facts_packed_size(&f);
+    void *block = malloc(size);
+    tlsneg_facts p;
+    tlsneg_facts_pack(&p, block, &f);
+    memset(&buf, 0xa5, sizeof buf);
+    size_t n_spans = p.num_offered < TLSNEG_MAX_SPANS ? p.num_offered : TLSNEG_MAX_SPANS;
+    ok(p.num_offered == 5 && p.num_grease == 6 && p.num_groups == f.num_groups &&
+           p.num_groups > 0 && p.num_key_shares == 2 && p.num_segment_frames == 2,
+       "packed: the counts of the hello (Chrome 55, two segments)");
+    ok(memcmp(p.offered, was.offered, p.num_offered * sizeof *p.offered) == 0 &&
+           memcmp(p.offered_at, was.offered_at, n_spans * sizeof *p.offered_at) == 0 &&
+           memcmp(p.grease, was.grease, p.num_grease * sizeof *p.grease) == 0 &&
+           memcmp(p.groups, was.groups, p.num_groups * sizeof *p.groups) == 0 &&
+           memcmp(p.key_shares, was.key_shares, p.num_key_shares * sizeof *p.key_shares) == 0 &&
+           p.segment_frames[0] == 7 && p.segment_frames[1] == 9 &&
+           strcmp(p.sni, "tls13.crypto.mozilla.org") == 0,
+       "packed: every list and the server name as derived, the source overwritten");
+    ok(in_block(p.offered, p.num_offered * sizeof *p.offered, block, size) &&
+           in_block(p.offered_at, n_spans * sizeof *p.offered_at, block, size) &&
+           in_block(p.grease, p.num_grease * sizeof *p.grease, block, size) &&
+           in_block(p.groups, p.num_groups * sizeof *p.groups, block, size) &&
+           in_block(p.key_shares, p.num_key_shares * sizeof *p.key_shares, block, size) &&
+           in_block(p.segment_frames, 2 * sizeof *p.segment_frames, block, size) &&
+           in_block(p.sni, strlen(p.sni) + 1, block, size),
+       "packed: every list inside the one block");
+    free(block);
+    tlsneg_facts none;
+    memset(&none, 0, sizeof none);
+    tlsneg_facts_pack(&p, NULL, &none);
+    ok(tlsneg_facts_packed_size(&none) == 0 && !p.offered && !p.offered_at && !p.grease &&
+           !p.groups && !p.key_shares && !p.segment_frames && !p.sni,
+       "packed: a hello without lists needs no block");
+}
+
 int main(void)
 {
     key_exchange();
@@ -326,5 +376,6 @@ int main(void)
     downgrade_sentinels();
     summaries_speak_plainly();
     hostile_sni_is_escaped();
+    packed_copy();
     return tap_done();
 }
