@@ -167,6 +167,7 @@ static void quic_initial(tlsneg_pcap *p, flow *f, int d, const tlsneg_quic_long 
                 for (int i = 0; i < 2; i++) {
                     tlsneg_stream_free(&q->side[i].s);
                     tlsneg_hs_free(&q->side[i].hs);
+                    tlsneg_seg_log_free(&q->side[i].log);
                     memset(&q->side[i], 0, sizeof q->side[i]);
                 }
             }
