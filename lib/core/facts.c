@@ -771,6 +771,11 @@ void tlsneg_facts_copy(tlsneg_facts *dst, tlsneg_facts_buf *buf, const tlsneg_fa
     if (n_off && src->offered != buf->offered) {
         memmove(buf->offered, src->offered, n_off * sizeof *src->offered);
     }
+    size_t n_spans = src->offered_at ? (n_off < TLSNEG_MAX_SPANS ? n_off : TLSNEG_MAX_SPANS) : 0;
+    if (n_spans && src->offered_at != buf->offered_at) {
+        memmove(buf->offered_at, src->offered_at, n_spans * sizeof *src->offered_at);
+    }
+    dst->offered_at = n_spans ? buf->offered_at : NULL;
     if (n_gr && src->grease != buf->grease) {
         memmove(buf->grease, src->grease, n_gr * sizeof *src->grease);
     }

@@ -160,8 +160,8 @@ void tlsneg_facts_derive(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg_
 void tlsneg_facts_set_segments(tlsneg_facts *out, tlsneg_facts_buf *buf, uint16_t n,
                                const uint32_t *frames, size_t num_frames);
 
-/* tlsneg_facts_copy copies src into dst, its lists into buf (what src's
- * lists point to is not needed afterwards). */
+/* tlsneg_facts_copy copies src into dst, its lists (the version spans
+ * included) into buf (what src's lists point to is not needed afterwards). */
 void tlsneg_facts_copy(tlsneg_facts *dst, tlsneg_facts_buf *buf, const tlsneg_facts *src);
 
 /* tlsneg_facts_packed_size is the size of the block tlsneg_facts_pack

@@ -356,6 +356,16 @@ static void packed_copy(void)
            in_block(p.sni, strlen(p.sni) + 1, block, size),
        "packed: every list inside the one block");
     free(block);
+    static tlsneg_facts_buf copy_buf;
+    tlsneg_facts c;
+    f = derive(chrome55_client_hello_hex, TLSNEG_WIRE_TLS);
+    was = buf;
+    tlsneg_facts_copy(&c, &copy_buf, &f);
+    memset(&buf, 0xa5, sizeof buf);
+    ok(c.offered_at == copy_buf.offered_at &&
+           memcmp(c.offered_at, was.offered_at, n_spans * sizeof *c.offered_at) == 0 &&
+           memcmp(c.offered, was.offered, c.num_offered * sizeof *c.offered) == 0,
+       "copied: the versions and their positions in the copy's buffer");
     tlsneg_facts none;
     memset(&none, 0, sizeof none);
     tlsneg_facts_pack(&p, NULL, &none);
