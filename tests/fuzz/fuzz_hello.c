@@ -128,6 +128,26 @@ static void check_version_names(uint16_t v, bool dtls)
     (void)tlsneg_version_is_draft(v);
 }
 
+/* check_packed packs f into a block of exactly the size it asks for (ASan
+ * sees a write past it) and reads every list back. */
+static void check_packed(const tlsneg_facts *f)
+{
+    size_t size = tlsneg_facts_packed_size(f);
+    void *block = size ? malloc(size) : NULL;
+    require(!size || block);
+    tlsneg_facts p;
+    tlsneg_facts_pack(&p, block, f);
+    require(p.num_offered == f->num_offered && p.num_grease == f->num_grease &&
+            p.num_groups == f->num_groups && p.num_key_shares == f->num_key_shares);
+    require(!p.offered || memcmp(p.offered, f->offered, p.num_offered * sizeof *p.offered) == 0);
+    require(!p.grease || memcmp(p.grease, f->grease, p.num_grease * sizeof *p.grease) == 0);
+    require(!p.groups || memcmp(p.groups, f->groups, p.num_groups * sizeof *p.groups) == 0);
+    require(!p.key_shares ||
+            memcmp(p.key_shares, f->key_shares, p.num_key_shares * sizeof *p.key_shares) == 0);
+    require(!f->sni || (p.sni && strcmp(p.sni, f->sni) == 0));
+    free(block);
+}
+
 static void check_facts(const tlsneg_facts *f, const tlsneg_facts_buf *buf)
 {
     bool dtls = tlsneg_facts_is_dtls(f);
@@ -232,6 +252,7 @@ static void analyse(const input *in, const tlsneg_hello *h, bool has_record_vers
     require(buf != NULL);
     tlsneg_facts_derive(&f, buf, h, has_record_version, record_version);
     check_facts(&f, buf);
+    check_packed(&f);
     summarise(&f);
     check_rules(h, &f, ctx);
     free(buf);
