@@ -146,11 +146,7 @@ static void dump(const tlsneg_hello *h)
 
     if (client) {
         /* Keep a copy whose lists point into conn's own storage. */
-        conn.client_hello_buf = buf;
-        conn.client_hello = f;
-        conn.client_hello.offered = conn.client_hello_buf.offered;
-        conn.client_hello.grease = conn.client_hello_buf.grease;
-        conn.client_hello.sni = f.sni ? conn.client_hello_buf.sni : NULL;
+        tlsneg_facts_copy(&conn.client_hello, &conn.client_hello_buf, &f);
         conn.has_client_hello = true;
     } else if (h->is_hrr) {
         conn.hrr_seen = true;

@@ -4,7 +4,10 @@
 legacy_version, supported_versions, extension order, message length,
 supported_groups, key shares (group and length) and selected group
 (tlsneg-dump) equal tshark's own tls.*/dtls.* fields
-(tests/captures/extract_hellos.py)."""
+(tests/captures/extract_hellos.py). And tlsneg-dump judges a ServerHello
+by the ClientHello it kept: server_group_no_client_share exactly when
+tshark shows the ServerHello's group among that ClientHello's groups (or
+no list) but not among its key shares."""
 import argparse
 import glob
 import json
@@ -99,6 +102,22 @@ def key_exchange_checks(m, core):
     return checks
 
 
+def kept_hello_check(m, core, client):
+    """For a ServerHello with a key share judged against client (the last
+    ClientHello before it, as tlsneg-dump keeps it: its tshark fields and
+    the core's reading), whether server_group_no_client_share must be
+    reported, read off tshark's fields; None where the rule does not judge
+    (a HelloRetryRequest, no ClientHello, a broken one, no key_share)."""
+    if m["type"] != 2 or core["hrr"] or not client or client[1]["status"] != "ok":
+        return None
+    shares = m.get("key_share_groups", [])
+    if not shares or 51 not in client[0]["extension_types"]:
+        return None
+    group = shares[0]
+    listed = client[0].get("groups") or []
+    return group not in client[0]["key_share_groups"] and (not listed or group in listed)
+
+
 def tshark_version():
     out = tsharkbox.plain_run(["--version"]).stdout
     m = re.search(r"TShark \(Wireshark\) (\d+)\.(\d+)", out)
@@ -123,8 +142,19 @@ def main():
                              capture_output=True, text=True, check=True).stdout.splitlines()
         name = os.path.relpath(cap, ROOT)
         problems = []
+        client = None
         for (m, _), line in zip(pairs, out):
             core = json.loads(line)
+            want_finding = kept_hello_check(m, core, client)
+            if m["type"] == 1:
+                client = (m, core)
+            if want_finding is not None:
+                got_finding = any(f["finding"] == "server_group_no_client_share"
+                                  for f in core.get("findings", []))
+                if want_finding != got_finding:
+                    problems.append(f"frame {m['frame']}: server_group_no_client_share "
+                                    f"{'missing' if want_finding else 'reported'} against the "
+                                    f"kept ClientHello (frame {client[0]['frame']})")
             want_sv = [int(v, 16) for v in m["supported_versions"]]
             got_sv = core["supported_versions"] or []
             checks = [("legacy_version", int(m["legacy_version"], 16), core["legacy_version"]),
