@@ -692,6 +692,20 @@ static bool hrr_for_unshared(const judge *j)
            lists_group(client, j->f->group_selected) && !shares_group(client, j->f->group_selected);
 }
 
+/* predicted: how many key shares the ClientHello sent for real groups
+ * (GREASE shares predict nothing, RFC 8701), the first of them in *first. */
+static unsigned predicted(const tlsneg_facts *client, uint16_t *first)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < client->num_key_shares; i++) {
+        uint16_t g = client->key_shares[i].group;
+        if (!tlsneg_is_grease(g) && !n++) {
+            *first = g;
+        }
+    }
+    return n;
+}
+
 /* moves_to_pq: the HelloRetryRequest asks a client that shared only
  * classical groups for a post-quantum one. */
 static bool moves_to_pq(const judge *j)
@@ -699,25 +713,34 @@ static bool moves_to_pq(const judge *j)
     return tlsneg_named_group_is_pq(j->f->group_selected) && !j->in->client_hello->pq_key_share;
 }
 
+/* The two notes explain a well-formed HelloRetryRequest against the groups
+ * the client predicted; a client that predicted none (no share, or GREASE
+ * only) asked for the round trip itself, and neither note applies. */
 static void check_hrr_lacks_predicted(const judge *j)
 {
-    const tlsneg_facts *client = j->in->client_hello;
-    if (!hrr_for_unshared(j) || !client->num_key_shares || moves_to_pq(j)) {
+    uint16_t first = 0;
+    unsigned n;
+    if (!hrr_for_unshared(j) || !(n = predicted(j->in->client_hello, &first)) || moves_to_pq(j)) {
         return;
     }
-    char more[32] = "";
-    if (client->num_key_shares > 1) {
-        snprintf(more, sizeof more, " and %u more", (unsigned)client->num_key_shares - 1u);
+    if (n == 1) {
+        report(j, TLSNEG_RULE_HRR_LACKS_PREDICTED,
+               "The HelloRetryRequest asks for %s instead of the group the client predicted with "
+               "a key share, %s: the server lacks (or does not prefer) it; a round trip more",
+               group_text(j->f->group_selected).s, group_text(first).s);
+    } else {
+        report(j, TLSNEG_RULE_HRR_LACKS_PREDICTED,
+               "The HelloRetryRequest asks for %s instead of the %u groups the client predicted "
+               "with key shares, %s first: the server lacks (or does not prefer) them; a round "
+               "trip more",
+               group_text(j->f->group_selected).s, n, group_text(first).s);
     }
-    report(j, TLSNEG_RULE_HRR_LACKS_PREDICTED,
-           "The HelloRetryRequest asks for %s instead of the group the client predicted with a "
-           "key share, %s%s: the server lacks (or does not prefer) it; a round trip more",
-           group_text(j->f->group_selected).s, group_text(client->key_shares[0].group).s, more);
 }
 
 static void check_hrr_moves_to_pq(const judge *j)
 {
-    if (hrr_for_unshared(j) && moves_to_pq(j)) {
+    uint16_t first = 0;
+    if (hrr_for_unshared(j) && moves_to_pq(j) && predicted(j->in->client_hello, &first)) {
         report(j, TLSNEG_RULE_HRR_MOVES_TO_PQ,
                "The HelloRetryRequest asks for %s, which the client offered without a key share "
                "(it predicted only classical groups): the server moves it to post-quantum key "

@@ -132,6 +132,8 @@ static bytes server_selects(unsigned legacy, unsigned version, const char *rando
 static tlsneg_facts client_facts;
 static tlsneg_facts_buf client_buf;
 static bool have_client, hrr_seen;
+/* The sentence of the last judged message's first finding. */
+static char last_detail[TLSNEG_DETAIL_MAX];
 
 static void new_connection(void)
 {
@@ -158,6 +160,7 @@ static const char *judge_msg(tlsneg_wire wire, const uint8_t *msg, size_t len, b
                              .after_hrr = client && hrr_seen};
     tlsneg_check(&fs, &in);
     names[0] = '\0';
+    snprintf(last_detail, sizeof last_detail, "%s", fs.count ? fs.item[0].detail : "");
     for (size_t i = 0; i < fs.count; i++) {
         if (i) {
             strcat(names, " ");
@@ -782,6 +785,39 @@ static void key_exchange_rules(void)
            "a ServerHello sharing secp256r1, listed but not shared by the client");
     m = kx_server_hello(false, 0x001d, 32);
     expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "", "a ServerHello sharing x25519");
+
+    /* The prediction is the real shares: a GREASE share (Chromium sends one
+     * first) predicts nothing, and a client that sent only GREASE predicted
+     * no group, so no note explains its HelloRetryRequest. */
+    static const uint16_t grease_pq[] = {0xdada, 0x11ec, 0x001d, 0x0017},
+                          grease_pq_len[] = {1, 1216, 32};
+    new_connection();
+    m = kx_client_hello(grease_pq, 4, grease_pq, grease_pq_len, 3);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "", "GREASE, X25519MLKEM768, x25519 shares");
+    m = kx_server_hello(true, 0x0017, 0);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "hrr_lacks_predicted",
+           "a HelloRetryRequest for secp256r1 after GREASE, X25519MLKEM768, x25519 shares");
+    ok(strstr(last_detail, "the 2 groups the client predicted with key shares, X25519MLKEM768") &&
+           !strstr(last_detail, "GREASE"),
+       "the predicted groups are the 2 real shares, X25519MLKEM768 first: %s", last_detail);
+    new_connection();
+    m = kx_client_hello(grease_pq, 4, grease_pq, grease_pq_len, 1);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "", "a GREASE share only");
+    m = kx_server_hello(true, 0x0017, 0);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "",
+           "a HelloRetryRequest for secp256r1 after a GREASE share only: nothing was predicted");
+    m = kx_server_hello(true, 0x11ec, 0);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "",
+           "a HelloRetryRequest for X25519MLKEM768 after a GREASE share only: not a move from "
+           "classical groups");
+    new_connection();
+    m = kx_client_hello(two, 2, x25519, x_len, 1);
+    judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301);
+    m = kx_server_hello(true, 0x0017, 0);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "hrr_lacks_predicted",
+           "a HelloRetryRequest for secp256r1 after an x25519 share");
+    ok(strstr(last_detail, "the group the client predicted with a key share, x25519 (0x001d"),
+       "one real share is the predicted group: %s", last_detail);
 
     new_connection();
     m = kx_client_hello(pq, 3, pq, pq_len, 2);
