@@ -283,8 +283,10 @@ static void check_record_version_unusual(const judge *j)
         return;
     }
     if (rec != want) {
-        report(j, TLSNEG_RULE_RECORD_VERSION_UNUSUAL,
-               "The %s travels in a %s record; it must be %s", tlsneg_msg_name(f), name(j, rec).s,
+        /* RFC 8446 5.1: MUST for TLS 1.3's records; D: SHOULD below. */
+        report(j, TLSNEG_RULE_RECORD_VERSION_UNUSUAL, "The %s travels in a %s record; it %s be %s",
+               tlsneg_msg_name(f), name(j, rec).s,
+               want == j->v12 && (f->is_hrr || tls13_in_force(j)) ? "must" : "should",
                name(j, want).s);
     }
 }
@@ -349,6 +351,7 @@ static void check_missing_extension(const judge *j)
     if (is_server_hello(j) && !f->has_supported_versions &&
         (f->is_hrr || f->legacy_version == j->v13)) {
         list_add(&l, f->is_hrr ? "a HelloRetryRequest without supported_versions"
+                     : j->dtls ? "DTLS 1.3 in legacy_version without supported_versions"
                                : "TLS 1.3 in legacy_version without supported_versions");
     }
     if (is_client_hello(j) && h->wire == TLSNEG_WIRE_QUIC &&
@@ -483,17 +486,28 @@ static void check_downgrade_sentinel(const judge *j)
         report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL_TLS13,
                "ServerHello.random ends with %s although the ServerHello puts %s in force",
                sentinel, name(j, j->v13).s);
+    } else if (f->has_negotiated && rank(j, f->negotiated_version) >= rank(j, proven)) {
+        /* DOWNGRD\x00 with TLS 1.2 in force: no downgrade, a wrong sentinel. */
+        report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL_NOT_LOWER,
+               "ServerHello.random ends with %s although the ServerHello puts %s in force: that "
+               "sentinel belongs only below %s",
+               sentinel, name(j, f->negotiated_version).s, name(j, proven).s);
     } else if (offered) {
         report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL,
                "ServerHello.random ends with %s: the server supports %s%s, the client offered up "
                "to %s, yet %s is in force",
                sentinel, at_least, name(j, proven).s, name(j, client->offered_max).s,
                name(j, f->negotiated_version).s);
+    } else if (client && client->has_offered_max) {
+        report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL_NO_HIGHER_OFFER,
+               "ServerHello.random ends with %s: the server supports %s%s; the client offered "
+               "only up to %s",
+               sentinel, at_least, name(j, proven).s, name(j, client->offered_max).s);
     } else {
         report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL_NO_HIGHER_OFFER,
                "ServerHello.random ends with %s: the server supports %s%s; %s", sentinel, at_least,
                name(j, proven).s,
-               client ? "the client offered no more than what is in force"
+               client ? "the ClientHello offered no real version"
                       : "the ClientHello is not in the capture");
     }
 }
@@ -523,7 +537,8 @@ static void check_inappropriate_fallback(const judge *j)
 static void check_protocol_version_alert(const judge *j)
 {
     check_alert(j, 70, TLSNEG_RULE_PROTOCOL_VERSION_ALERT,
-                "the peer supports none of the versions offered");
+                "the sender does not support the version being negotiated (a version-intolerant "
+                "server sends it too)");
 }
 
 static void check_deprecated_version(const judge *j)
@@ -605,14 +620,20 @@ static bool lists_group(const tlsneg_facts *f, uint16_t g)
     return false;
 }
 
-static bool shares_group(const tlsneg_facts *f, uint16_t g)
+/* shares_group_before: one of the first n key shares is for g. */
+static bool shares_group_before(const tlsneg_facts *f, uint16_t g, size_t n)
 {
-    for (size_t i = 0; i < f->num_key_shares; i++) {
+    for (size_t i = 0; i < n && i < f->num_key_shares; i++) {
         if (f->key_shares[i].group == g) {
             return true;
         }
     }
     return false;
+}
+
+static bool shares_group(const tlsneg_facts *f, uint16_t g)
+{
+    return shares_group_before(f, g, f->num_key_shares);
 }
 
 static void check_key_share_not_offered(const judge *j)
@@ -643,7 +664,7 @@ static void check_key_share_duplicate(const judge *j)
         for (size_t k = 0; k < i; k++) {
             if (f->key_shares[k].group == f->key_shares[i].group) {
                 report(j, TLSNEG_RULE_KEY_SHARE_DUPLICATE,
-                       "The ClientHello sends two key shares for %s (shares %zu and %zu)",
+                       "The ClientHello sends more than one key share for %s (shares %zu and %zu)",
                        group_text(f->key_shares[i].group).s, k + 1, i + 1);
                 return;
             }
@@ -692,25 +713,35 @@ static bool hrr_for_unshared(const judge *j)
            lists_group(client, j->f->group_selected) && !shares_group(client, j->f->group_selected);
 }
 
-/* predicted: how many key shares the ClientHello sent for real groups
- * (GREASE shares predict nothing, RFC 8701), the first of them in *first. */
-static unsigned predicted(const tlsneg_facts *client, uint16_t *first)
+/* predicted: how many groups the ClientHello sent key shares for, each
+ * counted once (GREASE shares predict nothing, RFC 8701), the first of them
+ * in *first; *classical: every one of them is a classical or FFDHE group. */
+static unsigned predicted(const tlsneg_facts *client, uint16_t *first, bool *classical)
 {
     unsigned n = 0;
+    *classical = true;
     for (size_t i = 0; i < client->num_key_shares; i++) {
         uint16_t g = client->key_shares[i].group;
-        if (!tlsneg_is_grease(g) && !n++) {
+        if (tlsneg_is_grease(g) || shares_group_before(client, g, i)) {
+            continue;
+        }
+        if (!n++) {
             *first = g;
         }
+        tlsneg_gclass c = tlsneg_named_group_class(g);
+        *classical = *classical && (c == TLSNEG_GCLASS_CLASSICAL || c == TLSNEG_GCLASS_FFDHE);
     }
     return n;
 }
 
 /* moves_to_pq: the HelloRetryRequest asks a client that shared only
- * classical groups for a post-quantum one. */
+ * classical groups (and some) for a post-quantum one. */
 static bool moves_to_pq(const judge *j)
 {
-    return tlsneg_named_group_is_pq(j->f->group_selected) && !j->in->client_hello->pq_key_share;
+    uint16_t first;
+    bool classical;
+    return tlsneg_named_group_is_pq(j->f->group_selected) &&
+           predicted(j->in->client_hello, &first, &classical) && classical;
 }
 
 /* The two notes explain a well-formed HelloRetryRequest against the groups
@@ -719,8 +750,10 @@ static bool moves_to_pq(const judge *j)
 static void check_hrr_lacks_predicted(const judge *j)
 {
     uint16_t first = 0;
+    bool classical;
     unsigned n;
-    if (!hrr_for_unshared(j) || !(n = predicted(j->in->client_hello, &first)) || moves_to_pq(j)) {
+    if (!hrr_for_unshared(j) || !(n = predicted(j->in->client_hello, &first, &classical)) ||
+        moves_to_pq(j)) {
         return;
     }
     if (n == 1) {
@@ -739,8 +772,7 @@ static void check_hrr_lacks_predicted(const judge *j)
 
 static void check_hrr_moves_to_pq(const judge *j)
 {
-    uint16_t first = 0;
-    if (hrr_for_unshared(j) && moves_to_pq(j) && predicted(j->in->client_hello, &first)) {
+    if (hrr_for_unshared(j) && moves_to_pq(j)) {
         report(j, TLSNEG_RULE_HRR_MOVES_TO_PQ,
                "The HelloRetryRequest asks for %s, which the client offered without a key share "
                "(it predicted only classical groups): the server moves it to post-quantum key "

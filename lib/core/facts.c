@@ -579,23 +579,27 @@ static const char *vname(const tlsneg_facts *f, uint16_t v, char *buf)
 /* legacy_note: next to supported_versions, legacy_version is frozen at
  * TLS 1.2 (DTLS 1.2). Say so only where the extension goes beyond it: a
  * client that lists nothing above TLS 1.2 (Go capped at TLS 1.2 sends
- * [0x0303]) means its legacy_version. */
+ * [0x0303], capped at TLS 1.1 legacy 0x0302 and [0x0302, 0x0301]) means
+ * its legacy_version; "too" only where the extension says the same. */
 static void legacy_note(text *t, const tlsneg_facts *f)
 {
     char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX];
     bool dtls = tlsneg_facts_is_dtls(f);
     uint16_t frozen = dtls ? TLSNEG_V_DTLS12 : TLSNEG_V_TLS12;
-    unsigned above = tlsneg_version_rank(frozen, dtls);
-    bool beyond = f->msg_type == TLSNEG_HS_CLIENT_HELLO
-                      ? f->has_offered_max && tlsneg_version_rank(f->offered_max, dtls) > above
-                      : f->has_selected && tlsneg_version_rank(f->selected_version, dtls) > above;
-    if (f->legacy_version != frozen) {
+    bool client = f->msg_type == TLSNEG_HS_CLIENT_HELLO;
+    bool has_top =
+        client ? f->has_offered_max : f->has_selected && !tlsneg_is_grease(f->selected_version);
+    uint16_t top = client ? f->offered_max : f->selected_version;
+    bool beyond = has_top && tlsneg_version_rank(top, dtls) > tlsneg_version_rank(frozen, dtls);
+    if (beyond && f->legacy_version != frozen) {
         put(t, "; legacy_version says %s where %s belongs", vname(f, f->legacy_version, a),
             vname(f, frozen, b));
     } else if (beyond) {
         put(t, "; legacy_version says %s only for compatibility", vname(f, f->legacy_version, a));
-    } else {
+    } else if (has_top && top == f->legacy_version) {
         put(t, "; legacy_version says %s too", vname(f, f->legacy_version, a));
+    } else {
+        put(t, "; legacy_version says %s", vname(f, f->legacy_version, a));
     }
 }
 
@@ -658,8 +662,8 @@ static void summary_server(text *t, const tlsneg_facts *f)
             vname(f, tlsneg_sentinel_proves(f), b));
     }
     if (f->grease_count) {
-        put(t, ". It sends %u GREASE value%s, which a server must never do", f->grease_count,
-            f->grease_count == 1 ? "" : "s");
+        put(t, ". It sends %u GREASE value%s, which a server's hello must never do",
+            f->grease_count, f->grease_count == 1 ? "" : "s");
     }
 }
 

@@ -483,6 +483,21 @@ static void downgrade_sentinel_rules(void)
            "downgrade_sentinel_no_higher_offer deprecated_version",
            "DOWNGRD\\x00 after a TLS 1.1 offer: the server can do at least TLS 1.2");
 
+    /* A sentinel with the version it stands for in force is no downgrade:
+     * DOWNGRD\x00 belongs below TLS 1.2 (RFC 8446 4.1.3). */
+    bytes sh12_s0 = server_hello(0x0303, 0xc02f, downgrd0, &(bytes){.n = 0});
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch13, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12_s0, 0x0303), "downgrade_sentinel_not_lower",
+           "DOWNGRD\\x00 with TLS 1.2 in force after a TLS 1.3 offer: a wrong sentinel, no "
+           "downgrade");
+    /* No higher offer: the sentence names what the client did offer. */
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch11, 0x0301);
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &sh11, 0x0302);
+    ok(strstr(last_detail, "the client offered only up to TLS 1.1 (0x0302)") != NULL,
+       "DOWNGRD\\x00 after a TLS 1.1 offer names the offer: %s", last_detail);
+
     /* The summary says what the sentinel proves, no more. */
     tlsneg_hello h;
     tlsneg_facts f;
@@ -830,6 +845,58 @@ static void key_exchange_rules(void)
            "a ServerHello's X25519MLKEM768 share of 1,216 bytes (the client's size)");
 }
 
+/* Sentences that name only what the bytes show. */
+static void sentences_say_what_is_known(void)
+{
+    char text[512];
+    /* Go capped at TLS 1.1: legacy_version 0x0302 and [0x0302, 0x0301]; its
+     * legacy_version is its maximum, not a value out of place. */
+    static const uint16_t v11_10[] = {TLSNEG_V_TLS11, TLSNEG_V_TLS10};
+    bytes exts = {.n = 0};
+    ext_versions(&exts, v11_10, 2);
+    bytes ch11 = client_hello(0x0302, tls12_suite, 1, &exts);
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch11, 0x0301);
+    tlsneg_facts_summary(&client_facts, text, sizeof text);
+    ok(strstr(text, "legacy_version says TLS 1.1 too") && !strstr(text, "belongs"),
+       "legacy 0x0302 with [0x0302, 0x0301]: nothing out of place: %s", text);
+
+    /* RFC 8446 D: a TLS 1.2 ServerHello's record SHOULD carry TLS 1.2; 5.1:
+     * TLS 1.3's MUST carry 0x0303. */
+    bytes ch12 = client_hello(0x0303, tls12_suite, 1, &(bytes){.n = 0});
+    bytes sh12 = server_hello(0x0303, 0xc02f, NULL, &(bytes){.n = 0});
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch12, 0x0301);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh12, 0x0301), "record_version_unusual",
+           "a TLS 1.2 ServerHello in a 0x0301 record");
+    ok(strstr(last_detail, "it should be TLS 1.2") != NULL, "TLS 1.2: should: %s", last_detail);
+
+    /* Three shares for one group are not "two"; two shares for x25519
+     * predict one group. */
+    static const uint16_t two[] = {0x001d, 0x0017}, three[] = {0x001d, 0x001d, 0x001d},
+                          three_len[] = {32, 32, 32};
+    new_connection();
+    bytes m = kx_client_hello(two, 2, three, three_len, 3);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "key_share_duplicate", "three x25519 shares");
+    ok(strstr(last_detail, "more than one key share for x25519") != NULL,
+       "three shares for a group: more than one: %s", last_detail);
+    m = kx_server_hello(true, 0x0017, 0);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "hrr_lacks_predicted",
+           "a HelloRetryRequest for secp256r1 after three x25519 shares");
+    ok(strstr(last_detail, "the group the client predicted with a key share, x25519") != NULL,
+       "three x25519 shares predict one group: %s", last_detail);
+
+    /* A share for a group of no known class (0xfe31, an early hybrid) is
+     * not a classical prediction: no "moves to post-quantum". */
+    static const uint16_t odd[] = {0xfe31, 0x11ec}, odd_share[] = {0xfe31}, odd_len[] = {1000};
+    new_connection();
+    m = kx_client_hello(odd, 2, odd_share, odd_len, 1);
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301);
+    m = kx_server_hello(true, 0x11ec, 0);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "hrr_lacks_predicted",
+           "a HelloRetryRequest for X25519MLKEM768 after a share of unknown class");
+}
+
 static void every_rule_is_named(void)
 {
     bool fine = true;
@@ -912,6 +979,7 @@ int main(void)
     missing_supported_versions_rules();
     dtls_draft_rules();
     key_exchange_rules();
+    sentences_say_what_is_known();
     every_rule_is_named();
     return tap_done();
 }

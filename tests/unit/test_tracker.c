@@ -533,6 +533,7 @@ static void verdict_table(void)
                                               TLSNEG_RULE_RESUMPTION_VERSION_CHANGE,
                                               TLSNEG_RULE_DOWNGRADE_SENTINEL,
                                               TLSNEG_RULE_DOWNGRADE_SENTINEL_TLS13,
+                                              TLSNEG_RULE_DOWNGRADE_SENTINEL_NOT_LOWER,
                                               TLSNEG_RULE_GREASE_SELECTED,
                                               TLSNEG_RULE_VERSION_NOT_OFFERED,
                                               TLSNEG_RULE_RETRY_SAME_VERSION,
