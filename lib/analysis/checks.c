@@ -602,12 +602,12 @@ static gname group_text(uint16_t g)
 
 static bool groups_whole(const tlsneg_facts *f)
 {
-    return f->has_supported_groups && f->num_groups == f->group_count;
+    return f->has_supported_groups && !f->groups_cut && f->num_groups == f->group_count;
 }
 
 static bool shares_whole(const tlsneg_facts *f)
 {
-    return f->has_key_share && f->num_key_shares == f->key_share_count;
+    return f->has_key_share && !f->key_shares_cut && f->num_key_shares == f->key_share_count;
 }
 
 static bool lists_group(const tlsneg_facts *f, uint16_t g)

@@ -378,6 +378,7 @@ static void derive_groups(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg
     uint16_t g;
     out->has_supported_groups = h->supported_groups.present;
     if (!tlsneg_hello_groups(h, &list)) {
+        out->groups_cut = out->has_supported_groups;
         return;
     }
     out->groups_at.offset = (uint32_t)tlsneg_cur_offset(&list);
@@ -391,6 +392,7 @@ static void derive_groups(tlsneg_facts *out, tlsneg_facts_buf *buf, const tlsneg
         }
         out->pq_offered |= tlsneg_named_group_is_pq(g);
     }
+    out->groups_cut = list.len != 0;
 }
 
 static void add_key_share(tlsneg_facts *out, tlsneg_facts_buf *buf, uint16_t group, size_t len,
@@ -421,6 +423,7 @@ static void derive_key_share(tlsneg_facts *out, tlsneg_facts_buf *buf, const tls
     if (h->msg_type == TLSNEG_HS_CLIENT_HELLO) {
         tlsneg_cur list;
         if (!tlsneg_hello_key_shares(h, &list)) {
+            out->key_shares_cut = true;
             return;
         }
         for (;;) {
@@ -430,6 +433,7 @@ static void derive_key_share(tlsneg_facts *out, tlsneg_facts_buf *buf, const tls
             }
             add_key_share(out, buf, group, key.len, at);
         }
+        out->key_shares_cut = list.len != 0;
         return;
     }
     uint32_t at = (uint32_t)tlsneg_cur_offset(&body);

@@ -130,6 +130,10 @@ typedef struct {
     uint8_t num_segment_frames;
     bool has_supported_groups; /* the extension is present */
     bool has_key_share;        /* the key_share extension is present */
+    /* ClientHello: the extension is present but its list does not read to
+     * its end (a length that overruns, a byte left over): what was read of
+     * it is kept, but it is not the whole list. */
+    bool groups_cut, key_shares_cut;
     bool has_group_selected;
     bool pq_offered;   /* ClientHello: a post-quantum or hybrid group in supported_groups */
     bool pq_key_share; /* a post-quantum or hybrid key share sent */

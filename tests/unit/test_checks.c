@@ -897,6 +897,41 @@ static void sentences_say_what_is_known(void)
            "a HelloRetryRequest for X25519MLKEM768 after a share of unknown class");
 }
 
+/* A list that does not read to its end is not the whole list: nothing is
+ * said of what it lacks. */
+static void cut_lists(void)
+{
+    static const uint16_t v13[] = {TLSNEG_V_TLS13};
+    static const uint8_t groups_overrun[] = {0x00, 0x06, 0x00, 0x1d}; /* says 6, holds 2 */
+    /* x25519 whole, then secp256r1 with a 65-byte key of which 10 are there */
+    uint8_t shares_cut[2 + 4 + 32 + 4 + 10] = {0, sizeof shares_cut - 2, 0x00, 0x1d, 0, 32};
+    memcpy(shares_cut + 38, (const uint8_t[]){0x00, 0x17, 0x00, 65}, 4);
+    bytes exts = {.n = 0};
+    ext_versions(&exts, v13, 1);
+    ext(&exts, TLSNEG_EXT_SUPPORTED_GROUPS, groups_overrun, sizeof groups_overrun);
+    ext(&exts, TLSNEG_EXT_KEY_SHARE, key_share_x25519, sizeof key_share_x25519);
+    ext(&exts, TLSNEG_EXT_SIGNATURE_ALGORITHMS, sig_algs, sizeof sig_algs);
+    bytes m = client_hello(0x0303, tls13_suite, 1, &exts);
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "",
+           "supported_groups whose length overruns: no key_share_not_offered for x25519");
+    exts.n = 0;
+    ext_versions(&exts, v13, 1);
+    ext(&exts, TLSNEG_EXT_SUPPORTED_GROUPS, (const uint8_t[]){0x00, 0x04, 0x00, 0x1d, 0x00, 0x17},
+        6);
+    ext(&exts, TLSNEG_EXT_KEY_SHARE, shares_cut, sizeof shares_cut);
+    ext(&exts, TLSNEG_EXT_SIGNATURE_ALGORITHMS, sig_algs, sizeof sig_algs);
+    m = client_hello(0x0303, tls13_suite, 1, &exts);
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301);
+    ok(client_facts.key_shares_cut && client_facts.num_key_shares == 1,
+       "a key share cut short: the list is marked cut, the whole share before it kept");
+    m = kx_server_hello(false, 0x0017, 65);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0303), "",
+           "a ServerHello sharing secp256r1, whose client share was cut short: no "
+           "server_group_no_client_share");
+}
+
 static void every_rule_is_named(void)
 {
     bool fine = true;
@@ -980,6 +1015,7 @@ int main(void)
     dtls_draft_rules();
     key_exchange_rules();
     sentences_say_what_is_known();
+    cut_lists();
     every_rule_is_named();
     return tap_done();
 }
