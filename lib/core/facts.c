@@ -309,10 +309,13 @@ static const char *copy_sni(tlsneg_facts_buf *buf, const tlsneg_hello *h, tlsneg
  * list: ProtocolVersion versions<2..254>, each version once, at least one
  * real version. */
 static const char *supported_versions_problem(const tlsneg_facts *out, tlsneg_cur body,
-                                              bool prefix_ok, tlsneg_cur list)
+                                              bool has_prefix, bool prefix_ok, tlsneg_cur list)
 {
-    if (!prefix_ok) {
+    if (!has_prefix) {
         return "the list length byte is missing";
+    }
+    if (!prefix_ok) {
+        return "the list length byte counts more bytes than the extension holds";
     }
     if (body.len != 0) {
         return "bytes follow the list inside the extension";
@@ -351,11 +354,13 @@ static void derive_supported_versions(tlsneg_facts *out, tlsneg_facts_buf *buf,
         out->supported_versions_problem =
             out->has_selected ? NULL : "a server's extension must hold exactly one version";
     } else {
-        /* Keep what parses, even from a broken list. */
-        tlsneg_cur list;
+        /* Keep what parses, even from a broken list: after a length byte
+         * that overruns, the versions that follow it. */
+        tlsneg_cur list = body;
+        uint8_t skipped;
+        bool has_prefix = body.len > 0;
         bool prefix_ok = tlsneg_cur_u8_prefixed(&body, &list);
-        if (!prefix_ok) {
-            list = body;
+        if (!prefix_ok && tlsneg_cur_u8(&list, &skipped)) {
             body.len = 0;
         }
         tlsneg_cur walk = list;
@@ -366,7 +371,8 @@ static void derive_supported_versions(tlsneg_facts *out, tlsneg_facts_buf *buf,
             }
             buf->offered[out->num_offered++] = v;
         }
-        out->supported_versions_problem = supported_versions_problem(out, body, prefix_ok, list);
+        out->supported_versions_problem =
+            supported_versions_problem(out, body, has_prefix, prefix_ok, list);
     }
 }
 

@@ -932,6 +932,24 @@ static void cut_lists(void)
            "server_group_no_client_share");
 }
 
+/* A supported_versions length byte that overruns: the versions after it
+ * are read in step, and the problem is named as it is. */
+static void supported_versions_overrun(void)
+{
+    static const uint8_t overrun[] = {0x08, 0x03, 0x04, 0x03, 0x03}; /* says 8, holds 4 */
+    bytes exts = {.n = 0};
+    ext(&exts, TLSNEG_EXT_SUPPORTED_VERSIONS, overrun, sizeof overrun);
+    ext_tls13_basics(&exts);
+    bytes m = client_hello(0x0303, tls13_suite, 1, &exts);
+    new_connection();
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "supported_versions_malformed",
+           "a supported_versions length byte of 8 before 4 bytes");
+    ok(client_facts.num_offered == 2 && client_facts.offered[0] == TLSNEG_V_TLS13 &&
+           client_facts.offered[1] == TLSNEG_V_TLS12 &&
+           strstr(last_detail, "counts more bytes than the extension holds") != NULL,
+       "the versions after the length byte: TLS 1.3, TLS 1.2: %s", last_detail);
+}
+
 static void every_rule_is_named(void)
 {
     bool fine = true;
@@ -1016,6 +1034,7 @@ int main(void)
     key_exchange_rules();
     sentences_say_what_is_known();
     cut_lists();
+    supported_versions_overrun();
     every_rule_is_named();
     return tap_done();
 }
