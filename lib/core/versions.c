@@ -147,16 +147,15 @@ unsigned tlsneg_version_rank(uint16_t v, bool dtls)
     default:
         break;
     }
-    /* Drafts by number, then Google's and Facebook's experiments, all below
-     * the final TLS 1.3. */
-    if ((v >> 8) == 0x7f) {
+    /* Drafts by number, Facebook's variants with the draft they carry
+     * (0xfb1a is draft-26: neither is above the other), all below the final
+     * TLS 1.3. Google's experiments name no draft: above every draft, for
+     * want of a known place. */
+    if ((v >> 8) == 0x7f || (v >> 8) == 0xfb) {
         return 0x100 + (v & 0xffu);
     }
     if (is_google_experiment(v)) {
         return 0x200 + (v & 0xffu);
-    }
-    if ((v >> 8) == 0xfb) {
-        return 0x300 + (v & 0xffu);
     }
     return 0;
 }

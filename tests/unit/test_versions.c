@@ -70,6 +70,10 @@ int main(void)
            tlsneg_version_rank(0x7f2b, true) > tlsneg_version_rank(0x7f1c, true) &&
            tlsneg_version_rank(0x7f1c, true) > tlsneg_version_rank(0xfefd, true),
        "DTLS order: 1.2 < DTLS 1.3 drafts by number < DTLS 1.3");
+    ok(tlsneg_version_rank(0xfb1a, false) == tlsneg_version_rank(0x7f1a, false) &&
+           tlsneg_version_rank(0x7f1c, false) > tlsneg_version_rank(0xfb1a, false) &&
+           tlsneg_version_rank(0xfb17, false) < tlsneg_version_rank(0x7f1a, false),
+       "a Facebook variant ranks with the draft it carries: fb26 = draft-26 < draft-28");
     ok(tlsneg_version_is_draft(0x7f14) && tlsneg_version_is_draft(0xfb1a) &&
            !tlsneg_version_is_draft(0x0304),
        "drafts are recognised");
