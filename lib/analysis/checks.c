@@ -364,9 +364,18 @@ static void check_missing_extension(const judge *j)
     }
 }
 
+/* whole_client: the connection's ClientHello, if it parsed to its end. A
+ * hello cut short (a snaplen, a broken field) may lack what it did send:
+ * nothing is said of what it did not offer. */
+static const tlsneg_facts *whole_client(const judge *j)
+{
+    const tlsneg_facts *client = j->in->client_hello;
+    return client && client->status == TLSNEG_OK ? client : NULL;
+}
+
 static void check_version_not_offered(const judge *j)
 {
-    const tlsneg_facts *f = j->f, *client = j->in->client_hello;
+    const tlsneg_facts *f = j->f, *client = whole_client(j);
     if (!is_server_hello(j) || !client) {
         return;
     }
@@ -446,7 +455,7 @@ static void check_fallback_scsv(const judge *j)
  * judges the proof from earlier connections. */
 static void check_ignored_fallback_scsv(const judge *j)
 {
-    const tlsneg_facts *f = j->f, *client = j->in->client_hello;
+    const tlsneg_facts *f = j->f, *client = whole_client(j);
     if (!is_server_hello(j) || !f->has_sentinel || !client || !client->fallback_scsv ||
         !client->has_offered_max || tls13_in_force(j)) {
         return;
@@ -471,7 +480,7 @@ static void check_ignored_fallback_scsv(const judge *j)
  * server could do. */
 static void check_downgrade_sentinel(const judge *j)
 {
-    const tlsneg_facts *f = j->f, *client = j->in->client_hello;
+    const tlsneg_facts *f = j->f, *client = whole_client(j);
     if (!is_server_hello(j) || !f->has_sentinel) {
         return;
     }
@@ -507,8 +516,9 @@ static void check_downgrade_sentinel(const judge *j)
         report(j, TLSNEG_RULE_DOWNGRADE_SENTINEL_NO_HIGHER_OFFER,
                "ServerHello.random ends with %s: the server supports %s%s; %s", sentinel, at_least,
                name(j, proven).s,
-               client ? "the ClientHello offered no real version"
-                      : "the ClientHello is not in the capture");
+               client                ? "the ClientHello offered no real version"
+               : j->in->client_hello ? "the ClientHello is cut short"
+                                     : "the ClientHello is not in the capture");
     }
 }
 
@@ -519,10 +529,11 @@ static void check_alert(const judge *j, uint8_t description, tlsneg_rule_id rule
     if (!in->is_alert || in->alert_description != description) {
         return;
     }
-    if (in->client_hello && in->client_hello->has_offered_max) {
+    const tlsneg_facts *client = whole_client(j);
+    if (client && client->has_offered_max) {
         report(j, rule, "Alert %s (%u): %s; the ClientHello offered up to %s",
                tlsneg_alert_name(description), description, meaning,
-               name(j, in->client_hello->offered_max).s);
+               name(j, client->offered_max).s);
     } else {
         report(j, rule, "Alert %s (%u): %s", tlsneg_alert_name(description), description, meaning);
     }

@@ -950,6 +950,24 @@ static void supported_versions_overrun(void)
        "the versions after the length byte: TLS 1.3, TLS 1.2: %s", last_detail);
 }
 
+/* A ClientHello cut short before its extensions (a snaplen) may have sent
+ * supported_versions: nothing is said of what it did not offer. */
+static void cut_client_hello(void)
+{
+    bytes exts = {.n = 0};
+    ext_versions(&exts, v13_12, 2);
+    ext_tls13_basics(&exts);
+    bytes ch = client_hello(0x0303, tls13_suite, 1, &exts);
+    ch.n -= exts.n + 2; /* the bytes end before the extensions block */
+    new_connection();
+    (void)judge_bytes(TLSNEG_WIRE_TLS, &ch, 0x0301);
+    ok(client_facts.status != TLSNEG_OK && !client_facts.has_supported_versions,
+       "a ClientHello cut before its extensions: not whole, no supported_versions seen");
+    bytes sh = server_selects(0x0303, TLSNEG_V_TLS13, NULL);
+    expect(judge_bytes(TLSNEG_WIRE_TLS, &sh, 0x0303), "",
+           "TLS 1.3 selected after a ClientHello cut short: no version_not_offered");
+}
+
 static void every_rule_is_named(void)
 {
     bool fine = true;
@@ -1035,6 +1053,7 @@ int main(void)
     sentences_say_what_is_known();
     cut_lists();
     supported_versions_overrun();
+    cut_client_hello();
     every_rule_is_named();
     return tap_done();
 }
