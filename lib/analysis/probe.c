@@ -72,6 +72,13 @@ static unsigned rank_of(bool dtls, uint16_t v)
     return tlsneg_version_rank(v, dtls);
 }
 
+/* has_sni: the hello named a server (its peer key is more than the pair,
+ * when the tracker keys by SNI). */
+static bool has_sni(const tlsneg_attempt *a)
+{
+    return a->key != a->pair;
+}
+
 /* state_of fills st with the probe state of the burst that a (a pair's
  * latest attempt, counted) ends. */
 static void state_of(const tlsneg_probes *p, const tlsneg_attempt *a, tlsneg_probe_rec *st)
@@ -92,6 +99,7 @@ static void state_of(const tlsneg_probes *p, const tlsneg_attempt *a, tlsneg_pro
     st->seen[0] =
         (a->fp_all ^ (a->fallback_scsv ? 0x5600u : 0u) ^ (uint32_t)a->versions << 24 ^ top_of(a)) |
         1u;
+    st->sni_key = has_sni(a) ? a->key : 0;
 }
 
 /* add_hello counts hello a into st: a variation is an offer not among the
@@ -117,6 +125,14 @@ static void add_hello(tlsneg_probe_rec *st, const tlsneg_attempt *a, uint32_t id
     }
     if (top && rank_of(a->dtls, top) > rank_of(a->dtls, st->probe.highest)) {
         st->probe.highest = top;
+    }
+    /* Scanners send one server name or none; hellos naming two are several
+     * sites behind one address (a CDN) reached from one address (a NAT),
+     * each client with its own offer: no probe. */
+    if (has_sni(a) && !st->sni_key) {
+        st->sni_key = a->key;
+    } else if (has_sni(a) && st->sni_key != a->key) {
+        st->sni_mixed = true;
     }
     st->probe.hellos++;
     st->probe.last_us = a->hello_us;
@@ -168,7 +184,7 @@ tlsneg_probe_state tlsneg_probes_count(tlsneg_probes *p, tlsneg_attempt *a, tlsn
     tlsneg_probe_rec st;
     step(p, a, prev, dance, window_us, &st);
     tlsneg_probe_state state = TLSNEG_PROBE_NONE;
-    if (!st.recognised && st.probe.hellos >= TLSNEG_PROBE_HELLOS &&
+    if (!st.recognised && !st.sni_mixed && st.probe.hellos >= TLSNEG_PROBE_HELLOS &&
         st.variations >= TLSNEG_PROBE_VARIATIONS) {
         st.recognised = true;
         if (a->probe_rec) {

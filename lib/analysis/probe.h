@@ -29,8 +29,10 @@ _Static_assert(TLSNEG_PROBE_EARLIER >= TLSNEG_PROBE_HELLOS - 1,
 typedef struct {
     tlsneg_probe probe;
     uint32_t seen[4]; /* the last distinct offers of the burst (fp_all, SCSV folded in) */
+    uint64_t sni_key; /* the first hello's with a server name: its peer key; 0: none yet */
     uint16_t variations;
     bool recognised;
+    bool sni_mixed;      /* hellos with two server names: several sites, no probe */
     uint8_t num_earlier; /* until recognised: the burst's first ClientHellos */
     uint32_t earlier[TLSNEG_PROBE_EARLIER];
     uint32_t next_free; /* in the free list: the next free record plus one */

@@ -489,6 +489,23 @@ static void no_probe(void)
         sh_(t, 100 + i, (uint32_t)(200 + i), i * S / 100, &a13, &c);
     }
     ok(probe == 0, "twenty connections with the same offer: no probe");
+    /* Nor are hellos of several stacks to several sites behind one
+     * address, from one address (a NAT to a CDN): five server names. */
+    static const char *const sites[] = {"a.example", "b.example", "c.example",
+                                        "d.example", "e.example", "f.example"};
+    tlsneg_offer offers[] = {openssl13(), legacy(TLSNEG_V_TLS12, 4),
+                             only13(9),   legacy(TLSNEG_V_TLS12, 5),
+                             openssl13(), only13(SUITES_NONE)};
+    for (uint64_t i = 0; i < 6; i++) {
+        static const uint8_t nat[4] = {192, 0, 2, 7};
+        tlsneg_peer_key ks = peer(nat, sites[i]);
+        tlsneg_cross c;
+        ch_(t, 300 + i, &ks, (uint32_t)(300 + i), i * S, &offers[i], &c);
+        probe += c.probe;
+        tlsneg_answer a = answer(offers[i].offers_tls13 ? TLSNEG_V_TLS13 : TLSNEG_V_TLS12);
+        sh_(t, 300 + i, (uint32_t)(400 + i), i * S, &a, &c);
+    }
+    ok(probe == 0, "six stacks to six server names on one address: no probe");
     tlsneg_tracker_free(t);
 }
 
