@@ -304,13 +304,16 @@ uint32_t tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us
     a->outcome = TLSNEG_CAUSE_ALERT;
     a->alert = description;
     tlsneg_attempt_set_time(a, time_us);
-    tlsneg_probe_rec *probe = tlsneg_judge_in_probe(t, a);
-    if (probe) {
-        if (description == 86 && from_server && a->fallback_scsv &&
-            probe->probe.scsv_refused < UINT16_MAX) {
-            probe->probe.scsv_refused++;
-        }
-        tlsneg_judge_probe(out, &probe->probe, false);
+    /* A refused SCSV counts into its burst whether or not it is a probe
+     * yet: the probe's text reports every refusal. */
+    tlsneg_probe_rec *burst =
+        t->cfg.no_probes ? NULL : tlsneg_probes_burst_of(&t->probes, &t->st, a);
+    if (burst && description == 86 && from_server && a->fallback_scsv &&
+        burst->probe.scsv_refused < UINT16_MAX) {
+        burst->probe.scsv_refused++;
+    }
+    if (burst && burst->recognised) {
+        tlsneg_judge_probe(out, &burst->probe, false);
         return a->frame;
     }
     if (from_server && tlsneg_attempts_prev(&t->st, as) != TLSNEG_NO_SLOT) {

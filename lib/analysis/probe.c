@@ -72,6 +72,13 @@ static unsigned rank_of(bool dtls, uint16_t v)
     return tlsneg_version_rank(v, dtls);
 }
 
+/* refused_scsv: the server answered a's TLS_FALLBACK_SCSV with
+ * inappropriate_fallback (86). */
+static bool refused_scsv(const tlsneg_attempt *a)
+{
+    return a->fallback_scsv && a->outcome == TLSNEG_CAUSE_ALERT && a->alert == 86;
+}
+
 /* has_sni: the hello named a server (its peer key is more than the pair,
  * when the tracker keys by SNI). */
 static bool has_sni(const tlsneg_attempt *a)
@@ -94,6 +101,7 @@ static void state_of(const tlsneg_probes *p, const tlsneg_attempt *a, tlsneg_pro
     st->probe.dtls = a->dtls;
     st->probe.hellos = 1;
     st->probe.scsv = a->fallback_scsv ? 1 : 0;
+    st->probe.scsv_refused = refused_scsv(a) ? 1 : 0;
     st->num_earlier = 1;
     st->earlier[0] = a->frame;
     st->seen[0] =
@@ -198,13 +206,20 @@ tlsneg_probe_state tlsneg_probes_count(tlsneg_probes *p, tlsneg_attempt *a, tlsn
     return state;
 }
 
-tlsneg_probe_rec *tlsneg_probes_of(tlsneg_probes *p, const tlsneg_attempts *st,
-                                   const tlsneg_attempt *a)
+tlsneg_probe_rec *tlsneg_probes_burst_of(tlsneg_probes *p, const tlsneg_attempts *st,
+                                         const tlsneg_attempt *a)
 {
     const tlsneg_attempt *head = tlsneg_attempts_get(st, TLSNEG_BY_PAIR, a->pair);
     if (!head || !head->probe_rec) {
-        return NULL; /* a burst of one hello is no probe */
+        return NULL; /* a burst of one hello: read off its attempt */
     }
     tlsneg_probe_rec *r = &p->recs[head->probe_rec - 1];
-    return r->recognised && r->probe.first_frame <= a->frame ? r : NULL;
+    return r->probe.first_frame <= a->frame ? r : NULL;
+}
+
+tlsneg_probe_rec *tlsneg_probes_of(tlsneg_probes *p, const tlsneg_attempts *st,
+                                   const tlsneg_attempt *a)
+{
+    tlsneg_probe_rec *r = tlsneg_probes_burst_of(p, st, a);
+    return r && r->recognised ? r : NULL;
 }

@@ -71,8 +71,10 @@ tlsneg_probe_state tlsneg_probes_count(tlsneg_probes *p, tlsneg_attempt *a, tlsn
 
 /* tlsneg_probes_of returns the record of the burst of a's pair if it is
  * recognised as a probe and a belongs to it (perhaps only since a later
- * hello), or NULL. */
+ * hello), or NULL; tlsneg_probes_burst_of the same, recognised or not. */
 tlsneg_probe_rec *tlsneg_probes_of(tlsneg_probes *p, const tlsneg_attempts *st,
                                    const tlsneg_attempt *a);
+tlsneg_probe_rec *tlsneg_probes_burst_of(tlsneg_probes *p, const tlsneg_attempts *st,
+                                         const tlsneg_attempt *a);
 
 #endif

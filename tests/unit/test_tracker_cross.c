@@ -437,6 +437,48 @@ static void probe_sslscan(void)
     }
 }
 
+/* An SCSV hello refused with 86 before the burst is recognised (it is the
+ * first or second hello) is still counted as refused. */
+static void probe_scsv_refused_early(void)
+{
+    tlsneg_offer scsv12 = legacy(TLSNEG_V_TLS12, 5);
+    scsv12.fallback_scsv = true;
+    for (int first = 0; first < 2; first++) {
+        scan_step steps[] = {
+            {legacy(TLSNEG_V_TLS10, 4), 80, 0}, {scsv12, 86, 0},
+            {legacy(TLSNEG_V_TLS11, 4), 80, 0}, {only13(SUITES_NONE), 0, TLSNEG_V_TLS13},
+            {openssl13(), 0, TLSNEG_V_TLS13},
+        };
+        if (first) { /* the SCSV hello first */
+            scan_step tmp = steps[0];
+            steps[0] = steps[1];
+            steps[1] = tmp;
+        }
+        tlsneg_tracker *t = tracker(1000, true);
+        tlsneg_peer_key k = peer(client1, "127.0.0.1");
+        tlsneg_probe last = {0};
+        for (size_t i = 0; i < 5; i++) {
+            tlsneg_cross c;
+            uint32_t frame = (uint32_t)(4 + 10 * i);
+            uint64_t now = i * S / 10;
+            ch_(t, i, &k, frame, now, &steps[i].offer, &c);
+            if (c.probe) {
+                last = c.probe_info;
+            }
+            if (steps[i].outcome) {
+                al_(t, i, frame + 2, now, (uint8_t)steps[i].outcome, true, &c);
+            } else {
+                tlsneg_answer a = answer(steps[i].answer_v);
+                sh_(t, i, frame + 2, now, &a, &c);
+            }
+        }
+        ok(last.hellos == 5 && last.scsv == 1 && last.scsv_refused == 1,
+           "the SCSV hello %s of the burst, refused before recognition: counted (%u of %u)",
+           first ? "first" : "second", last.scsv_refused, last.scsv);
+        tlsneg_tracker_free(t);
+    }
+}
+
 /* nmap (scan-nmap-tls13.pcap, frames 6 to 26): TLS 1.2 with 6 suites
  * (alert 40), TLS 1.1 with 64 suites (alert 40), then TLS 1.0 with the
  * same 64 suites: a lower retry of the same hello, but its failed attempt
@@ -523,6 +565,7 @@ int main(void)
     draft_era_fallback();
     same_version_retries();
     probe_sslscan();
+    probe_scsv_refused_early();
     probe_nmap();
     no_probe();
     verdicts_well_formed();
