@@ -247,7 +247,7 @@ static void register_preferences(void)
         m, "recognise_probes", "Recognise scanners",
         "A client that makes many attempts to one server within the fallback window, changing "
         "versions, cipher lists or TLS_FALLBACK_SCSV on purpose, is reported once as a probe and "
-        "its attempts are not judged as fallbacks or intolerance",
+        "its attempts from then on are not judged as fallbacks or intolerance",
         &tlsneg_prefs.probes);
     prefs_register_bool_preference(
         m, "info_notes", "Notes in the Info column",

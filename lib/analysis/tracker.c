@@ -96,7 +96,8 @@ tlsneg_verdict *tlsneg_judge_probe(tlsneg_verdicts *out, const tlsneg_probe *p, 
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_PROBE, text);
     tlsneg_verdict_detail(v,
                           "This client %s so far, changing its offer on purpose: a scanner or a "
-                          "test; its attempts are not judged as fallbacks or intolerance",
+                          "test; its attempts from here on are not judged as fallbacks or "
+                          "intolerance",
                           text);
     return v;
 }

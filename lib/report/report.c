@@ -64,8 +64,8 @@ static void print_probes(const tlsneg_totals *t, FILE *out)
     tlsneg_probe_seen **probes = tlsneg_totals_probes(t);
     tlsneg_buf a = {0};
     if (probes && t->probes.used) {
-        fprintf(out, "\n--- Probes (scanners: their attempts are not judged as fallbacks or "
-                     "intolerance) ---\n");
+        fprintf(out, "\n--- Probes (scanners: once recognised, their attempts are not judged "
+                     "as fallbacks or intolerance) ---\n");
     }
     for (size_t i = 0; probes && i < t->probes.used; i++) {
         probe_line(&a, probes[i]);
