@@ -77,6 +77,7 @@ void tlsneg_judge_chain(const tlsneg_tracker *t, uint32_t s, tlsneg_verdict *v)
         v->chain_scsv |= (uint8_t)(st->fallback_scsv ? 1u << i : 0u);
         /* a retry with other key shares is a retry at the same version too */
         v->chain_same |= (uint8_t)(st->same_retry || st->kx_retry ? 1u << i : 0u);
+        v->chain_changed |= (uint8_t)(st->changed_retry ? 1u << i : 0u);
     }
 }
 

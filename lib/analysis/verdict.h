@@ -142,9 +142,11 @@ typedef struct {
     uint32_t chain_frames[TLSNEG_CHAIN_MAX];
     uint16_t chain_versions[TLSNEG_CHAIN_MAX]; /* highest offered; 0 unknown */
     uint8_t chain_scsv;                        /* bit i: attempt i carried TLS_FALLBACK_SCSV */
-    uint8_t chain_same; /* bit i: attempt i retried at the same versions (the same offer, or
-                           other key shares: keyshare.c) */
-    bool chain_dtls;    /* the chain's versions are DTLS versions */
+    uint8_t chain_same;    /* bit i: attempt i retried at the same versions (the same offer, or
+                              other key shares: keyshare.c) */
+    uint8_t chain_changed; /* bit i: attempt i changed more than its versions: another offer,
+                              no fallback (retry.c) */
+    bool chain_dtls;       /* the chain's versions are DTLS versions */
     /* TLSNEG_VERDICT_CLIENT_ABORT: the ServerHello carried a downgrade
      * sentinel and the client had offered TLS 1.3: it caught the downgrade. */
     bool downgrade_caught;

@@ -127,6 +127,7 @@ bool tlsneg_verdict_retry(const tlsneg_verdict *v, size_t step, uint8_t retries,
     }
     memset(out, 0, sizeof *out);
     out->same = (v->chain_same >> step) & 1u;
+    out->changed = (v->chain_changed >> step) & 1u;
     out->scsv = (v->chain_scsv >> step) & 1u;
     out->dtls = v->chain_dtls;
     /* A chain as long as the tracker keeps may have lost its oldest
@@ -151,6 +152,11 @@ const char *tlsneg_retry_text(const tlsneg_retry *r, char *buf, size_t buf_len)
     char a[TLSNEG_VERSION_NAME_MAX], b[TLSNEG_VERSION_NAME_MAX], num[16] = "";
     if (r->same) {
         snprintf(buf, buf_len, "retry, same version (%s)", rname(r->has_to, r->to, r->dtls, b));
+        return buf;
+    }
+    if (r->changed) {
+        snprintf(buf, buf_len, "retry with another offer (%s -> %s)",
+                 rname(r->has_from, r->from, r->dtls, a), rname(r->has_to, r->to, r->dtls, b));
         return buf;
     }
     if (r->retry && r->retries) {

@@ -40,6 +40,7 @@ const char *tlsneg_chain_text(const tlsneg_verdict *v, char *buf, size_t buf_len
 /* A retry as a hello's own title tells it (tlsneg_retry_text). */
 typedef struct {
     bool same;       /* the same offer again: no fallback */
+    bool changed;    /* another offer (more than its versions changed): no fallback */
     bool scsv;       /* the retry carries TLS_FALLBACK_SCSV */
     bool dtls;       /* DTLS version names */
     uint8_t retry;   /* its number among the chain's retries (1: the first); 0 unknown */
@@ -57,7 +58,8 @@ bool tlsneg_verdict_retry(const tlsneg_verdict *v, size_t step, uint8_t retries,
 
 /* tlsneg_retry_text writes the retry as a hello's title says it:
  * "fallback retry 2/3 (TLS 1.2 -> TLS 1.1, no SCSV)" (the number alone
- * while the chain's end is not known), "retry, same version (TLS 1.3)". */
+ * while the chain's end is not known), "retry, same version (TLS 1.3)",
+ * "retry with another offer (TLS 1.3 -> TLS 1.2)". */
 const char *tlsneg_retry_text(const tlsneg_retry *r, char *buf, size_t buf_len);
 
 /* tlsneg_retry_info writes the Info column's note of a fallback retry:

@@ -556,6 +556,28 @@ static void verdict_table(void)
        "tlsneg_rule_is_verdict: the %zu findings of the table's headline rows, not probe", n);
 }
 
+/* A retry of a chain that changed more than its versions is titled as
+ * another offer, never as a fallback retry. */
+static void retry_titles(void)
+{
+    tlsneg_verdict v = {.kind = TLSNEG_VERDICT_OTHER_CAUSE,
+                        .chain_len = 2,
+                        .chain_frames = {4, 10},
+                        .chain_versions = {TLSNEG_V_TLS13, TLSNEG_V_TLS12},
+                        .chain_changed = 2};
+    tlsneg_retry r;
+    char buf[96];
+    ok(tlsneg_verdict_retry(&v, 1, 1, &r) &&
+           strcmp(tlsneg_retry_text(&r, buf, sizeof buf),
+                  "retry with another offer (TLS 1.3 -> TLS 1.2)") == 0,
+       "a changed retry's title: %s", buf);
+    v.chain_changed = 0;
+    ok(tlsneg_verdict_retry(&v, 1, 1, &r) &&
+           strcmp(tlsneg_retry_text(&r, buf, sizeof buf),
+                  "fallback retry 1/1 (TLS 1.3 -> TLS 1.2, no SCSV)") == 0,
+       "a fallback retry's title: %s", buf);
+}
+
 /* A verdict of a row's shape, and two that are not; then
  * tlsneg_version_name_or_none. */
 static void verdict_shapes(void)
@@ -657,6 +679,7 @@ int main(void)
     bounded();
     compact();
     verdict_table();
+    retry_titles();
     verdict_shapes();
     return tap_done();
 }
