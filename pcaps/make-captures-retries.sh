@@ -77,6 +77,28 @@ scenario_nofallback-same-version() {
     expect_count $n 'tcp.flags.reset == 1' 1
 }
 
+# A transient failure: the first attempt fails (RST) whatever it offers, the
+# client retries with -tls1_2 and succeeds, then offers TLS 1.3 again and
+# gets it. The intolerance the second attempt shows at the time is
+# contradicted by the third.
+scenario_fallback-transient-failure() {
+    local n=fallback-transient-failure p=44390 b=44391
+    local sc=(openssl s_client -connect "$server_addr:$p" -servername localhost)
+    cap_start $n $p
+    backend_server $n $b -naccept 2
+    proxy_start $n 15 $p fail-first $p $b rst 3
+    client_fails $n "${sc[@]}"
+    client $n "${sc[@]}" -tls1_2
+    client $n "${sc[@]}"
+    proxy_wait $n
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tcp.flags.reset == 1' 1
+    expect_count $n 'tls.handshake.type == 1' 3
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.extensions.supported_version == 0x0304' 1
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303 && !tls.handshake.extension.type == 43' 1
+}
+
 # TLS 1.3 succeeds, then a -tls1_2 connection to the same server.
 scenario_nofallback-lower-after-success() {
     local n=nofallback-lower-after-success p=44338

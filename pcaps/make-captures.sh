@@ -65,6 +65,7 @@ all_scenarios=(
     nofallback-parallel
     nofallback-preconnect
     nofallback-same-version
+    fallback-transient-failure
     nofallback-lower-after-success
     nofallback-sni
     nofallback-other-client
@@ -120,6 +121,11 @@ ip route replace local 127.0.0.0/8 dev lo table local proto kernel scope host sr
 ip route add local "$backend_addr" dev lo table local scope host src "$server_addr"
 ip -6 addr add "$client6_addr/128" dev lo nodad
 ip -6 addr add "$server6_addr/128" dev lo nodad
+# The kernel adds the address's local route a moment later on some hosts.
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+    ip -6 route show table local | grep -q "^local $server6_addr " && break
+    sleep 0.1
+done
 ip -6 route del local "$server6_addr" dev lo table local
 ip -6 route add local "$server6_addr" dev lo table local proto kernel src "$client6_addr"
 ip -o route get "$server_addr" | grep -q " src $client_addr " || die "the route to $server_addr has no src $client_addr"

@@ -4,6 +4,8 @@
  * client offers, the findings per rule. */
 #include "report/writers.h"
 
+#include "core/versions.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,9 +141,17 @@ static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out
     if (s->hrrs) {
         print_hrrs(s, out);
     }
-    if (s->intolerant_of) {
+    if (tlsneg_server_intolerant(s)) {
         fprintf(out, "  VERSION-INTOLERANT: does not tolerate %s (verdict in frame %u)\n",
                 s->intolerant_of, s->intolerant_frame);
+    } else if (s->intolerant_of) {
+        char v[TLSNEG_VERSION_NAME_MAX];
+        fprintf(out,
+                "  intolerance not consistent: the verdict in frame %u says it does not tolerate "
+                "%s, yet it puts %s in force in frame %u: the version alone does not make it "
+                "fail\n",
+                s->intolerant_frame, s->intolerant_of,
+                tlsneg_version_name_in(s->top_version, s->dtls, v, sizeof v), s->top_frame);
     }
     tlsneg_buf_clear(a);
     for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
@@ -256,7 +266,7 @@ void tlsneg_report_write(const tlsneg_totals *t, FILE *out)
     size_t num = list ? t->servers.used : 0;
     unsigned intolerant = 0, fallbacks = 0;
     for (size_t i = 0; i < num; i++) {
-        intolerant += list[i]->intolerant_of ? 1u : 0u;
+        intolerant += tlsneg_server_intolerant(list[i]) ? 1u : 0u;
         fallbacks += list[i]->fallbacks;
     }
     fprintf(out, "\n=== tlsneg report ===\n");

@@ -271,11 +271,17 @@ static void count_server_hello(tlsneg_server_totals *s, const tlsneg_out_frame *
                                const tlsneg_out_msg *m)
 {
     const tlsneg_facts *f = &m->facts;
+    bool dtls = tlsneg_facts_is_dtls(f);
     if (f->is_hrr) {
         s->hrrs++;
     } else {
         s->server_hellos++;
         count(&s->in_force, f->negotiated_version);
+        if (f->has_negotiated && tlsneg_version_rank(f->negotiated_version, dtls) >
+                                     tlsneg_version_rank(s->top_version, dtls)) {
+            s->top_version = f->negotiated_version;
+            s->top_frame = fr->frame;
+        }
     }
     const tlsneg_kept_verdict *intolerant =
         tlsneg_kept_find(m->verdicts, m->num_verdicts, TLSNEG_VERDICT_INTOLERANT);
@@ -284,7 +290,14 @@ static void count_server_hello(tlsneg_server_totals *s, const tlsneg_out_frame *
         free(s->intolerant_of);
         s->intolerant_of = tlsneg_strdup(what);
         s->intolerant_frame = fr->frame;
+        s->intolerant_below = f->negotiated_version;
     }
+}
+
+bool tlsneg_server_intolerant(const tlsneg_server_totals *s)
+{
+    return s->intolerant_of && tlsneg_version_rank(s->top_version, s->dtls) <=
+                                   tlsneg_version_rank(s->intolerant_below, s->dtls);
 }
 
 void tlsneg_totals_message(tlsneg_totals *t, const tlsneg_out_frame *fr, const tlsneg_out_msg *m)

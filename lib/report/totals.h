@@ -47,7 +47,18 @@ typedef struct {
     unsigned findings[TLSNEG_RULE_COUNT];
     char *intolerant_of;
     uint32_t intolerant_frame;
+    uint16_t intolerant_below; /* the version the intolerance verdict's ServerHello put in force */
+    /* The highest version any ServerHello put in force, and the first frame
+     * that did: above intolerant_below, the version alone does not make the
+     * server fail (tlsneg_server_intolerant). */
+    uint16_t top_version;
+    uint32_t top_frame;
 } tlsneg_server_totals;
+
+/* tlsneg_server_intolerant: s has an intolerance verdict that no
+ * ServerHello contradicts (none put a version above the verdict's in
+ * force). */
+bool tlsneg_server_intolerant(const tlsneg_server_totals *s);
 
 typedef struct {
     bool verdict_lines; /* keep the verdict lines (the report) */

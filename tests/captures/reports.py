@@ -143,6 +143,16 @@ REPORT_FACTS = {
         "1 servers; 0 fallback retries; 0 version-intolerant servers",
         "192.0.2.20:443 (no SNI)",
         "  in force:          TLS 1.2 x1, SSL 2.0 x1"],
+    # A transient failure (pcaps/README.md): frame 4 reset, frame 10's TLS 1.2 retry completed
+    # in frame 12, frame 25 puts TLS 1.3 in force for the same client and server.
+    "pcaps/fallback-transient-failure.pcap": [
+        "3 ClientHello, 2 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
+        "1 servers; 1 fallback retries; 0 version-intolerant servers",
+        "  in force:          TLS 1.3 x1, TLS 1.2 x1",
+        "  intolerance not consistent: the verdict in frame 12 says it does not tolerate TLS 1.3 "
+        "in supported_versions, yet it puts TLS 1.3 in force in frame 25: the version alone does "
+        "not make it fail",
+    ],
     # IPv6: the server in brackets (RFC 5952 6).
     "pcaps/tls13-ipv6.pcap": ["[2001:db8::3]:44353 localhost"],
     "pcaps/tls13-hrr.pcap": [
