@@ -97,8 +97,7 @@ tlsneg_verdict *tlsneg_judge_probe(tlsneg_verdicts *out, const tlsneg_probe *p, 
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_PROBE, text);
     tlsneg_verdict_detail(v,
                           "This client %s so far, changing its offer on purpose: a scanner or a "
-                          "test; its attempts from here on are not judged as fallbacks or "
-                          "intolerance",
+                          "test; from here on not judged as fallbacks or intolerance",
                           text);
     return v;
 }

@@ -266,13 +266,14 @@ void tlsneg_report_write(const tlsneg_totals *t, FILE *out)
     size_t num = list ? t->servers.used : 0;
     unsigned intolerant = 0, fallbacks = 0;
     for (size_t i = 0; i < num; i++) {
-        intolerant += tlsneg_server_intolerant(list[i]) ? 1u : 0u;
+        intolerant += list[i]->intolerant_of ? 1u : 0u;
         fallbacks += list[i]->fallbacks;
     }
     fprintf(out, "\n=== tlsneg report ===\n");
     fprintf(out,
             "%u ClientHello, %u ServerHello/HelloRetryRequest, %u HelloVerifyRequest, %u "
-            "plaintext alerts; %zu servers; %u fallback retries; %u version-intolerant servers\n",
+            "plaintext alerts; %zu servers; %u fallback retries; %u servers with a "
+            "version_intolerance verdict\n",
             t->messages[1], t->messages[2], t->messages[3], t->messages[0], num, fallbacks,
             intolerant);
     print_probes(t, out);

@@ -125,7 +125,7 @@ def key_exchange(want, have, f, r, msg_type):
 REPORT_FACTS = {
     "pcaps/intolerant-rst.pcap": [
         "2 ClientHello, 1 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
-        "1 servers; 1 fallback retries; 1 version-intolerant servers",
+        "1 servers; 1 fallback retries; 1 servers with a version_intolerance verdict",
         "127.0.0.3:44323 localhost",
         "  offered (highest): TLS 1.3 x1, TLS 1.2 x1",
         "  in force:          TLS 1.2 x1",
@@ -140,14 +140,14 @@ REPORT_FACTS = {
     # client's CLIENT-MASTER-KEY is no hello (no server made up from the client's port).
     "pcaps/sslv2-handshake.pcap": [
         "2 ClientHello, 2 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
-        "1 servers; 0 fallback retries; 0 version-intolerant servers",
+        "1 servers; 0 fallback retries; 0 servers with a version_intolerance verdict",
         "192.0.2.20:443 (no SNI)",
         "  in force:          TLS 1.2 x1, SSL 2.0 x1"],
     # A transient failure (pcaps/README.md): frame 4 reset, frame 10's TLS 1.2 retry completed
     # in frame 12, frame 25 puts TLS 1.3 in force for the same client and server.
     "pcaps/fallback-transient-failure.pcap": [
         "3 ClientHello, 2 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
-        "1 servers; 1 fallback retries; 0 version-intolerant servers",
+        "1 servers; 1 fallback retries; 1 servers with a version_intolerance verdict",
         "  in force:          TLS 1.3 x1, TLS 1.2 x1",
         "  intolerance not consistent: the verdict in frame 12 says it does not tolerate TLS 1.3 "
         "in supported_versions, yet it puts TLS 1.3 in force in frame 25: the version alone does "
@@ -157,7 +157,7 @@ REPORT_FACTS = {
     "pcaps/tls13-ipv6.pcap": ["[2001:db8::3]:44353 localhost"],
     "pcaps/tls13-hrr.pcap": [
         "2 ClientHello, 2 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
-        "1 servers; 0 fallback retries; 0 version-intolerant servers",
+        "1 servers; 0 fallback retries; 0 servers with a version_intolerance verdict",
         "none: no fallback, intolerance, downgrade or bad server choice seen",
         "  2 ClientHello, 1 ServerHello, 1 HelloRetryRequest; failures: 0 alerts, 0 resets, "
         "0 closes before any ServerHello; 0 fallback retries",
@@ -239,7 +239,7 @@ REPORT_FACTS["pcaps/scan-sslscan-tls13.pcap"] = [
     "answered with 86 (from frame 16): a scanner",
     "none: no fallback, intolerance, downgrade or bad server choice seen",
     "16 ClientHello, 7 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 9 plaintext alerts; "
-    "2 servers; 0 fallback retries; 0 version-intolerant servers",
+    "2 servers; 0 fallback retries; 0 servers with a version_intolerance verdict",
 ]
 # scan-testssl-tls12.pcap: 13 ClientHellos, the first in frame 8 (1.691048), the last (frame 114,
 # 42.729398) the SCSV probe, answered with alert 86 (frame 115); offers from SSL 3.0 to TLS 1.3.

@@ -256,7 +256,7 @@ def report_facts(report):
     (address, port, SNI or None) its intolerance verdict frame and findings."""
     first = re.search(r"(\d+) ClientHello, (\d+) ServerHello/HelloRetryRequest, (\d+) "
                       r"HelloVerifyRequest, (\d+) plaintext alerts; (\d+) servers; (\d+) fallback "
-                      r"retries; (\d+) version-intolerant servers", report)
+                      r"retries; (\d+) servers with a version_intolerance verdict", report)
     totals = [int(x) for x in first.groups()]
     servers, key = {}, None
     section = report.split("--- Servers (address:port SNI) ---\n", 1)[1].split("\n--- ", 1)[0]
@@ -266,7 +266,7 @@ def report_facts(report):
             addr, port = label.rsplit(":", 1)
             key = (addr.strip("[]"), int(port), None if sni == "(no SNI)" else sni)
             servers[key] = {"findings": collections.Counter()}
-        elif line.startswith("  VERSION-INTOLERANT"):
+        elif line.startswith(("  VERSION-INTOLERANT", "  intolerance not consistent")):
             servers[key]["frame"] = int(re.search(r"verdict in frame (\d+)", line).group(1))
         elif line.startswith("  findings: "):
             for item in line[len("  findings: "):].split(", "):
