@@ -36,7 +36,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 CAPTURES = ["fallback-chain.pcap", "tls13-hrr.pcap", "intolerant-rst.pcap",
             "fallback-scsv-rejected.pcap", "tls12-only-server.pcap", "intolerant-rst-scsv.pcap",
-            "downgrade-sentinel-mitm.pcap"]
+            "downgrade-sentinel-mitm.pcap", "sni-mismatch-warning.pcap"]
 SENTINELS = ("444f574e47524401", "444f574e47524400")
 # RFC 8446 4.2.1 / RFC 5246: the version names the ladder must use.
 NAMES = {0x0300: "SSL 3.0", 0x0301: "TLS 1.0", 0x0302: "TLS 1.1", 0x0303: "TLS 1.2",
