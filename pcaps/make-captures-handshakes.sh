@@ -3,7 +3,8 @@
 # make-captures-handshakes.sh: make-captures.sh's scenarios of single
 # handshakes: TLS 1.3 and 1.2 by OpenSSL, GnuTLS, curl and Python, a
 # HelloRetryRequest, DTLS 1.2, hellos in many segments and records, odd
-# server names, SSLv2 (synthetic), IPv6, a late duplicate close_notify.
+# server names, SSLv2 (synthetic), IPv6, a late duplicate close_notify, a
+# warning alert for a server name the server does not know.
 # Sourced by make-captures.sh, not run on its own: it uses the script's
 # addresses, $tmp, $cert, $key, $py, $here and $out.
 # Each scenario_NAME function makes NAME.pcap with the helpers of
@@ -205,4 +206,27 @@ scenario_late-duplicate-close-notify() {
     expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303' 1
     expect_count $n 'tls.record.content_type == 21 && tls.record.length == 26' 2
     expect_count $n 'tls.alert_message.desc' 0
+}
+
+# A TLS 1.2 server that knows another name than the client asks for: OpenSSL
+# s_server's servername callback answers a ClientHello whose SNI is not
+# -servername with a WARNING unrecognized_name alert (15 03 03 00 02 01 70,
+# RFC 6066 3; -servername_fatal would make it fatal) and goes on with its
+# default certificate: the alert comes before the ServerHello, and the
+# handshake completes. A warning is no failure (RFC 5246 7.2).
+scenario_sni-mismatch-warning() {
+    local n=sni-mismatch-warning p=44415
+    cap_start $n $p
+    openssl_server $n $p -tls1_2 -servername expected.example -cert2 "$cert" -key2 "$key"
+    client $n openssl s_client -tls1_2 -connect "$server_addr:$p" -servername other.example
+    server_wait $n
+    cap_stop $n
+    expect_count $n 'tls.handshake.type == 1 && tls.handshake.extensions_server_name == "other.example"' 1
+    expect_count $n 'tls.alert_message.level == 1 && tls.alert_message.desc == 112' 1
+    expect_count $n 'tls.alert_message.level == 2' 0
+    expect_count $n 'tls.handshake.type == 2 && tls.handshake.version == 0x0303' 1
+    # Both ChangeCipherSpecs and the server's NewSessionTicket: the
+    # handshake went on after the warning.
+    expect_count $n 'tls.record.content_type == 20' 2
+    expect_count $n 'tls.handshake.type == 4' 1
 }

@@ -88,6 +88,7 @@ all_scenarios=(
     scan-testssl-tls13
     scan-testssl-tls12
     late-duplicate-close-notify
+    sni-mismatch-warning
 )
 
 me=make-captures

@@ -153,7 +153,7 @@ static gboolean analyse_message(msg_result *r, wire_place *place, proto_tree *tr
         tlsneg_conn *c = connection(pinfo);
         /* Used while the connection has shown no ClientHello. */
         ev.sender = tlsneg_tree_tcp_sender(pinfo, cached_conversation(pinfo));
-        tlsneg_session_alert(session, c, &ev, (guint8)tlsneg_fi_uint(m->anchor), x);
+        tlsneg_session_alert(session, c, &ev, m->alert_level, (guint8)tlsneg_fi_uint(m->anchor), x);
         tlsneg_cache_keep_result(r, x, c);
         return TRUE;
     }

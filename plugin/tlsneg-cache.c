@@ -160,8 +160,10 @@ const char *tlsneg_cache_sni(const tlsneg_conn *c, gboolean has_sni, const char 
 void tlsneg_cache_keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn *c)
 {
     r->is_alert = x->is_alert;
+    r->alert_level = x->alert_level;
     r->alert_description = x->alert_description;
     r->alert_from_server = x->alert_from_server;
+    r->alert_ends = x->alert_ends;
     r->from_client = x->from_client;
     r->client_hello_frame = x->client_hello_frame;
     r->retransmission_of = x->retransmission_of;

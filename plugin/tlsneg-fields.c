@@ -54,6 +54,7 @@ int hf_summary = -1;
 int hf_finding = -1;
 int hf_findings_dropped = -1;
 int hf_alert = -1;
+int hf_alert_level = -1;
 int hf_client_hello_frame = -1;
 int hf_retransmission_of = -1;
 int hf_fallback = -1;
@@ -178,6 +179,13 @@ static void format_alert(gchar *s, guint32 v)
     const char *name = tlsneg_alert_name((guint8)v);
     snprintf(s, ITEM_LABEL_LENGTH, "%s (%u)", name ? name : "unknown", v);
 }
+
+/* RFC 5246 7.2, RFC 8446 6: AlertLevel. */
+static const value_string alert_levels[] = {
+    {TLSNEG_ALERT_WARNING, "warning"},
+    {TLSNEG_ALERT_FATAL, "fatal"},
+    {0, NULL},
+};
 
 static int expert_group(tlsneg_group g)
 {
@@ -375,6 +383,12 @@ static hf_register_info fields_hf[] = {
     {&hf_alert,
      {"Alert", "tlsneg.alert", FT_UINT8, BASE_CUSTOM, CF_FUNC(format_alert), 0x0,
       "Description of a plaintext alert", HFILL}},
+    {&hf_alert_level,
+     {"Alert level", "tlsneg.alert_level", FT_UINT8, BASE_DEC, VALS(alert_levels), 0x0,
+      "Level of a plaintext alert: 1 warning, 2 fatal. A warning before TLS 1.3 was chosen does "
+      "not end the handshake (RFC 5246 7.2); in TLS 1.3 every alert but close_notify and "
+      "user_canceled does, whatever its level (RFC 8446 6)",
+      HFILL}},
     {&hf_client_hello_frame,
      {"ClientHello in frame", "tlsneg.client_hello_frame", FT_FRAMENUM, BASE_NONE,
       FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0,

@@ -46,6 +46,7 @@ extern int hf_summary;
 extern int hf_finding;
 extern int hf_findings_dropped;
 extern int hf_alert;
+extern int hf_alert_level;
 extern int hf_client_hello_frame;
 extern int hf_retransmission_of;
 extern int hf_fallback;

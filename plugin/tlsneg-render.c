@@ -197,7 +197,9 @@ void tlsneg_render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     proto_item *ti = proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
     if (shown(tree, proto_tlsneg)) {
         const char *name = tlsneg_alert_name(r->alert_description);
-        proto_item_append_text(ti, ": Alert %s", name ? name : "unknown");
+        proto_item_append_text(
+            ti, ": Alert %s%s", name ? name : "unknown",
+            r->alert_level == TLSNEG_ALERT_WARNING && !r->alert_ends ? " (warning)" : "");
         const kept_verdict *aborted =
             tlsneg_kept_find(r->verdicts, r->num_verdicts, TLSNEG_VERDICT_CLIENT_ABORT);
         if (aborted) {
@@ -207,11 +209,14 @@ void tlsneg_render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     proto_tree *st = proto_item_add_subtree(ti, ett_tlsneg);
     if (shown(tree, hf_summary)) {
         tlsneg_item_string(st, hf_summary,
-                           tlsneg_alert_summary(r->alert_description, r->alert_from_server,
-                                                r->client_hello_frame != 0, summary,
-                                                sizeof summary));
+                           tlsneg_alert_summary(r->alert_level, r->alert_description, r->alert_ends,
+                                                r->alert_from_server, r->client_hello_frame != 0,
+                                                summary, sizeof summary));
     }
     tlsneg_item_uint(st, hf_alert, r->alert_description);
+    if (r->alert_level != TLSNEG_ALERT_NO_LEVEL) {
+        tlsneg_item_uint(st, hf_alert_level, r->alert_level);
+    }
     if (r->client_hello_frame) {
         tlsneg_item_uint(st, hf_client_hello_frame, r->client_hello_frame);
     }

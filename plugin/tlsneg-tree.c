@@ -109,8 +109,9 @@ static gboolean is_hello_type(guint32 t, gboolean dtls)
  * description, in a plaintext epoch: read where Wireshark read the record,
  * not in bytes it decrypted, and, DTLS, in epoch 0 (the record header:
  * version, then epoch and sequence number, then the length; TLS: version,
- * length). */
-static gboolean plaintext_alert(field_info *fi, field_info *record, gboolean dtls)
+ * length). Sets *level to its level then: the byte before the description,
+ * which Wireshark shows as tls.alert_message.level (dtls.). */
+static gboolean plaintext_alert(field_info *fi, field_info *record, gboolean dtls, guint8 *level)
 {
     gint length_at = dtls ? 10 : 2;
     if (!record || !fi->ds_tvb || !record->ds_tvb || fi->start < 1 ||
@@ -124,7 +125,7 @@ static gboolean plaintext_alert(field_info *fi, field_info *record, gboolean dtl
     guint16 len = tvb_get_ntohs(record->ds_tvb, record->start + length_at);
     const guint8 *bytes = tvb_get_ptr(fi->ds_tvb, fi->start - 1, 2);
     guint8 description;
-    return tlsneg_plaintext_alert(&e, bytes, len, &description);
+    return tlsneg_plaintext_alert(&e, bytes, len, level, &description);
 }
 
 /* find_messages walks the tree in order. A record's version field comes
@@ -149,15 +150,17 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
             case ROLE_DTLS_HANDSHAKE_TYPE: {
                 gboolean dtls = role == ROLE_DTLS_HANDSHAKE_TYPE;
                 if (is_hello_type(tlsneg_fi_uint(fi), dtls)) {
-                    found_msg m = {fi, NULL, FALSE, dtls, has_record, record_version, record};
+                    found_msg m = {fi, NULL, FALSE, dtls, has_record, record_version, record, 0};
                     wmem_array_append_one(found, m);
                 }
                 break;
             }
             case ROLE_TLS_ALERT_DESCRIPTION:
             case ROLE_DTLS_ALERT_DESCRIPTION: {
-                if (plaintext_alert(fi, record, role == ROLE_DTLS_ALERT_DESCRIPTION)) {
-                    found_msg m = {fi, NULL, TRUE, FALSE, has_record, record_version, record};
+                guint8 level;
+                if (plaintext_alert(fi, record, role == ROLE_DTLS_ALERT_DESCRIPTION, &level)) {
+                    found_msg m = {fi,         NULL,           TRUE,   FALSE,
+                                   has_record, record_version, record, level};
                     wmem_array_append_one(found, m);
                 }
                 break;

@@ -28,6 +28,7 @@ typedef struct {
     gboolean has_record;
     guint16 record_version;
     field_info *record; /* the record version field, NULL for QUIC */
+    guint8 alert_level; /* an alert: its level byte, as tls.alert_message.level shows it */
 } found_msg;
 
 /* tlsneg_tree_watch looks up the fields and protocols the walk reads and

@@ -205,9 +205,9 @@ void tlsneg_dtls_datagram(tlsneg_pcap *p, flow *f, int d, const uint8_t *b, size
             /* A DTLS record names its epoch: 0 is plaintext, any other
              * was reached through a ChangeCipherSpec (RFC 9147 4.2.1). */
             tlsneg_epoch e = {.from_start = true, .ccs = epoch != 0};
-            uint8_t description;
-            if (tlsneg_plaintext_alert(&e, r, len, &description)) {
-                tlsneg_emit(p, f, d, TLSNEG_WIRE_DTLS, TLSNEG_EV_ALERT, description);
+            uint8_t level, description;
+            if (tlsneg_plaintext_alert(&e, r, len, &level, &description)) {
+                tlsneg_emit_alert(p, f, d, TLSNEG_WIRE_DTLS, level, description);
             } else {
                 p->st.not_plaintext++;
             }

@@ -32,14 +32,24 @@ static void deliver(tlsneg_pcap *p, flow *f, int d, tlsneg_ev *ev)
     p->fn(p->user, ev);
 }
 
-void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, tlsneg_ev_kind kind,
-                 uint8_t alert)
+void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, tlsneg_ev_kind kind)
 {
     tlsneg_ev ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = kind;
     ev.wire = wire;
-    ev.alert = alert;
+    deliver(p, f, d, &ev);
+}
+
+void tlsneg_emit_alert(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, uint8_t level,
+                       uint8_t description)
+{
+    tlsneg_ev ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TLSNEG_EV_ALERT;
+    ev.wire = wire;
+    ev.alert_level = level;
+    ev.alert = description;
     deliver(p, f, d, &ev);
 }
 

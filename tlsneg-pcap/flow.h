@@ -155,10 +155,14 @@ void tlsneg_flow_remove(tlsneg_pcap *p, flow *f, bool tell);
 
 /* ---- events (emit.c) ---- */
 
-/* tlsneg_emit reports an alert (its description), a TCP FIN or RST or
- * progress, sent by endpoint d of f over wire (TLS, DTLS, QUIC). */
-void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, tlsneg_ev_kind kind,
-                 uint8_t alert);
+/* tlsneg_emit reports a TCP FIN or RST or progress, sent by endpoint d of
+ * f over wire (TLS, DTLS, QUIC). */
+void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, tlsneg_ev_kind kind);
+/* tlsneg_emit_alert reports an alert (its level, TLSNEG_ALERT_NO_LEVEL for
+ * QUIC's CONNECTION_CLOSE, and its description) sent by endpoint d of f
+ * over wire. */
+void tlsneg_emit_alert(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, uint8_t level,
+                       uint8_t description);
 /* tlsneg_emit_message reports a whole handshake message sent by endpoint d
  * of f over wire (SSL2: an SSL 2.0 record's), carried in a record of
  * version rv if has_rv, by the segments (TCP) or the record (DTLS) segs

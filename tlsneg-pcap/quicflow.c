@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alerts.h"
 #include "flow.h"
 #include "stream.h"
 
@@ -90,9 +91,11 @@ static void quic_close(void *user, uint64_t code)
 {
     quic_ctx *c = user;
     /* RFC 9001 4.8: a TLS alert travels as the crypto error 0x100 + its
-     * description. */
+     * description, without its level: the connection is closed, so the
+     * analysis takes it as fatal (TLSNEG_ALERT_NO_LEVEL). */
     if (code >= 0x100 && code <= 0x1ff) {
-        tlsneg_emit(c->p, c->f, c->d, TLSNEG_WIRE_QUIC, TLSNEG_EV_ALERT, (uint8_t)(code - 0x100));
+        tlsneg_emit_alert(c->p, c->f, c->d, TLSNEG_WIRE_QUIC, TLSNEG_ALERT_NO_LEVEL,
+                          (uint8_t)(code - 0x100));
     }
 }
 

@@ -140,7 +140,7 @@ static void progress(tlsneg_pcap *p, flow *f, int d, tcp_dir *t)
 {
     if (!t->progressed) {
         t->progressed = true;
-        tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_PROGRESS, 0);
+        tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_PROGRESS);
     }
 }
 
@@ -292,7 +292,7 @@ static void tcp_record(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint8_t type,
                        const uint8_t *payload, uint16_t len, const seg_map *map)
 {
     tlsneg_epoch e = epoch_of(f, d, t);
-    uint8_t description;
+    uint8_t level, description;
     switch (type) {
     case 22:
         if (!tlsneg_epoch_plaintext(&e)) {
@@ -306,8 +306,8 @@ static void tcp_record(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint8_t type,
         }
         break;
     case 21:
-        if (tlsneg_plaintext_alert(&e, payload, len, &description)) {
-            tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_ALERT, description);
+        if (tlsneg_plaintext_alert(&e, payload, len, &level, &description)) {
+            tlsneg_emit_alert(p, f, d, TLSNEG_WIRE_TLS, level, description);
             break;
         }
         p->st.not_plaintext++;
@@ -546,10 +546,10 @@ static void tcp_packet(tlsneg_pcap *p, flow *f, int d, const tlsneg_net_packet *
     if ((fl & TLSNEG_TCP_RST) && !f->rst) {
         f->rst = true;
         f->rst_dir = (int8_t)d;
-        tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_RST, 0);
+        tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_RST);
     } else if ((fl & TLSNEG_TCP_FIN) && !t->fin) {
         t->fin = true;
-        tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_FIN, 0);
+        tlsneg_emit(p, f, d, TLSNEG_WIRE_TLS, TLSNEG_EV_FIN);
     }
 }
 

@@ -2,6 +2,7 @@
 /* trace.c: tlsneg-pcap --trace (trace.h). */
 #include "trace.h"
 
+#include "analysis/checks.h"
 #include "analysis/rules.h"
 #include "core/facts.h"
 
@@ -45,8 +46,15 @@ void tlsneg_trace_close(FILE *o, const tlsneg_ev *ev, const tlsneg_close_result 
 
 void tlsneg_trace_alert(FILE *o, const tlsneg_ev *ev, const tlsneg_result *x)
 {
-    fprintf(o, "frame %u conn %llu: alert %u (%s) from the %s\n", ev->frame,
-            (unsigned long long)ev->conn, ev->alert, tlsneg_alert_name(ev->alert), side(ev));
+    static const char *const levels[] = {"no level", "warning", "fatal"};
+    char summary[256];
+    const char *name = tlsneg_alert_name(ev->alert);
+    fprintf(o, "frame %u conn %llu: alert %u (%s, %s) from the %s: %s\n", ev->frame,
+            (unsigned long long)ev->conn, ev->alert, name ? name : "unknown",
+            levels[x->alert_level < 3 ? x->alert_level : 0], side(ev),
+            tlsneg_alert_summary(x->alert_level, x->alert_description, x->alert_ends,
+                                 x->alert_from_server, x->client_hello_frame != 0, summary,
+                                 sizeof summary));
     trace_findings(o, x);
 }
 

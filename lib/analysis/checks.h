@@ -55,13 +55,18 @@ void tlsneg_finding_add(tlsneg_findings *out, tlsneg_rule_id rule, const char *f
 /* tlsneg_check fills out with every rule in breach, in rules.def order. */
 void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in);
 
-/* tlsneg_alert_ends_handshake: every alert but close_notify, user_canceled
- * and no_renegotiation ends a handshake (RFC 8446 6, RFC 5246 7.2). */
-bool tlsneg_alert_ends_handshake(uint8_t description);
+/* tlsneg_alert_ends_handshake: whether an alert (level: TLSNEG_ALERT_*, its
+ * description) ends the handshake by itself, on a connection whose server
+ * has (tls13) or has not chosen TLS 1.3 or DTLS 1.3 yet (a ServerHello or
+ * HelloRetryRequest selecting it). The closure alerts never do; a fatal
+ * alert, or one without a level, always does; a warning only in TLS 1.3.
+ * The reasoning, with the RFC sections, is at the definition (checks.c). */
+bool tlsneg_alert_ends_handshake(uint8_t level, uint8_t description, bool tls13);
 
-/* tlsneg_alert_summary writes one plain sentence about an alert into buf
+/* tlsneg_alert_summary writes one plain sentence about an alert (level,
+ * description; ends: what tlsneg_alert_ends_handshake said of it) into buf
  * and returns buf. */
-const char *tlsneg_alert_summary(uint8_t description, bool from_server, bool after_client_hello,
-                                 char *buf, size_t buf_len);
+const char *tlsneg_alert_summary(uint8_t level, uint8_t description, bool ends, bool from_server,
+                                 bool after_client_hello, char *buf, size_t buf_len);
 
 #endif

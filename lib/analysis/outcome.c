@@ -286,12 +286,13 @@ static void refused_retry(const tlsneg_tracker *t, const tlsneg_attempt *a, uint
 }
 
 uint32_t tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us,
-                              uint8_t description, bool from_server, tlsneg_verdicts *out)
+                              uint8_t description, bool ends, bool from_server,
+                              tlsneg_verdicts *out)
 {
     out->count = out->dropped = 0;
     uint32_t as = tlsneg_attempts_find(&t->st, TLSNEG_BY_CONN, conn);
     tlsneg_attempt *a = as == TLSNEG_NO_SLOT ? NULL : at(t, as);
-    if (!a || !tlsneg_alert_ends_handshake(description)) {
+    if (!a || !ends) {
         return 0;
     }
     if (a->outcome == TLSNEG_SUCCESS && !from_server && a->progress != 3) {

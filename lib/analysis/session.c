@@ -77,8 +77,10 @@ static void result_init(tlsneg_result *out)
 {
     out->analysed = false;
     out->is_alert = false;
+    out->alert_level = TLSNEG_ALERT_NO_LEVEL;
     out->alert_description = 0;
     out->alert_from_server = false;
+    out->alert_ends = false;
     out->from_client = false;
     out->keep_facts = false;
     out->retransmission_of = 0;
@@ -308,6 +310,18 @@ static void hrr_note(const tlsneg_conn *c, uint32_t frame, tlsneg_result *out)
     }
 }
 
+/* chose_tls13: the ServerHello or HelloRetryRequest f puts TLS 1.3 or DTLS
+ * 1.3 (or a draft of either) in force, or asks for it. */
+static bool chose_tls13(const tlsneg_facts *f)
+{
+    bool dtls = tlsneg_facts_is_dtls(f);
+    uint16_t v = f->has_negotiated ? f->negotiated_version
+                 : f->has_selected ? f->selected_version
+                                   : 0;
+    return tlsneg_version_rank(v, dtls) >
+           tlsneg_version_rank(dtls ? TLSNEG_V_DTLS12 : TLSNEG_V_TLS12, dtls);
+}
+
 void tlsneg_session_parse(tlsneg_parsed *p, const tlsneg_message *m, bool has_record,
                           uint16_t record_version)
 {
@@ -395,6 +409,9 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
         out->keep_facts = true;
         set_sni(&out->has_sni, out->sni, f->sni);
     } else {
+        if (f->msg_type == TLSNEG_HS_SERVER_HELLO && chose_tls13(f)) {
+            c->tls13_chosen = true;
+        }
         if (f->is_hrr) {
             c->hrr_seen = true;
             if (!c->hrr_ask.frame) {
@@ -407,13 +424,15 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     out->client_hello_frame = c->client_hello_frame;
 }
 
-void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
+void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev, uint8_t level,
                           uint8_t description, tlsneg_result *out)
 {
     result_init(out);
     out->analysed = true;
     out->is_alert = true;
+    out->alert_level = level;
     out->alert_description = description;
+    out->alert_ends = tlsneg_alert_ends_handshake(level, description, c->tls13_chosen);
     if (c->has_client_hello) {
         out->alert_from_server = !tlsneg_session_from_client(c, &ev->src);
         out->from_client = !out->alert_from_server;
@@ -424,17 +443,18 @@ void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     }
     conn_sni(out, c);
     out->client_hello_frame = c->client_hello_frame;
-    tlsneg_check_input in = {
-        .client_hello = c->client_hello, .is_alert = true, .alert_description = description};
+    tlsneg_check_input in = {.client_hello = c->client_hello,
+                             .is_alert = true,
+                             .alert_level = level,
+                             .alert_description = description};
     tlsneg_check(&out->findings, &in);
     tlsneg_tracker *t = tracker_of(s);
-    if (t && tlsneg_alert_ends_handshake(description) &&
-        hold_early(c, ev, TLSNEG_CAUSE_ALERT, description)) {
+    if (t && out->alert_ends && hold_early(c, ev, TLSNEG_CAUSE_ALERT, description)) {
         out->held = true; /* told with the ClientHello it makes fail */
         return;
     }
     if (t) {
-        uint32_t failed = tlsneg_tracker_alert(t, c->id, ev->time_us, description,
+        uint32_t failed = tlsneg_tracker_alert(t, c->id, ev->time_us, description, out->alert_ends,
                                                out->alert_from_server, &out->verdicts);
         add_verdicts(out, ev->frame);
         uint8_t alert;

@@ -67,6 +67,10 @@ typedef struct {
     const tlsneg_facts *client_hello;
     bool has_client_hello;
     bool hrr_seen; /* a HelloRetryRequest came */
+    /* A ServerHello or HelloRetryRequest chose TLS 1.3 or DTLS 1.3 (a draft
+     * of either included): a warning alert is an error from then on
+     * (tlsneg_alert_ends_handshake). */
+    bool tls13_chosen;
     uint8_t client_addr_len;
     uint16_t client_port; /* who sent the last ClientHello */
     uint32_t client_hello_frame;
@@ -126,8 +130,13 @@ typedef struct {
      * keep them). */
     tlsneg_facts facts;
     tlsneg_facts_buf facts_buf;
+    uint8_t alert_level; /* TLSNEG_ALERT_WARNING, _FATAL or _NO_LEVEL (QUIC) */
     uint8_t alert_description;
     bool alert_from_server;
+    /* The alert ends the handshake by itself (tlsneg_alert_ends_handshake):
+     * false for a closure alert, and for a warning before TLS 1.3 was
+     * chosen; only such an alert can make its attempt fail. */
+    bool alert_ends;
     bool from_client; /* sent by the connection's client */
     /* A new ClientHello: the checks of later messages on the connection
      * need its facts; keep a copy and hand it over with
@@ -219,8 +228,9 @@ void tlsneg_session_parse(tlsneg_parsed *p, const tlsneg_message *m, bool has_re
 void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
                           const tlsneg_parsed *p, tlsneg_result *out);
 
-/* tlsneg_session_alert judges a plaintext alert on connection c. */
-void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
+/* tlsneg_session_alert judges a plaintext alert (level: TLSNEG_ALERT_*,
+ * description) on connection c. */
+void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev, uint8_t level,
                           uint8_t description, tlsneg_result *out);
 
 /* tlsneg_session_close tells about a TCP RST (reset) or FIN on c. A

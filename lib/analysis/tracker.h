@@ -62,10 +62,15 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
 void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
                                  const tlsneg_answer *answer, tlsneg_verdicts *out);
 /* tlsneg_tracker_alert returns the frame of the ClientHello whose attempt
- * this alert makes fail (a fatal alert before any ServerHello, or the
- * client's abort after it), or 0; tlsneg_tracker_cause then says how. */
+ * this alert makes fail (one that ends the handshake before any
+ * ServerHello, or the client's abort after it), or 0; tlsneg_tracker_cause
+ * then says how. ends: the alert ends the handshake
+ * (tlsneg_alert_ends_handshake, which the session layer asks with what the
+ * connection has shown); one that does not, a warning before TLS 1.3 or a
+ * closure alert, makes nothing fail. */
 uint32_t tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us,
-                              uint8_t description, bool from_server, tlsneg_verdicts *out);
+                              uint8_t description, bool ends, bool from_server,
+                              tlsneg_verdicts *out);
 /* tlsneg_tracker_cause returns how the attempt on conn failed (a
  * tlsneg_cause; TLSNEG_CAUSE_NONE if it has not, or is unknown), and for an
  * alert its description in *alert. */

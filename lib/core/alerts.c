@@ -53,7 +53,7 @@ bool tlsneg_epoch_plaintext(const tlsneg_epoch *e)
 }
 
 bool tlsneg_plaintext_alert(const tlsneg_epoch *e, const uint8_t *payload, size_t len,
-                            uint8_t *description)
+                            uint8_t *level, uint8_t *description)
 {
     /* RFC 8446 5.1: one alert per record, never fragmented; RFC 8446 6: an
      * alert is a level and a description. An encrypted alert is longer (its
@@ -62,6 +62,7 @@ bool tlsneg_plaintext_alert(const tlsneg_epoch *e, const uint8_t *payload, size_
         !tlsneg_alert_name(payload[1])) {
         return false;
     }
+    *level = payload[0];
     *description = payload[1];
     return true;
 }

@@ -38,13 +38,19 @@ typedef struct {
  * plaintext (a handshake message or an alert). */
 bool tlsneg_epoch_plaintext(const tlsneg_epoch *e);
 
+/* An alert's level (RFC 5246 7.2, RFC 8446 6: AlertLevel): the first byte
+ * of an alert record. TLSNEG_ALERT_NO_LEVEL where the wire carries none (a
+ * QUIC CONNECTION_CLOSE's TLS alert, RFC 9001 4.8; an event file written
+ * before levels were kept). */
+enum { TLSNEG_ALERT_NO_LEVEL = 0, TLSNEG_ALERT_WARNING = 1, TLSNEG_ALERT_FATAL = 2 };
+
 /* tlsneg_plaintext_alert: the payload of an alert record (content type 21,
  * len bytes) is a plaintext alert in epoch e: exactly 2 bytes, level 1
- * (warning) or 2 (fatal), a description the registry holds. Sets
- * *description then. Anything else is no alert: encrypted bytes, or bytes
- * no TLS stack sends. */
+ * (warning) or 2 (fatal), a description the registry holds. Sets *level
+ * and *description then. Anything else is no alert: encrypted bytes, or
+ * bytes no TLS stack sends. */
 bool tlsneg_plaintext_alert(const tlsneg_epoch *e, const uint8_t *payload, size_t len,
-                            uint8_t *description);
+                            uint8_t *level, uint8_t *description);
 
 /* tlsneg_hello_record: the payload of a handshake record (content type 22)
  * starts with a plaintext ClientHello or ServerHello (msg_type 1 or 2, then

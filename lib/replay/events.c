@@ -103,6 +103,12 @@ static bool parse_attribute(const char *tok, tlsneg_ev *ev)
     if (key_len == 8 && strncmp(tok, "segments", 8) == 0) {
         return parse_segments(v, ev);
     }
+    if (key_len == 5 && strncmp(tok, "level", 5) == 0) {
+        /* An alert's level: 1 warning, 2 fatal (absent: none on the wire, or
+         * a file written before levels were kept). */
+        ev->alert_level = (uint8_t)(*v - '0');
+        return (*v == '1' || *v == '2') && v[1] == '\0';
+    }
     if (key_len == 4 && strncmp(tok, "wire", 4) == 0) {
         int w = lookup(v, wire_names, NUM_WIRES);
         ev->wire = (tlsneg_wire)(w < 0 ? 0 : w);
@@ -269,6 +275,9 @@ void tlsneg_ev_write(FILE *out, const tlsneg_ev *ev)
     case TLSNEG_EV_ALERT:
         if (ev->udp && ev->wire != TLSNEG_WIRE_TLS) {
             fprintf(out, " wire=%s", wire_names[ev->wire]);
+        }
+        if (ev->alert_level != TLSNEG_ALERT_NO_LEVEL) {
+            fprintf(out, " level=%u", ev->alert_level);
         }
         fprintf(out, " %u", ev->alert);
         break;

@@ -31,6 +31,10 @@
  *                            first packet is taken for the client): the
  *                            session layer is told it does not know
  *   wire=tls|dtls|quic       the connection's wire (hello lines say it as WIRE)
+ *   level=1|2                an alert: its level, 1 warning, 2 fatal; absent
+ *                            where the wire has none (QUIC's CONNECTION_CLOSE)
+ *                            and in files written before it was kept (December
+ *                            2026): such an alert is taken as fatal
  *   segments=N[:F,F...]      a hello: the N TCP segments (or the DTLS record)
  *                            that carried it, and the frames of the first 8
  * A connection is the transport, the pair of endpoints in either direction
@@ -75,6 +79,7 @@ typedef struct {
     bool has_record;
     uint16_t record_version;
     uint8_t alert;        /* an alert's description */
+    uint8_t alert_level;  /* an alert's level (TLSNEG_ALERT_*): 0 when none is said */
     const uint8_t *bytes; /* a hello: the message, in the producer's buffer */
     size_t len;
     tlsneg_segments segments; /* a hello: what carried it (count 0: not known) */

@@ -338,6 +338,13 @@ void tlsneg_jsonl_message(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const tlsneg
     if (r->is_alert) {
         jsonl_outcome(out, ends, fr, e, r->sni, r->client_hello_frame, "alert");
         tlsneg_json_keyu(out, "alert", r->alert_description);
+        if (r->alert_level == TLSNEG_ALERT_NO_LEVEL) {
+            tlsneg_buf_add(out, ",\"level\":null");
+        } else {
+            tlsneg_json_keyu(out, "level", r->alert_level);
+        }
+        tlsneg_buf_add(out,
+                       r->alert_ends ? ",\"ends_handshake\":true" : ",\"ends_handshake\":false");
         tlsneg_buf_add(out,
                        r->alert_from_server ? ",\"from_server\":true" : ",\"from_server\":false");
         json_findings(out, r);

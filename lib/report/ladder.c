@@ -207,7 +207,8 @@ static void outcome_text(const tlsneg_step *s, char *out, size_t len)
         break;
     case TLSNEG_STEP_ALERT:
         name = tlsneg_alert_name(s->alert);
-        snprintf(out, len, "alert %s (%u)", name ? name : "unknown", s->alert);
+        snprintf(out, len, "alert %s (%u)%s", name ? name : "unknown", s->alert,
+                 s->warning ? ", warning" : "");
         break;
     case TLSNEG_STEP_RESET:
         snprintf(out, len, "TCP reset");

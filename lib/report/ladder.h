@@ -116,6 +116,7 @@ typedef struct {
     uint16_t version;
     bool fallback_scsv;  /* ClientHello */
     uint8_t alert;       /* ALERT: its description */
+    bool warning;        /* ALERT: a warning that does not end the handshake */
     uint8_t failure;     /* ALERT, RESET, CLOSE: this step made its attempt fail, and how
                             (a tlsneg_cause, as the session layer judged it); 0: it did not */
     uint8_t num_groups;  /* ClientHello: its key shares' groups (the first

@@ -85,6 +85,7 @@ void tlsneg_ladder_message(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_fra
     if (m->is_alert) {
         s.kind = TLSNEG_STEP_ALERT;
         s.alert = m->alert_description;
+        s.warning = m->alert_level == TLSNEG_ALERT_WARNING && !m->alert_ends;
         s.from_client = !m->alert_from_server;
         s.failure = m->failed_attempt ? m->failure_cause : 0;
     } else {

@@ -250,8 +250,10 @@ void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tls
 {
     memset(out, 0, sizeof *out);
     out->is_alert = x->is_alert;
+    out->alert_level = x->alert_level;
     out->alert_description = x->alert_description;
     out->alert_from_server = x->alert_from_server;
+    out->alert_ends = x->alert_ends;
     if (!x->is_alert) {
         out->facts = x->facts;
     }

@@ -128,9 +128,14 @@ static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out
     fprintf(out, "  in force:          %s\n", a->len ? tlsneg_buf_str(a) : "-");
     fprintf(out,
             "  %u ClientHello, %u ServerHello, %u HelloRetryRequest; failures: %u alerts, %u "
-            "resets, %u closes before any ServerHello; %u fallback retries\n",
-            s->client_hellos, s->server_hellos, s->hrrs, s->alerts, s->resets, s->closes,
+            "resets, %u closes before any ServerHello; %u fallback retries",
+            s->client_hellos, s->server_hellos, s->hrrs, s->alert_failures, s->resets, s->closes,
             s->fallbacks);
+    if (s->alert_warnings) {
+        /* A warning does not end the handshake (tlsneg_alert_ends_handshake). */
+        fprintf(out, "; %u warning alerts, no failure", s->alert_warnings);
+    }
+    fputc('\n', out);
     const tlsneg_kx_counts *kx = &s->kx;
     if (kx->pq || kx->classical || kx->pq_offers) {
         fprintf(out,

@@ -41,6 +41,9 @@ typedef struct {
     char label[TLSNEG_ENDPOINT_TEXT_MAX]; /* address:port, [IPv6]:port */
     bool dtls;                            /* names versions as DTLS */
     unsigned client_hellos, server_hellos, hrrs, alerts, resets, closes, fallbacks;
+    /* Of its alerts: those that ended a handshake, and the warnings that
+     * did not (analysis: tlsneg_alert_ends_handshake). */
+    unsigned alert_failures, alert_warnings;
     tlsneg_version_counts offered;  /* highest version offered */
     tlsneg_version_counts in_force; /* version put in force */
     tlsneg_kx_counts kx;            /* key exchange (keyexchange.h) */

@@ -82,8 +82,11 @@ def records(layer, proto, wire, frame, flow=None, pending=None):
                 hexed = dtls_reassemble(hexed, flow, pending)
             if hexed is not None:
                 out.append(("hello", wire, rv or "-", hexed))
-        for desc in collect(rec, proto + ".alert_message.desc", []):
-            out.append(("alert", wire, rv, str(int(desc))))
+        levels = collect(rec, proto + ".alert_message.level", [])
+        for i, desc in enumerate(collect(rec, proto + ".alert_message.desc", [])):
+            # Its level as tshark reads it (1 warning, 2 fatal).
+            level = f"level={int(levels[i])} " if i < len(levels) else ""
+            out.append(("alert", wire, rv, f"{level}{int(desc)}"))
     return out
 
 

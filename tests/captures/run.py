@@ -25,7 +25,7 @@ FIELDS = ["msg_type", "hrr", "record_version", "legacy_version", "offered_versio
           "grease_family", "grease_count", "sni", "fallback_scsv", "downgrade_sentinel",
           "group", "key_share_group", "key_share_length", "group_selected", "pq_offered",
           "pq_key_share", "pq_selected", "hello_length", "hello_segments",
-          "finding", "alert", "client_hello_frame", "retransmission_of", "fallback",
+          "finding", "alert", "alert_level", "client_hello_frame", "retransmission_of", "fallback",
           "fallback.prev_frame", "fallback.retry_frame", "fallback.from", "fallback.to",
           "fallback.cause", "fallback.chain", "server_intolerant", "inconsistent_with",
           "session_frame", "retry_of", "attempts", "failure_other_cause", "aborted_after", "probe",

@@ -6,7 +6,8 @@
  * tlsneg_hello_next_extension, tlsneg_facts_derive, tlsneg_facts_summary,
  * tlsneg_msg_name, tlsneg_grease_family_name, tlsneg_version_name,
  * tlsneg_version_rank, tlsneg_is_grease, and the rule checks: tlsneg_check
- * on the message and on an alert, tlsneg_alert_name, tlsneg_alert_summary.
+ * on the message and on an alert, tlsneg_alert_name, tlsneg_alert_ends_handshake,
+ * tlsneg_alert_summary.
  *
  * Input layout (tests/fuzz/README.md):
  *   byte 0   selector: bits 0-2 pick the mode (taken modulo 5):
@@ -233,7 +234,10 @@ static void check_rules(const tlsneg_hello *h, const tlsneg_facts *f, const cont
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         char *buf = malloc(sizes[i]);
         require(buf != NULL);
-        require(tlsneg_alert_summary(description, f->msg_type != TLSNEG_HS_CLIENT_HELLO,
+        uint8_t level = (uint8_t)(i % 3);
+        bool ends = tlsneg_alert_ends_handshake(level, description, (description & 1) != 0);
+        require(tlsneg_alert_summary(level, description, ends,
+                                     f->msg_type != TLSNEG_HS_CLIENT_HELLO,
                                      ctx->client_hello != NULL, buf, sizes[i]) == buf);
         require(memchr(buf, '\0', sizes[i]) != NULL);
         free(buf);

@@ -116,6 +116,13 @@ static void on_event(void *user, const tlsneg_ev *ev)
         }
         break;
     case TLSNEG_EV_ALERT:
+        /* a level off the wire, none for QUIC's CONNECTION_CLOSE */
+        if (ev->wire == TLSNEG_WIRE_QUIC ? ev->alert_level != TLSNEG_ALERT_NO_LEVEL
+                                         : ev->alert_level != TLSNEG_ALERT_WARNING &&
+                                               ev->alert_level != TLSNEG_ALERT_FATAL) {
+            abort();
+        }
+        break;
     case TLSNEG_EV_END:
         break;
     }

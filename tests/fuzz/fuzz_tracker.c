@@ -21,6 +21,7 @@
  * the cap's bound, every frame it reports is one it was given, chains run
  * oldest first and fit their array, texts are terminated, every verdict has
  * the shape of its row of verdicts.def. */
+#include "analysis/checks.h"
 #include "analysis/tracker.h"
 #include "core/versions.h"
 
@@ -182,7 +183,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         }
         case 2:
-            tlsneg_tracker_alert(t, conn, now, x, (op & 32) != 0, &c);
+            /* bit 64: a warning that does not end the handshake; else as fatal */
+            tlsneg_tracker_alert(t, conn, now, x,
+                                 !(op & 64) &&
+                                     tlsneg_alert_ends_handshake(TLSNEG_ALERT_FATAL, x, false),
+                                 (op & 32) != 0, &c);
             check_verdicts(&c, frame);
             break;
         default: {

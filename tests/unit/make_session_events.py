@@ -27,6 +27,7 @@ CAPTURES = [
     "pcaps/pq-split-rst-classical-retry.pcap",
     "pcaps/pq-split-alert-classical-retry.pcap",
     "pcaps/pq-split-close-classical-retry.pcap",
+    "pcaps/sni-mismatch-warning.pcap",
 ]
 
 

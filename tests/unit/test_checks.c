@@ -1033,9 +1033,62 @@ static void expert_texts(void)
        "DTLS without a rule of its own: RFC 8446's");
 }
 
+/* alert_endings: which alerts end the handshake (RFC 5246 7.2, RFC 8446 6),
+ * and the sentence of each. */
+static void alert_endings(void)
+{
+    enum { W = TLSNEG_ALERT_WARNING, F = TLSNEG_ALERT_FATAL, N = TLSNEG_ALERT_NO_LEVEL };
+    static const struct {
+        uint8_t level, description;
+        bool tls13, ends;
+        const char *what;
+    } cases[] = {
+        {W, 112, false, false, "warning unrecognized_name before TLS 1.3 (OpenSSL, Apache)"},
+        {F, 112, false, true, "fatal unrecognized_name (s_server -servername_fatal)"},
+        {W, 112, true, true, "warning unrecognized_name once TLS 1.3 is chosen"},
+        {F, 40, false, true, "fatal handshake_failure"},
+        {W, 40, false, false, "warning handshake_failure before TLS 1.3: the sender goes on"},
+        {N, 40, false, true, "handshake_failure without a level (QUIC)"},
+        {W, 0, false, false, "warning close_notify"},
+        {F, 0, false, false, "fatal close_notify: a closure alert, the close that follows tells"},
+        {W, 0, true, false, "close_notify in TLS 1.3"},
+        {W, 90, true, false, "user_canceled in TLS 1.3"},
+        {N, 0, false, false, "close_notify without a level"},
+        {W, 100, false, false, "warning no_renegotiation"},
+        {F, 100, false, true, "fatal no_renegotiation"},
+        {W, 41, false, false, "SSL 3.0's warning no_certificate"},
+        {W, 47, true, true, "warning illegal_parameter after a TLS 1.3 HelloRetryRequest"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ok(tlsneg_alert_ends_handshake(cases[i].level, cases[i].description, cases[i].tls13) ==
+               cases[i].ends,
+           "%s: %s the handshake", cases[i].what, cases[i].ends ? "ends" : "does not end");
+    }
+    char buf[256];
+    expect(tlsneg_alert_summary(W, 112, false, true, true, buf, sizeof buf),
+           "The server sends alert unrecognized_name (112) as a warning: it does not end the "
+           "handshake.",
+           "a warning's sentence");
+    expect(tlsneg_alert_summary(F, 112, true, true, true, buf, sizeof buf),
+           "The server sends alert unrecognized_name (112): the handshake fails.",
+           "a fatal alert's sentence");
+    expect(tlsneg_alert_summary(W, 47, true, false, true, buf, sizeof buf),
+           "The client sends alert illegal_parameter (47) as a warning, an error in TLS 1.3 "
+           "whatever its level: the handshake fails.",
+           "a warning in TLS 1.3");
+    expect(tlsneg_alert_summary(W, 0, false, false, true, buf, sizeof buf),
+           "The client sends alert close_notify (0).", "close_notify: neither warning nor failure");
+    expect(tlsneg_alert_summary(N, 40, true, true, false, buf, sizeof buf),
+           "A peer sends alert handshake_failure (40): the handshake fails.",
+           "no level, no ClientHello yet");
+    expect(tlsneg_alert_summary(W, 112, false, true, true, buf, 20), "The server sends al",
+           "cut to the buffer");
+}
+
 int main(void)
 {
     real_hellos();
+    alert_endings();
     legacy_version_rules();
     record_version_rules();
     missing_extension_rules();

@@ -3,6 +3,7 @@
  * connections (lib/analysis/keyshare.c), each scenario the skeleton of a
  * pcaps/pq-*.pcap capture (frames and times as there), its offers made from
  * the real hellos of pq_vectors.h. */
+#include "analysis/checks.h"
 #include "analysis/tracker.h"
 #include "core/facts.h"
 #include "core/groups.h"
@@ -128,7 +129,8 @@ static void sh(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t now, c
 static void alert(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t now, uint8_t d)
 {
     tlsneg_verdicts c;
-    if (tlsneg_tracker_alert(t, conn, now, d, true, &c)) {
+    if (tlsneg_tracker_alert(t, conn, now, d,
+                             tlsneg_alert_ends_handshake(TLSNEG_ALERT_FATAL, d, false), true, &c)) {
         tlsneg_tracker_failed_in(t, conn, frame);
     }
 }
@@ -222,7 +224,7 @@ static void downgrade_after_reset(void)
     pq = offer(pq_client_hello_hex, 2);
     x = offer(pq_x25519_retry_hex, 1);
     ch(t, 0, client1, 9, 0, &pq, &c);
-    tlsneg_tracker_alert(t, 0, 61 * MS, 50, true, &c);
+    tlsneg_tracker_alert(t, 0, 61 * MS, 50, true, true, &c);
     tlsneg_tracker_failed_in(t, 0, 9);
     ch(t, 1, client1, 20, 324 * MS, &x, &c);
     ok(strstr(text(&c, TLSNEG_VERDICT_KEY_SHARE_FALLBACK, TLSNEG_TEXT_CAUSE), "decode_error"),

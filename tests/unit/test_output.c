@@ -115,8 +115,10 @@ static char *held(tlsneg_out_format f, bool early_reset)
     tlsneg_out_msg a;
     memset(&a, 0, sizeof a);
     a.is_alert = true;
+    a.alert_level = TLSNEG_ALERT_FATAL;
     a.alert_description = 50;
     a.alert_from_server = true;
+    a.alert_ends = true;
     a.held = true;
     if (!early_reset) {
         tlsneg_out_message(o, &fr, &a);
@@ -152,7 +154,7 @@ static void held_endings(void)
         "{\"record\":\"outcome\",\"frame\":6,\"time\":1700000000.000042,"
         "\"client\":\"192.0.2.1\",\"client_port\":50000,\"server\":\"192.0.2.20\","
         "\"port\":443,\"sni\":\"localhost\",\"attempt_frame\":9,\"outcome\":"
-        "\"alert\",\"alert\":50,\"from_server\":true,";
+        "\"alert\",\"alert\":50,\"level\":2,\"ends_handshake\":true,\"from_server\":true,";
     ok(alert && strncmp(alert, want, strlen(want)) == 0,
        "JSON lines: the held alert with its own frame and time, the attempt's frame and SNI");
     ok(orphan && strstr(orphan, "\"client_port\":50001,") &&
@@ -177,6 +179,71 @@ static void held_endings(void)
            strstr(j, "\n192.0.2.20:443 (no SNI)\n"),
        "report: the held alert counts for the attempt's server and SNI, the other one alone: %s",
        j);
+    free(j);
+}
+
+/* alert_levels writes a ClientHello and, from the server, a warning
+ * unrecognized_name that does not end the handshake, a fatal
+ * handshake_failure that does and an alert with no level (a QUIC
+ * CONNECTION_CLOSE), each on its own connection, as f. */
+static char *alert_levels(tlsneg_out_format f)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    tlsneg_out *o = tlsneg_out_new(f, mem);
+    tlsneg_out_header(o);
+    static const struct {
+        uint8_t level, description;
+        bool ends;
+    } alerts[] = {{TLSNEG_ALERT_WARNING, 112, false},
+                  {TLSNEG_ALERT_FATAL, 40, true},
+                  {TLSNEG_ALERT_NO_LEVEL, 120, true}};
+    for (unsigned i = 0; i < 3; i++) {
+        tlsneg_out_frame hf = frame(4 + 10 * i, false);
+        hf.src.port = (uint16_t)(50000 + i);
+        tlsneg_out_msg m = client_hello("localhost");
+        tlsneg_out_message(o, &hf, &m);
+        tlsneg_out_frame fr = frame(6 + 10 * i, false);
+        fr.src = hf.dst; /* from the server */
+        fr.dst = hf.src;
+        tlsneg_out_msg a;
+        memset(&a, 0, sizeof a);
+        a.is_alert = true;
+        a.alert_level = alerts[i].level;
+        a.alert_description = alerts[i].description;
+        a.alert_ends = alerts[i].ends;
+        a.alert_from_server = true;
+        a.client_hello_frame = hf.frame;
+        a.sni = "localhost";
+        tlsneg_out_message(o, &fr, &a);
+    }
+    tlsneg_out_end(o);
+    tlsneg_out_free(o);
+    fclose(mem);
+    return text;
+}
+
+static void alert_level_outputs(void)
+{
+    char *j = alert_levels(TLSNEG_OUT_JSONL);
+    ok(strstr(j, "\"outcome\":\"alert\",\"alert\":112,\"level\":1,\"ends_handshake\":false,"
+                 "\"from_server\":true,") &&
+           strstr(j, "\"outcome\":\"alert\",\"alert\":40,\"level\":2,\"ends_handshake\":true,") &&
+           strstr(j, "\"outcome\":\"alert\",\"alert\":120,\"level\":null,\"ends_handshake\":true,"),
+       "JSON lines: an alert's level (null where the wire has none) and whether it ends the "
+       "handshake: %s",
+       j);
+    free(j);
+    j = alert_levels(TLSNEG_OUT_REPORT);
+    ok(strstr(j, "3 ClientHello, 0 ServerHello, 0 HelloRetryRequest; failures: 2 alerts, 0 "
+                 "resets, 0 closes before any ServerHello; 0 fallback retries; 1 warning alerts, "
+                 "no failure\n"),
+       "report: the warning is no failure, and is said apart: %s", j);
+    free(j);
+    j = alert_levels(TLSNEG_OUT_CSV);
+    ok(strstr(j, "\n192.0.2.20,443,\"localhost\",3,0,0,3,"),
+       "CSV: the alerts column still counts every plaintext alert the server sent: %s", j);
     free(j);
 }
 
@@ -341,6 +408,7 @@ int main(void)
        "CSV: the 12 kept are counted: %s", many);
     free(many);
     held_endings();
+    alert_level_outputs();
 
     return tap_done();
 }

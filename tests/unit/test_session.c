@@ -245,6 +245,71 @@ static void alert_ends_attempt(void)
     done(&rn);
 }
 
+/* pcaps/sni-mismatch-warning.pcap: 4 ClientHello (TLS 1.2, SNI
+ * other.example), 6 the server's WARNING unrecognized_name (15 03 03 00 02
+ * 01 70), 8 ServerHello TLS 1.2, 13 FIN from the server, 15 from the
+ * client. The warning does not end the handshake (RFC 5246 7.2); the
+ * variants below change one event of it by hand. */
+static void warning_alert(void)
+{
+    run rn = replay(ev_sni_mismatch_warning);
+    const tlsneg_result *a = result(&rn, 6);
+    ok(a && a->is_alert && a->alert_level == TLSNEG_ALERT_WARNING && a->alert_description == 112 &&
+           a->alert_from_server && a->client_hello_frame == 4 && !a->alert_ends,
+       "warning: the server's warning unrecognized_name of frame 6 does not end the handshake");
+    ok(a && a->failed_attempt == 0 && a->failure_cause == TLSNEG_CAUSE_NONE &&
+           a->verdicts.count == 0 && a->num_back_notes == 0 && !a->held,
+       "warning: it makes no attempt fail and leaves no note");
+    const tlsneg_result *sh = result(&rn, 8);
+    ok(sh && sh->facts.negotiated_version == 0x0303 && sh->verdicts.count == 0,
+       "warning: the ServerHello of frame 8 answers the attempt, TLS 1.2");
+    ok(closed(&rn, 13) && closed(&rn, 13)->ended_attempt_frame == 0,
+       "warning: the server's FIN after the ServerHello ends nothing");
+    done(&rn);
+
+    /* Without the ServerHello: the server's FIN is the failure. */
+    const char *const no_answer[] = {ev_sni_mismatch_warning[0], ev_sni_mismatch_warning[1],
+                                     ev_sni_mismatch_warning[3], ev_sni_mismatch_warning[4], NULL};
+    rn = replay(no_answer);
+    ok(result(&rn, 6) && result(&rn, 6)->failed_attempt == 0 && closed(&rn, 13) &&
+           closed(&rn, 13)->ended_attempt_frame == 4,
+       "warning, no ServerHello: the FIN of frame 13, not the warning, ends the attempt of "
+       "frame 4");
+    done(&rn);
+
+    /* As -servername_fatal sends it, and as an event file without levels
+     * (written before December 2026) says it: fatal. */
+    static const char *const levels[] = {"level=2 112", "112"};
+    for (size_t i = 0; i < 2; i++) {
+        char alert[256];
+        snprintf(alert, sizeof alert,
+                 "alert 6 1796542764214360 tcp 127.0.0.3 44415 127.0.0.2 51384 from=server %s",
+                 levels[i]);
+        const char *const fatal[] = {ev_sni_mismatch_warning[0], alert, ev_sni_mismatch_warning[3],
+                                     NULL};
+        rn = replay(fatal);
+        a = result(&rn, 6);
+        ok(a && a->alert_ends && a->failed_attempt == 4 && a->failure_cause == TLSNEG_CAUSE_ALERT &&
+               closed(&rn, 13) && closed(&rn, 13)->ended_attempt_frame == 0,
+           "%s: unrecognized_name ends the attempt of frame 4; the FIN after it ends nothing more",
+           i ? "no level" : "fatal");
+        done(&rn);
+    }
+
+    /* pcaps/tls13-hrr.pcap's ClientHello (4) and HelloRetryRequest (6), then
+     * a client's plaintext warning by hand: TLS 1.3 is chosen, and in TLS
+     * 1.3 a warning is an error alert (RFC 8446 6). */
+    const char *const hrr[] = {
+        ev_tls13_hrr[0], ev_tls13_hrr[1],
+        "alert 7 1796387568587300 tcp 127.0.0.2 40748 127.0.0.3 44304 from=client level=1 47",
+        NULL};
+    rn = replay(hrr);
+    a = result(&rn, 7);
+    ok(a && a->alert_level == TLSNEG_ALERT_WARNING && !a->alert_from_server && a->alert_ends,
+       "warning after a HelloRetryRequest that chose TLS 1.3: an error, it ends the handshake");
+    done(&rn);
+}
+
 static void reset_and_close_end_attempts(void)
 {
     /* pcaps/intolerant-rst.pcap: 4 ClientHello, 6 RST from the server; 10
@@ -716,6 +781,7 @@ int main(void)
     preconnect();
     hrr_changes_by_hand();
     alert_ends_attempt();
+    warning_alert();
     reset_and_close_end_attempts();
     endings_before_the_hello_is_complete();
     fallback_without_tls13_only_offers();

@@ -56,7 +56,7 @@ static void chain_to_tls10(void)
     for (uint64_t i = 0; i < 4; i++) {
         tlsneg_tracker_client_hello(t, i, &k, frames[i], i * S, 0, &offers[i], &c);
         if (i < 3) {
-            tlsneg_tracker_alert(t, i, i * S + 1, 40, true, &c);
+            tlsneg_tracker_alert(t, i, i * S + 1, 40, true, true, &c);
         }
     }
     ok(link_of(&c, FALLBACK, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 24 &&
@@ -168,7 +168,7 @@ static void rejected_inconsistent_datagram(void)
     tlsneg_tracker_client_hello(t, 1, &k, 10, S, 0, &o12, &c);
     ok(find(&c, FALLBACK) && find(&c, FALLBACK)->rule == TLSNEG_RULE_FALLBACK_RETRY_SCSV,
        "the retry carries TLS_FALLBACK_SCSV");
-    tlsneg_tracker_alert(t, 1, S, 86, true, &c);
+    tlsneg_tracker_alert(t, 1, S, 86, true, true, &c);
     ok(link_of(&c, TLSNEG_VERDICT_FALLBACK_REJECTED, TLSNEG_LINK_REFUSED_RETRY) == 10,
        "alert 86 on the retry: the fallback was rejected");
 
@@ -299,7 +299,8 @@ static void resumption_forgotten(void)
     a12.session_id = 0xabc;
     tlsneg_tracker_client_hello(t, 0, &k, 4, 0, 0, &o12, &c);
     tlsneg_tracker_server_hello(t, 0, 6, 0, &a12, &c);
-    ok(tlsneg_tracker_alert(t, 0, 0, 40, false, &c) == 4 && find(&c, TLSNEG_VERDICT_CLIENT_ABORT),
+    ok(tlsneg_tracker_alert(t, 0, 0, 40, true, false, &c) == 4 &&
+           find(&c, TLSNEG_VERDICT_CLIENT_ABORT),
        "the session's maker is aborted by its client after the ServerHello");
     tlsneg_tracker_client_hello(t, 1, &k2, 10, S, 0, &o11, &c);
     tlsneg_tracker_server_hello(t, 1, 12, S, &a11, &c);
@@ -366,10 +367,11 @@ static void compact(void)
     size_t bytes = tlsneg_tracker_bytes(t);
     ok(tlsneg_tracker_attempts(t) == 100000 && bytes < 100000 * 200,
        "100,000 attempts: %zu bytes, %zu a attempt (under 200)", bytes, bytes / 100000);
-    ok(tlsneg_tracker_alert(t, 0, 100 * S, 40, false, &c) == 1 &&
+    ok(tlsneg_tracker_alert(t, 0, 100 * S, 40, true, false, &c) == 1 &&
            find(&c, TLSNEG_VERDICT_CLIENT_ABORT),
        "the first attempt is still found: the client's alert after its ServerHello ends it");
-    ok(tlsneg_tracker_alert(t, 99999, 100 * S, 40, false, &c) == 199999, "so is the last attempt");
+    ok(tlsneg_tracker_alert(t, 99999, 100 * S, 40, true, false, &c) == 199999,
+       "so is the last attempt");
     tlsneg_tracker_free(t);
 }
 
@@ -439,7 +441,7 @@ static void story_words(void)
     const uint32_t frames[3] = {4, 14, 24};
     for (uint64_t i = 0; i < 3; i++) {
         tlsneg_tracker_client_hello(t, i, &k, frames[i], i * S, 0, &offers[i], &c);
-        ok(tlsneg_tracker_alert(t, i, i * S + 1, 40, true, &c) == frames[i],
+        ok(tlsneg_tracker_alert(t, i, i * S + 1, 40, true, true, &c) == frames[i],
            "alert 40 makes the attempt of frame %u fail", frames[i]);
         uint8_t alert = 0;
         ok(tlsneg_tracker_cause(t, i, &alert) == TLSNEG_CAUSE_ALERT && alert == 40,
@@ -467,7 +469,10 @@ static void story_words(void)
     tlsneg_tracker_server_hello(t, 3, 36, 3 * S + 1, &ans, &c);
     uint8_t alert;
     ok(tlsneg_tracker_cause(t, 3, &alert) == TLSNEG_CAUSE_NONE, "a completed attempt did not fail");
-    ok(tlsneg_tracker_alert(t, 3, 3 * S + 2, 0, false, &c) == 0, "close_notify makes nothing fail");
+    ok(tlsneg_tracker_alert(t, 3, 3 * S + 2, 0,
+                            tlsneg_alert_ends_handshake(TLSNEG_ALERT_WARNING, 0, false), false,
+                            &c) == 0,
+       "close_notify makes nothing fail");
     tlsneg_tracker_free(t);
 }
 

@@ -106,7 +106,9 @@ static void al_(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t now, 
                 bool from_server, tlsneg_cross *c)
 {
     (void)frame;
-    tlsneg_tracker_alert(t, conn, now, desc, from_server, &c->vs);
+    tlsneg_tracker_alert(t, conn, now, desc,
+                         tlsneg_alert_ends_handshake(TLSNEG_ALERT_FATAL, desc, false), from_server,
+                         &c->vs);
     view(c);
 }
 

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "analysis/checks.h"
 #include "analysis/tracker.h"
 #include "core/versions.h"
 
