@@ -22,9 +22,10 @@ static unsigned rank_of(bool dtls, uint16_t v)
 /* judge_retry decides what the success of retry offer ao (slot as) at
  * version v says about the failed attempt prev: intolerance only when prev
  * offered v (a conforming server negotiates down to it), prev was not
- * refused as an inappropriate fallback, the server has not completed an
- * offer as high from this client before, and nothing but the version
- * signals changed; another cause when more changed. */
+ * refused as an inappropriate fallback, no HelloRetryRequest answered it
+ * (the server read its versions and selected one), the server has not
+ * completed an offer as high from this client before, and nothing but the
+ * version signals changed; another cause when more changed. */
 static void judge_retry(const tlsneg_tracker *t, uint32_t as, const tlsneg_offer *ao,
                         const tlsneg_attempt *prev, uint16_t v, unsigned best_offer,
                         tlsneg_verdicts *out)
@@ -49,6 +50,10 @@ static void judge_retry(const tlsneg_tracker *t, uint32_t as, const tlsneg_offer
     }
     if (best_offer && best_offer >= tlsneg_offer_rank(&po)) {
         return; /* it completed an offer as high from this client before */
+    }
+    if (!other && prev->hrr) {
+        return; /* its HelloRetryRequest already selected TLS 1.3 (or DTLS 1.3): the failure
+                   came after the versions were negotiated */
     }
     tlsneg_verdict *vd = tlsneg_verdict_add(
         out, other ? TLSNEG_VERDICT_OTHER_CAUSE : TLSNEG_VERDICT_INTOLERANT, false);

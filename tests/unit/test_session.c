@@ -460,6 +460,55 @@ static void fallback_linked_and_back_noted(void)
     done(&rn);
 }
 
+/* A HelloRetryRequest that selected TLS 1.3 shows the server tolerates it:
+ * a later failure of that attempt is no version intolerance. The events are
+ * pcaps/intolerant-alert.pcap's (ClientHello 4, TLS 1.2 retry 14, its
+ * ServerHello 16) with made-up ones between: frame 5, the HelloRetryRequest
+ * of pcaps/tls13-hrr.pcap (frame 6: supported_versions 0x0304, key share
+ * secp256r1) echoing frame 4's session ID; frame 6, frame 4's ClientHello
+ * again with its key share replaced by tls13-hrr.pcap frame 8's secp256r1
+ * share (lengths adjusted); frame 7, the server's alert 40 in place of the
+ * capture's frame 6. */
+static void hrr_then_failure_is_no_version_intolerance(void)
+{
+    const char *lines[] = {
+        ev_intolerant_alert[0],
+        "hello 5 1796389327320000 tcp 127.0.0.3 44325 127.0.0.2 33468 from=server opened=1796"
+        "389327259775 tls 0x0303 020000540303cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e"
+        "079e09e2c8a8339c2026e77aa0e9862348ec0d6a7b49b4d72d1e859f632e3a8eea881a3e69ba96a52f13"
+        "0200000c002b00020304003300020017",
+        "hello 6 1796389327325000 tcp 127.0.0.2 33468 127.0.0.3 44325 from=client opened=1796"
+        "389327259775 tls 0x0303 010001530303c7cb76fa3c6e5dd05c30bcde0558f7325332985bf993d3dd"
+        "194843b039512e412026e77aa0e9862348ec0d6a7b49b4d72d1e859f632e3a8eea881a3e69ba96a52f00"
+        "3e130213031301c02cc030009fcca9cca8ccaac02bc02f009ec024c028006bc023c0270067c00ac01400"
+        "39c009c0130033009d009c003d003c0035002f00ff010000cc0000000e000c0000096c6f63616c686f73"
+        "74000b000403000102000a00160014001d0017001e001900180100010101020103010400230000001600"
+        "0000170000000d002a0028040305030603080708080809080a080b080408050806040105010601030303"
+        "010302040205020602002b0009080304030303020301002d000201010033004700450017004104e0eb06"
+        "361e5e854e480f5fb3b48a4720565d999c94ac9f7245ff10b20ed0cb4740dadd7f792b91f718419872d2"
+        "6fd88cb15d190cc600f2f57a80222e14639166",
+        "alert 7 1796389327338824 tcp 127.0.0.3 44325 127.0.0.2 33468 from=server opened=1796"
+        "389327259775 40",
+        ev_intolerant_alert[4],
+        ev_intolerant_alert[5],
+        NULL};
+    run rn = replay(lines);
+    ok(result(&rn, 5) && result(&rn, 5)->facts.is_hrr && result(&rn, 6) &&
+           result(&rn, 6)->hrr_frame == 5,
+       "HRR then failure: frame 5 is a HelloRetryRequest, frame 6 answers it");
+    const tlsneg_verdict *fb = verdict(result(&rn, 14), TLSNEG_VERDICT_FALLBACK);
+    ok(fb && tlsneg_verdict_link(fb, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 4 &&
+           strcmp(text(fb, TLSNEG_TEXT_CAUSE), "alert handshake_failure (40)") == 0,
+       "HRR then failure: the TLS 1.2 retry of frame 14 is still a fallback of frame 4");
+    const tlsneg_result *sh = result(&rn, 16);
+    ok(sh && !verdict(sh, TLSNEG_VERDICT_INTOLERANT) &&
+           !has_finding(sh, TLSNEG_RULE_VERSION_INTOLERANCE) &&
+           !note(sh, 4, TLSNEG_NOTE_INTOLERANT),
+       "HRR then failure: the server selected TLS 1.3 in frame 5, so its ServerHello of frame 16 "
+       "calls it intolerant of nothing");
+    done(&rn);
+}
+
 static void who_is_the_client(void)
 {
     /* Loopback: both ends are 127.0.0.1; the port tells them apart. The
@@ -720,6 +769,7 @@ int main(void)
     endings_before_the_hello_is_complete();
     fallback_without_tls13_only_offers();
     fallback_linked_and_back_noted();
+    hrr_then_failure_is_no_version_intolerance();
     who_is_the_client();
     without_tracker();
     segments_attribute();
