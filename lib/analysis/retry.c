@@ -137,6 +137,7 @@ static void copy_history(tlsneg_attempt *a, const tlsneg_attempt *before)
     a->pq_s = before->pq_s;
     a->pq_ok = before->pq_ok;
     a->split_ok = before->split_ok;
+    a->pq_listed_ok = before->pq_listed_ok;
 }
 
 /* A retry: the last attempt with this key failed, not long ago. It is a
