@@ -509,6 +509,70 @@ static void hrr_then_failure_is_no_version_intolerance(void)
     done(&rn);
 }
 
+/* A resumption hello that fails, then a full one: dropping pre_shared_key
+ * (or early_data) is no fallback, and its success no intolerance. The
+ * hellos are lftp's (GnuTLS 3.7.9) of pcaps/starttls-ftp-lftp.pcap: frame
+ * 59 (the data connection, with pre_shared_key) and frame 29 (the control
+ * connection: the same extensions but pre_shared_key, tshark's
+ * tls.handshake.extension.type), with frame 30's ServerHello (TLS 1.3);
+ * made up: all on the data connection's port, the server's reset (60) of
+ * the first, the second on a new connection (62, 63). */
+static void resumption_dropped_is_no_fallback(void)
+{
+    const char *lines[] = {
+        "hello 59 1796515568300546 tcp 127.0.0.2 34656 127.0.0.3 40000 from=client opened=179"
+        "6515568299000 tls 0x0301 0100028d0303693e7390c951bfe5cba6340251e5b70b1a569b212feee2c"
+        "688d66f129708c7372002b3dc285074c5c067d9ae391884a603acc18dccfcde7adc025ea49bbb6955100"
+        "03a1302130313011304c02ccca9c0adc00ac02bc0acc009c030cca8c014c02fc013009dc09d0035009cc"
+        "09c002f009fccaac09f0039009ec09e00330100020a000500050100000000000a0016001400170018001"
+        "9001d001e01000101010201030104000b00020100000d00220020040108090804040308070501080a080"
+        "5050308080601080b08060603020102030016000000170000002300000033006b00690017004104d4ea4"
+        "8b1804b7ea010cb2c8788484eb50db78e4262c8a93ab96b7333c30f1d0e250e1eabfa7ea46b5fdaec674"
+        "952521f8bdbcc1233fbb17284d2a5017073dc24001d0020f56d35c9344eb37bee7d8cc022d5793268c2e"
+        "d5b524b5f0cb957ea77c9e22173002b0009080304030303020301ff010001000000000e000c000009313"
+        "2372e302e302e33002d0003020100001c000240010029010b00d600d0d96a12ac2fee0ef66f2c8859e2c"
+        "f7f59f748ef70bc713d639a979aa364d5adf2c855817c1a64529bb1879826acc8ae05b459d8742854949"
+        "53bbc7f2eaac4240b1cdf62399791afb5112e9f5d9eff17ba1d6e3309a6f7fceb650aa9f15e15216a020"
+        "f5f8b8caa6f494fbda93919f494b32db4c6c7c80e1b5c3ae4f75f04cde617aeae3d41a97f328796d17c9"
+        "79b3bf690542a16286a859fcbcdb035c5692c682ec5bb1927353f400d70fbd095e086b921910a4949cfd"
+        "fea2c0c5bcb85fbc9e30a8a88cdb9e08d4c6800c1d29147e0f5756f0eb967003130ed3af914aae5ed15c"
+        "59a526d929eb6973a7e62add91a790ff20b7f61c8a9d69d3eb7a333b79715617780de1c4e5226c5",
+        "rst 60 1796515568300573 tcp 127.0.0.3 40000 127.0.0.2 34656 from=server opened=17965"
+        "15568299000",
+        "hello 62 1796515568500500 tcp 127.0.0.2 34658 127.0.0.3 40000 from=client opened=179"
+        "6515568500000 tls 0x0301 0100017e03039c624a94c025f72e676dbe729492597ece5ab3bfdd2473d"
+        "6704eca45bda979652002b3dc285074c5c067d9ae391884a603acc18dccfcde7adc025ea49bbb6955100"
+        "03a1302130313011304c02ccca9c0adc00ac02bc0acc009c030cca8c014c02fc013009dc09d0035009cc"
+        "09c002f009fccaac09f0039009ec09e0033010000fb000500050100000000000a0016001400170018001"
+        "9001d001e01000101010201030104000b00020100000d00220020040108090804040308070501080a080"
+        "5050308080601080b08060603020102030016000000170000002300000033006b006900170041044bbcf"
+        "f019c1654f70dc47f91663c231af09bb82b50144199b44699a76108a0d2156c4b13932cb84976f07088d"
+        "986148341bbfdf2695d68975e72f0bb7b2841a8001d002032f3c0e4b34d6b36b96e0c4e98706e7d6aab9"
+        "3a87ec911c86c3479ec322aa75e002b0009080304030303020301ff010001000000000e000c000009313"
+        "2372e302e302e33002d0003020100001c00024001",
+        "hello 63 1796515568501000 tcp 127.0.0.3 40000 127.0.0.2 34658 from=server opened=179"
+        "6515568500000 tls 0x0303 020000970303db792022637263c76c3a1ce6b5bd1505c30830eb3922f18"
+        "74a3fb699b2c0411d2002b3dc285074c5c067d9ae391884a603acc18dccfcde7adc025ea49bbb6955101"
+        "30200004f002b00020304003300450017004104a973e4e2f96816cf0c771410db82b3ed0dc7917f68d88"
+        "8d6e78d7309c3a55f44dc40ed338b22031d2a458eb1998141ef1a997d722e74f7b355363da75f132b1b",
+        NULL};
+    run rn = replay(lines);
+    const tlsneg_result *retry = result(&rn, 62), *sh = result(&rn, 63);
+    ok(retry && !verdict(retry, TLSNEG_VERDICT_FALLBACK) &&
+           !has_finding(retry, TLSNEG_RULE_FALLBACK_RETRY) &&
+           !note(retry, 59, TLSNEG_NOTE_RETRIED_IN),
+       "resumption dropped: the full hello of frame 62 after the failed PSK hello of frame 59 is "
+       "no fallback retry");
+    const tlsneg_verdict *same = verdict(retry, TLSNEG_VERDICT_SAME_RETRY);
+    ok(same && tlsneg_verdict_link(same, TLSNEG_LINK_SAME_OFFER_AS) == 59 &&
+           strstr(same->detail, "pre_shared_key") != NULL,
+       "resumption dropped: a retry of the same offer, saying it left out its pre_shared_key: %s",
+       same ? same->detail : "(none)");
+    ok(sh && sh->verdicts.count == 0 && !has_finding(sh, TLSNEG_RULE_VERSION_INTOLERANCE),
+       "resumption dropped: its ServerHello (frame 63) calls the server intolerant of nothing");
+    done(&rn);
+}
+
 static void who_is_the_client(void)
 {
     /* Loopback: both ends are 127.0.0.1; the port tells them apart. The
@@ -770,6 +834,7 @@ int main(void)
     fallback_without_tls13_only_offers();
     fallback_linked_and_back_noted();
     hrr_then_failure_is_no_version_intolerance();
+    resumption_dropped_is_no_fallback();
     who_is_the_client();
     without_tracker();
     segments_attribute();
