@@ -573,6 +573,57 @@ static void resumption_dropped_is_no_fallback(void)
     done(&rn);
 }
 
+/* protocol_version (70) on the last retry of a chain speaks of that
+ * retry's versions only. pcaps/fallback-chain.pcap's events up to its TLS
+ * 1.1 retry (frame 24): frames 4 (TLS 1.3) and 14 (TLS 1.2) failed with
+ * alert 40 there; the server's alert on frame 24 is made 70 here (frame 26,
+ * 40 in the capture), and the TLS 1.0 attempt is left out. */
+static void protocol_version_ends_chain(void)
+{
+    const char *mixed[] = {ev_fallback_chain[0],
+                           ev_fallback_chain[1],
+                           ev_fallback_chain[2],
+                           ev_fallback_chain[3],
+                           ev_fallback_chain[4],
+                           ev_fallback_chain[5],
+                           ev_fallback_chain[6],
+                           ev_fallback_chain[7],
+                           ev_fallback_chain[8],
+                           "alert 26 1796388655228900 tcp 127.0.0.3 44331 127.0.0.2 49536 "
+                           "from=server opened=1796388655223247 70",
+                           NULL};
+    run rn = replay(mixed);
+    const tlsneg_verdict *v = verdict(result(&rn, 26), TLSNEG_VERDICT_NO_COMMON_VERSION);
+    ok(v && tlsneg_verdict_link(v, TLSNEG_LINK_REFUSED_RETRY) == 24 &&
+           !strstr(v->detail, "no attempt of the chain") && strstr(v->detail, "up to TLS 1.1") &&
+           strstr(v->detail, "frame 4 by alert handshake_failure (40), frame 14 by alert "
+                             "handshake_failure (40)"),
+       "70 after two 40s: it names the TLS 1.1 retry's versions and how frames 4 and 14 failed, "
+       "not that no attempt offered a version the server supports: %s",
+       v ? v->detail : "(none)");
+    done(&rn);
+
+    /* The TLS 1.2 attempt (14) refused with 70 too (16, made 70), then the
+     * TLS 1.1 retry (24) with 70 (26): every attempt of the chain 14 -> 24
+     * was refused so. */
+    const char *all[] = {ev_fallback_chain[4],
+                         "alert 16 1796388654976398 tcp 127.0.0.3 44331 127.0.0.2 49530 "
+                         "from=server opened=1796388654967503 70",
+                         ev_fallback_chain[6],
+                         ev_fallback_chain[7],
+                         ev_fallback_chain[8],
+                         "alert 26 1796388655228900 tcp 127.0.0.3 44331 127.0.0.2 49536 "
+                         "from=server opened=1796388655223247 70",
+                         NULL};
+    rn = replay(all);
+    v = verdict(result(&rn, 26), TLSNEG_VERDICT_NO_COMMON_VERSION);
+    ok(v && strstr(v->detail, "no attempt of the chain TLS 1.2 (frame 14) -> TLS 1.1 (frame 24) "
+                              "offered a version it supports"),
+       "70 on every attempt: no attempt of the chain offered a version it supports: %s",
+       v ? v->detail : "(none)");
+    done(&rn);
+}
+
 static void who_is_the_client(void)
 {
     /* Loopback: both ends are 127.0.0.1; the port tells them apart. The
@@ -835,6 +886,7 @@ int main(void)
     fallback_linked_and_back_noted();
     hrr_then_failure_is_no_version_intolerance();
     resumption_dropped_is_no_fallback();
+    protocol_version_ends_chain();
     who_is_the_client();
     without_tracker();
     segments_attribute();
