@@ -248,8 +248,22 @@ static void client_abort(tlsneg_tracker *t, tlsneg_attempt *a, uint8_t descripti
     if (!v) {
         return;
     }
-    v->downgrade_caught = a->answer_sentinel && a->offers_tls13;
+    /* Only illegal_parameter shows the sentinel check aborted it: RFC 8446
+     * 4.1.3 asks a client that sees the sentinel for that alert. */
+    bool sentinel = a->answer_sentinel && a->offers_tls13;
+    v->downgrade_caught = sentinel && description == 47;
     tlsneg_verdict_add_link(v, TLSNEG_LINK_ABORTED_AFTER, a->answer_frame);
+    if (sentinel && !v->downgrade_caught) {
+        char cause[96];
+        tlsneg_cause_text(TLSNEG_CAUSE_ALERT, description, cause, sizeof cause);
+        tlsneg_verdict_detail(v,
+                              "The client ends the handshake with %s after the ServerHello in "
+                              "frame %u, which carries a downgrade sentinel: a client that checks "
+                              "it aborts with illegal_parameter (47), so this abort does not show "
+                              "it did",
+                              cause, a->answer_frame);
+        return;
+    }
     tlsneg_verdict_detail(
         v, "The client ends the handshake after the ServerHello in frame %u%s", a->answer_frame,
         v->downgrade_caught ? ", which carries a downgrade sentinel although the client "
