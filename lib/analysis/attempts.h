@@ -68,6 +68,8 @@ typedef struct {
     uint8_t progress : 2;        /* 1: the client, 2: the server sent CCS or encrypted data */
     uint8_t in_session : 1;      /* session_id is in the session table */
     uint8_t probed : 1;          /* counted into a burst (probe.c) */
+    uint8_t pq_listed_ok : 1;    /* of this key: the server completed a hello listing a
+                                    post-quantum group, with or without its share */
     uint8_t hello_segments;      /* the offer's */
     uint8_t pq_offered : 1, pq_key_share : 1; /* the offer's */
     uint8_t kx_retry : 1;  /* prev is a failed attempt whose offer differs from this one only in

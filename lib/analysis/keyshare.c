@@ -203,12 +203,14 @@ static void say_intolerant(const tlsneg_tracker *t, uint32_t as, const tlsneg_of
 }
 
 /* tolerated: the server completed, for this client, a hello with what the
- * retry dropped (a post-quantum share, a split hello): its failure on the
- * failed offer po had another cause, perhaps a passing one. */
+ * retry dropped (a post-quantum share; a post-quantum group, which a hello
+ * listing it without its share shows as well; a split hello): its failure
+ * on the failed offer po had another cause, perhaps a passing one. */
 static bool tolerated(const tlsneg_attempt *a, const tlsneg_offer *po, const tlsneg_offer *ao)
 {
     tlsneg_kx_diff d = tlsneg_kx_compare(po, ao);
-    return ((d.pq_share || d.pq_group) && (a->pq_frame || a->pq_ok)) || (d.size && a->split_ok);
+    return ((d.pq_share || d.pq_group) && (a->pq_frame || a->pq_ok)) ||
+           (d.pq_group && !d.pq_share && a->pq_listed_ok) || (d.size && a->split_ok);
 }
 
 /* refused_politely: the failure may be a conforming server's answer to
@@ -340,6 +342,7 @@ void tlsneg_kx_remember(tlsneg_attempt *h, const tlsneg_offer *ao, const tlsneg_
         h->best_fits = !ao->pq_key_share && !split(ao);
     }
     h->pq_ok |= ao->pq_key_share;
+    h->pq_listed_ok |= ao->pq_offered;
     h->split_ok |= split(ao);
     if (answer->has_group && tlsneg_named_group_is_pq(answer->group)) {
         h->pq_frame = frame;

@@ -403,8 +403,12 @@ const char *tlsneg_offer_less(const tlsneg_offer *a, const tlsneg_offer *b)
     if (a->has_supported_versions && !b->has_supported_versions) {
         return "no supported_versions";
     }
+    /* pre_shared_key and early_data come and go with resumption between two
+     * connections of one client (the fingerprints leave them out too): a
+     * retry without them offers the same versions, not less. */
+    unsigned signals = TLSNEG_OFFER_KEY_SHARE | TLSNEG_OFFER_PSK_MODES;
     if (tlsneg_offer_rank(b) == tlsneg_offer_rank(a) &&
-        (a->tls13_extensions & ~b->tls13_extensions)) {
+        (a->tls13_extensions & ~b->tls13_extensions & signals)) {
         return "fewer TLS 1.3 extensions";
     }
     return NULL;

@@ -147,7 +147,8 @@ bool tlsneg_offer_still_offers(const tlsneg_offer *o, uint16_t v);
 bool tlsneg_offer_same(const tlsneg_offer *a, const tlsneg_offer *b);
 
 /* tlsneg_offer_less says how b offers less than a ("a lower highest
- * version"), or returns NULL. */
+ * version"), or returns NULL; dropping pre_shared_key or early_data (a
+ * resumption) is not offering less. */
 const char *tlsneg_offer_less(const tlsneg_offer *a, const tlsneg_offer *b);
 
 /* tlsneg_offer_changed names what else than the version signals differs

@@ -9,6 +9,8 @@
 
 #include "core/versions.h"
 
+#include <stdio.h>
+
 static tlsneg_attempt *at(const tlsneg_tracker *t, uint32_t s)
 {
     return tlsneg_attempts_at(&t->st, s);
@@ -22,9 +24,10 @@ static unsigned rank_of(bool dtls, uint16_t v)
 /* judge_retry decides what the success of retry offer ao (slot as) at
  * version v says about the failed attempt prev: intolerance only when prev
  * offered v (a conforming server negotiates down to it), prev was not
- * refused as an inappropriate fallback, the server has not completed an
- * offer as high from this client before, and nothing but the version
- * signals changed; another cause when more changed. */
+ * refused as an inappropriate fallback, no HelloRetryRequest answered it
+ * (the server read its versions and selected one), the server has not
+ * completed an offer as high from this client before, and nothing but the
+ * version signals changed; another cause when more changed. */
 static void judge_retry(const tlsneg_tracker *t, uint32_t as, const tlsneg_offer *ao,
                         const tlsneg_attempt *prev, uint16_t v, unsigned best_offer,
                         tlsneg_verdicts *out)
@@ -49,6 +52,10 @@ static void judge_retry(const tlsneg_tracker *t, uint32_t as, const tlsneg_offer
     }
     if (best_offer && best_offer >= tlsneg_offer_rank(&po)) {
         return; /* it completed an offer as high from this client before */
+    }
+    if (!other && prev->hrr) {
+        return; /* its HelloRetryRequest already selected TLS 1.3 (or DTLS 1.3): the failure
+                   came after the versions were negotiated */
     }
     tlsneg_verdict *vd = tlsneg_verdict_add(
         out, other ? TLSNEG_VERDICT_OTHER_CAUSE : TLSNEG_VERDICT_INTOLERANT, false);
@@ -241,8 +248,22 @@ static void client_abort(tlsneg_tracker *t, tlsneg_attempt *a, uint8_t descripti
     if (!v) {
         return;
     }
-    v->downgrade_caught = a->answer_sentinel && a->offers_tls13;
+    /* Only illegal_parameter shows the sentinel check aborted it: RFC 8446
+     * 4.1.3 asks a client that sees the sentinel for that alert. */
+    bool sentinel = a->answer_sentinel && a->offers_tls13;
+    v->downgrade_caught = sentinel && description == 47;
     tlsneg_verdict_add_link(v, TLSNEG_LINK_ABORTED_AFTER, a->answer_frame);
+    if (sentinel && !v->downgrade_caught) {
+        char cause[96];
+        tlsneg_cause_text(TLSNEG_CAUSE_ALERT, description, cause, sizeof cause);
+        tlsneg_verdict_detail(v,
+                              "The client ends the handshake with %s after the ServerHello in "
+                              "frame %u, which carries a downgrade sentinel: a client that checks "
+                              "it aborts with illegal_parameter (47), so this abort does not show "
+                              "it did",
+                              cause, a->answer_frame);
+        return;
+    }
     tlsneg_verdict_detail(
         v, "The client ends the handshake after the ServerHello in frame %u%s", a->answer_frame,
         v->downgrade_caught ? ", which carries a downgrade sentinel although the client "
@@ -252,9 +273,10 @@ static void client_abort(tlsneg_tracker *t, tlsneg_attempt *a, uint8_t descripti
 
 /* refused_retry judges the server's fatal alert on the retry in slot as:
  * inappropriate_fallback refuses a fallback; protocol_version says the
- * server supports none of the versions offered (RFC 8446 6.2), so the chain
- * ends without a common version. Other failures may still be followed by a
- * further retry. */
+ * server supports none of the versions the retry offered (RFC 8446 6.2), so
+ * the chain ends without a common version; of the versions of earlier
+ * attempts that failed otherwise it says nothing, and the sentence names
+ * those failures. Other failures may still be followed by a further retry. */
 static void refused_retry(const tlsneg_tracker *t, const tlsneg_attempt *a, uint32_t as,
                           uint8_t description, tlsneg_verdicts *out)
 {
@@ -273,16 +295,54 @@ static void refused_retry(const tlsneg_tracker *t, const tlsneg_attempt *a, uint
         !(v = tlsneg_verdict_add(out, TLSNEG_VERDICT_NO_COMMON_VERSION, false))) {
         return;
     }
-    char cause[96], chain[TLSNEG_VERDICT_TEXT_MAX];
+    char cause[96], chain[TLSNEG_VERDICT_TEXT_MAX], other[TLSNEG_VERDICT_TEXT_MAX] = "";
     tlsneg_cause_text(TLSNEG_CAUSE_ALERT, description, cause, sizeof cause);
     tlsneg_judge_chain(t, as, v);
     tlsneg_chain_text(v, chain, sizeof chain);
     tlsneg_verdict_add_link(v, TLSNEG_LINK_REFUSED_RETRY, a->frame);
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_ATTEMPTS, chain);
-    tlsneg_verdict_detail(v,
-                          "The server refuses the retry in frame %u too (%s): no attempt of the "
-                          "chain %s offered a version it supports",
-                          a->frame, cause, chain);
+    /* The earlier attempts that failed otherwise, oldest first: of those
+     * protocol_version says nothing. */
+    uint32_t steps[TLSNEG_CHAIN_MAX];
+    size_t n = 0, used = 0, named = 0, more = 0;
+    for (uint32_t x = tlsneg_attempts_prev(&t->st, as); x != TLSNEG_NO_SLOT && n < TLSNEG_CHAIN_MAX;
+         x = tlsneg_attempts_prev(&t->st, x)) {
+        steps[n++] = x;
+    }
+    for (size_t i = n; i-- > 0;) {
+        const tlsneg_attempt *p = at(t, steps[i]);
+        char how[96];
+        if (p->outcome == TLSNEG_CAUSE_ALERT && p->alert == 70) {
+            continue;
+        }
+        if (named == 2 || used >= sizeof other) {
+            more++; /* the sentence keeps to its 256 bytes */
+            continue;
+        }
+        tlsneg_cause_text(p->outcome == TLSNEG_CAUSE_NONE ? TLSNEG_CAUSE_NO_ANSWER : p->outcome,
+                          p->alert, how, sizeof how);
+        int w = snprintf(other + used, sizeof other - used, "%sframe %u by %s", used ? ", " : "",
+                         p->frame, how);
+        used += w > 0 ? (size_t)w : 0;
+        named++;
+    }
+    if (more && used < sizeof other) {
+        snprintf(other + used, sizeof other - used, ", %zu more", more);
+    }
+    if (!other[0]) {
+        tlsneg_verdict_detail(v,
+                              "The server refuses the retry in frame %u too (%s): no attempt of "
+                              "the chain %s offered a version it supports",
+                              a->frame, cause, chain);
+        return;
+    }
+    char name[TLSNEG_VERSION_NAME_MAX];
+    tlsneg_verdict_detail(
+        v,
+        "The server refuses the retry in frame %u (%s): it supports none of its "
+        "versions, up to %s; earlier attempts failed otherwise: %s",
+        a->frame, cause, tlsneg_judge_vname(a->has_offered_max ? a->offered_max : 0, a->dtls, name),
+        other);
 }
 
 uint32_t tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us,

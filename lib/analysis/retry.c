@@ -73,12 +73,22 @@ static void say_retry(const tlsneg_tracker *t, const retry *r, bool fallback, tl
     uint16_t from = r->bo->has_offered_max ? r->bo->offered_max : 0;
     uint16_t to = r->o->has_offered_max ? r->o->offered_max : 0;
     if (!fallback) {
+        /* A resumption given up: the same offer without its pre_shared_key
+         * or early_data (tlsneg_offer_less). */
+        unsigned gone = r->bo->tls13_extensions & ~r->o->tls13_extensions &
+                        (TLSNEG_OFFER_PRE_SHARED_KEY | TLSNEG_OFFER_EARLY_DATA);
+        const char *without = gone == (TLSNEG_OFFER_PRE_SHARED_KEY | TLSNEG_OFFER_EARLY_DATA)
+                                  ? ", leaving out its pre_shared_key and early_data (a resumption)"
+                              : gone == TLSNEG_OFFER_PRE_SHARED_KEY
+                                  ? ", leaving out its pre_shared_key (a resumption)"
+                              : gone ? ", leaving out its early_data"
+                                     : "";
         tlsneg_verdict_add_link(v, TLSNEG_LINK_SAME_OFFER_AS, bf->frame);
         tlsneg_verdict_add_text(v, TLSNEG_TEXT_ATTEMPTS, chain);
         tlsneg_verdict_detail(v,
                               "A retry of the attempt in frame %u (failed: %s) with the same "
-                              "offer, up to %s: no fallback happened",
-                              bf->frame, cause, tlsneg_judge_vname(to, r->o->dtls, b));
+                              "offer, up to %s%s: no fallback happened",
+                              bf->frame, cause, tlsneg_judge_vname(to, r->o->dtls, b), without);
         return;
     }
     tlsneg_verdict_add_link(v, TLSNEG_LINK_PREVIOUS_ATTEMPT, bf->frame);
@@ -137,6 +147,7 @@ static void copy_history(tlsneg_attempt *a, const tlsneg_attempt *before)
     a->pq_s = before->pq_s;
     a->pq_ok = before->pq_ok;
     a->split_ok = before->split_ok;
+    a->pq_listed_ok = before->pq_listed_ok;
 }
 
 /* A retry: the last attempt with this key failed, not long ago. It is a

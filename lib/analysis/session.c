@@ -197,10 +197,11 @@ static void back_notes(tlsneg_result *out, uint32_t frame)
                 snprintf(n->text.text, sizeof n->text.text, "%s", what);
                 n->has_finding = true;
                 n->finding.rule = TLSNEG_RULE_VERSION_INTOLERANCE;
-                snprintf(n->finding.detail, sizeof n->finding.detail,
-                         "The server fails this attempt and completes a lower one (its "
-                         "ServerHello is frame %u): it does not tolerate %s",
-                         frame, what);
+                snprintf(
+                    n->finding.detail, sizeof n->finding.detail,
+                    "The server fails this attempt and completes a retry that offers less (its "
+                    "ServerHello is frame %u): it does not tolerate %s",
+                    frame, what);
             }
         }
     }

@@ -148,7 +148,8 @@ typedef struct {
                               no fallback (retry.c) */
     bool chain_dtls;       /* the chain's versions are DTLS versions */
     /* TLSNEG_VERDICT_CLIENT_ABORT: the ServerHello carried a downgrade
-     * sentinel and the client had offered TLS 1.3: it caught the downgrade. */
+     * sentinel, the client had offered TLS 1.3 and aborted with
+     * illegal_parameter (47): it caught the downgrade. */
     bool downgrade_caught;
     /* TLSNEG_VERDICT_PROBE: the probe as far as it has gone; on the hello
      * that made it recognised, the burst's ClientHellos before it (a back

@@ -68,7 +68,8 @@ const char *tlsneg_retry_info(const tlsneg_retry *r, char *buf, size_t buf_len);
 
 /* tlsneg_verdict_note writes the few words the packet list (and an alert's
  * title) shows for v: tlsneg_retry_info for a fallback with known versions,
- * "client caught the downgrade" for a client abort after a sentinel, else
+ * "client caught the downgrade" for a client abort with illegal_parameter
+ * after a sentinel (downgrade_caught), else
  * tlsneg_verdict_tag. dtls: name DTLS versions. */
 const char *tlsneg_verdict_note(const tlsneg_verdict *v, bool dtls, char *buf, size_t buf_len);
 

@@ -18,7 +18,8 @@ Each rung's seconds since its lane's first attempt are tshark's
 frame.time_relative differences; a scanner's lane (the captures made by
 nmap, sslscan, testssl.sh) says "scanner: probe since frame F, not a
 dance", F its first ClientHello, and no lane of a dance says scanner. A client's abort after a ServerHello with a
-sentinel, from a client that offered TLS 1.3, says it caught the downgrade."""
+sentinel, from a client that offered TLS 1.3, with alert illegal_parameter (47), says it caught the
+downgrade."""
 import argparse
 import html
 from decimal import Decimal, ROUND_HALF_UP
@@ -390,12 +391,13 @@ def check_info_notes(box, cap, name, want, check):
                   "as its random says", info.get(frame, ""))
         elif notes:
             check(False, f"{name}: a fallback note on frame {frame}, which is no ClientHello")
-    # A client's fatal alert after a ServerHello whose random ends with a
-    # sentinel, in a connection whose ClientHello offered TLS 1.3 (0x0304 in
-    # supported_versions): the client caught the downgrade.
+    # A client's fatal alert illegal_parameter (47, RFC 8446 4.1.3) after a
+    # ServerHello whose random ends with a sentinel, in a connection whose
+    # ClientHello offered TLS 1.3 (0x0304 in supported_versions): the client
+    # caught the downgrade.
     wire = ["frame.number", "tcp.stream", "tcp.srcport", "tls.handshake.type",
             "tls.handshake.random", "tls.handshake.extensions.supported_version",
-            "tls.alert_message.level"]
+            "tls.alert_message.level", "tls.alert_message.desc"]
     args = ["-n", "-r", cap, "-Y", "tls.handshake.type || tls.alert_message", "-T", "fields",
             "-E", "occurrence=a", "-E", "aggregator=,"]
     for f in wire:
@@ -414,11 +416,13 @@ def check_info_notes(box, cap, name, want, check):
                 SENTINELS)
         elif "2" in r["tls.alert_message.level"].split(",") and "sentinel" in st and \
                 r["tcp.srcport"] == st.get("client"):
-            caught = st["sentinel"] and st["tls13"]
+            caught = st["sentinel"] and st["tls13"] and \
+                "47" in r["tls.alert_message.desc"].split(",")
             has = "[client caught the downgrade]" in info.get(frame, "")
             check(has == caught, f"{name}: frame {frame}, the client's abort, "
                   f"{'says' if caught else 'does not say'} it caught the downgrade (the "
-                  f"bytes: sentinel {st['sentinel']}, TLS 1.3 offered {st['tls13']})",
+                  f"bytes: sentinel {st['sentinel']}, TLS 1.3 offered {st['tls13']}, alert "
+                  f"{r['tls.alert_message.desc']})",
                   info.get(frame, ""))
     off = box.run(["-n", "-r", cap, "-o", "tlsneg.info_notes:FALSE", "-o",
                    'gui.column.format:"No.","%m","Info","%i"']).stdout

@@ -579,6 +579,63 @@ static void share_dropped_group_kept(void)
     tlsneg_tracker_free(t);
 }
 
+/* A server that completed a hello listing X25519MLKEM768 (without its
+ * share) tolerates the group: when the same hello fails once and a retry
+ * without the group completes, no key_share_intolerance names the group,
+ * at the same versions or lower (the reviewer's s8.pcap and s9.pcap, made
+ * here of real hellos: OpenSSL 3.5 -groups X25519:X25519MLKEM768, then
+ * -groups X25519 or -tls1_2). A share the server never completed is still
+ * judged. */
+static void group_listed_completed_before(void)
+{
+    tlsneg_verdicts c;
+    tlsneg_offer k = offer(pq_predicts_x25519_hex, 0), x = offer(pq_x25519_retry_hex, 0);
+    tlsneg_offer l = offer(pq_tls12_retry_hex, 0), pq = offer(pq_client_hello_hex, 0);
+    tlsneg_tracker *t = tracker();
+    ch(t, 0, client1, 4, 0, &k, &c);
+    sh(t, 0, 6, 3 * MS, pq_x25519_server_hello_hex, &c);
+    ch(t, 1, client1, 14, 1000 * MS, &k, &c);
+    reset(t, 1, 16, 1003 * MS);
+    ch(t, 2, client1, 20, 2000 * MS, &x, &c);
+    ok(find(&c, TLSNEG_VERDICT_KEY_SHARE_FALLBACK),
+       "the retry without the group is still a key_share_fallback: the client dropped it");
+    sh(t, 2, 22, 2003 * MS, pq_x25519_server_hello_hex, &c);
+    ok(!find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT) && no_version_verdict(&c),
+       "the server completed a hello listing the group in frame 6: no key_share_intolerance");
+    tlsneg_tracker_free(t);
+
+    /* -tls1_2 -groups X25519: pq_tls12_retry_hex's offer with the classical
+     * groups of k (x25519 alone; X25519MLKEM768 is left out of the
+     * comparison as a TLS 1.3-only group). */
+    l.fp_groups = k.fp_groups;
+    t = tracker();
+    ch(t, 0, client1, 4, 0, &k, &c);
+    sh(t, 0, 6, 3 * MS, pq_x25519_server_hello_hex, &c);
+    ch(t, 1, client1, 14, 1000 * MS, &k, &c);
+    reset(t, 1, 16, 1003 * MS);
+    ch(t, 2, client1, 20, 2000 * MS, &l, &c);
+    ok(find(&c, TLSNEG_VERDICT_FALLBACK), "the -tls1_2 retry is a fallback");
+    sh(t, 2, 22, 2003 * MS, pq_tls12_server_hello_hex, &c);
+    ok(!find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT) && !find(&c, TLSNEG_VERDICT_INTOLERANT) &&
+           !find(&c, TLSNEG_VERDICT_UNRESOLVED),
+       "lower: TLS 1.3 was put in force in frame 6 for a hello listing the group: neither the "
+       "group nor the version is what the server failed on");
+    tlsneg_tracker_free(t);
+
+    t = tracker();
+    ch(t, 0, client1, 4, 0, &k, &c);
+    sh(t, 0, 6, 3 * MS, pq_x25519_server_hello_hex, &c);
+    ch(t, 1, client1, 14, 1000 * MS, &pq, &c);
+    reset(t, 1, 16, 1003 * MS);
+    ch(t, 2, client1, 20, 2000 * MS, &x, &c);
+    sh(t, 2, 22, 2003 * MS, pq_x25519_server_hello_hex, &c);
+    ok(strcmp(text(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF),
+              "the X25519MLKEM768 key share or its size (1546 bytes, then 312)") == 0,
+       "the group completed, never its share: the share is still judged: %s",
+       text(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF));
+    tlsneg_tracker_free(t);
+}
+
 static void pool_guards(void)
 {
     tlsneg_verdicts c;
@@ -616,6 +673,7 @@ int main(void)
     hrr_read_whole();
     ended_before_complete();
     share_dropped_group_kept();
+    group_listed_completed_before();
     pool_guards();
     ok(seen >= 10 && malformed == 0, "%zu verdicts made, each of its row's shape (%zu not)", seen,
        malformed);

@@ -525,6 +525,170 @@ static void fallback_linked_and_back_noted(void)
     done(&rn);
 }
 
+/* A HelloRetryRequest that selected TLS 1.3 shows the server tolerates it:
+ * a later failure of that attempt is no version intolerance. The events are
+ * pcaps/intolerant-alert.pcap's (ClientHello 4, TLS 1.2 retry 14, its
+ * ServerHello 16) with made-up ones between: frame 5, the HelloRetryRequest
+ * of pcaps/tls13-hrr.pcap (frame 6: supported_versions 0x0304, key share
+ * secp256r1) echoing frame 4's session ID; frame 6, frame 4's ClientHello
+ * again with its key share replaced by tls13-hrr.pcap frame 8's secp256r1
+ * share (lengths adjusted); frame 7, the server's alert 40 in place of the
+ * capture's frame 6. */
+static void hrr_then_failure_is_no_version_intolerance(void)
+{
+    const char *lines[] = {
+        ev_intolerant_alert[0],
+        "hello 5 1796389327320000 tcp 127.0.0.3 44325 127.0.0.2 33468 from=server opened=1796"
+        "389327259775 tls 0x0303 020000540303cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e"
+        "079e09e2c8a8339c2026e77aa0e9862348ec0d6a7b49b4d72d1e859f632e3a8eea881a3e69ba96a52f13"
+        "0200000c002b00020304003300020017",
+        "hello 6 1796389327325000 tcp 127.0.0.2 33468 127.0.0.3 44325 from=client opened=1796"
+        "389327259775 tls 0x0303 010001530303c7cb76fa3c6e5dd05c30bcde0558f7325332985bf993d3dd"
+        "194843b039512e412026e77aa0e9862348ec0d6a7b49b4d72d1e859f632e3a8eea881a3e69ba96a52f00"
+        "3e130213031301c02cc030009fcca9cca8ccaac02bc02f009ec024c028006bc023c0270067c00ac01400"
+        "39c009c0130033009d009c003d003c0035002f00ff010000cc0000000e000c0000096c6f63616c686f73"
+        "74000b000403000102000a00160014001d0017001e001900180100010101020103010400230000001600"
+        "0000170000000d002a0028040305030603080708080809080a080b080408050806040105010601030303"
+        "010302040205020602002b0009080304030303020301002d000201010033004700450017004104e0eb06"
+        "361e5e854e480f5fb3b48a4720565d999c94ac9f7245ff10b20ed0cb4740dadd7f792b91f718419872d2"
+        "6fd88cb15d190cc600f2f57a80222e14639166",
+        "alert 7 1796389327338824 tcp 127.0.0.3 44325 127.0.0.2 33468 from=server opened=1796"
+        "389327259775 40",
+        ev_intolerant_alert[4],
+        ev_intolerant_alert[5],
+        NULL};
+    run rn = replay(lines);
+    ok(result(&rn, 5) && result(&rn, 5)->facts.is_hrr && result(&rn, 6) &&
+           result(&rn, 6)->hrr_frame == 5,
+       "HRR then failure: frame 5 is a HelloRetryRequest, frame 6 answers it");
+    const tlsneg_verdict *fb = verdict(result(&rn, 14), TLSNEG_VERDICT_FALLBACK);
+    ok(fb && tlsneg_verdict_link(fb, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 4 &&
+           strcmp(text(fb, TLSNEG_TEXT_CAUSE), "alert handshake_failure (40)") == 0,
+       "HRR then failure: the TLS 1.2 retry of frame 14 is still a fallback of frame 4");
+    const tlsneg_result *sh = result(&rn, 16);
+    ok(sh && !verdict(sh, TLSNEG_VERDICT_INTOLERANT) &&
+           !has_finding(sh, TLSNEG_RULE_VERSION_INTOLERANCE) &&
+           !note(sh, 4, TLSNEG_NOTE_INTOLERANT),
+       "HRR then failure: the server selected TLS 1.3 in frame 5, so its ServerHello of frame 16 "
+       "calls it intolerant of nothing");
+    done(&rn);
+}
+
+/* A resumption hello that fails, then a full one: dropping pre_shared_key
+ * (or early_data) is no fallback, and its success no intolerance. The
+ * hellos are lftp's (GnuTLS 3.7.9) of pcaps/starttls-ftp-lftp.pcap: frame
+ * 59 (the data connection, with pre_shared_key) and frame 29 (the control
+ * connection: the same extensions but pre_shared_key, tshark's
+ * tls.handshake.extension.type), with frame 30's ServerHello (TLS 1.3);
+ * made up: all on the data connection's port, the server's reset (60) of
+ * the first, the second on a new connection (62, 63). */
+static void resumption_dropped_is_no_fallback(void)
+{
+    const char *lines[] = {
+        "hello 59 1796515568300546 tcp 127.0.0.2 34656 127.0.0.3 40000 from=client opened=179"
+        "6515568299000 tls 0x0301 0100028d0303693e7390c951bfe5cba6340251e5b70b1a569b212feee2c"
+        "688d66f129708c7372002b3dc285074c5c067d9ae391884a603acc18dccfcde7adc025ea49bbb6955100"
+        "03a1302130313011304c02ccca9c0adc00ac02bc0acc009c030cca8c014c02fc013009dc09d0035009cc"
+        "09c002f009fccaac09f0039009ec09e00330100020a000500050100000000000a0016001400170018001"
+        "9001d001e01000101010201030104000b00020100000d00220020040108090804040308070501080a080"
+        "5050308080601080b08060603020102030016000000170000002300000033006b00690017004104d4ea4"
+        "8b1804b7ea010cb2c8788484eb50db78e4262c8a93ab96b7333c30f1d0e250e1eabfa7ea46b5fdaec674"
+        "952521f8bdbcc1233fbb17284d2a5017073dc24001d0020f56d35c9344eb37bee7d8cc022d5793268c2e"
+        "d5b524b5f0cb957ea77c9e22173002b0009080304030303020301ff010001000000000e000c000009313"
+        "2372e302e302e33002d0003020100001c000240010029010b00d600d0d96a12ac2fee0ef66f2c8859e2c"
+        "f7f59f748ef70bc713d639a979aa364d5adf2c855817c1a64529bb1879826acc8ae05b459d8742854949"
+        "53bbc7f2eaac4240b1cdf62399791afb5112e9f5d9eff17ba1d6e3309a6f7fceb650aa9f15e15216a020"
+        "f5f8b8caa6f494fbda93919f494b32db4c6c7c80e1b5c3ae4f75f04cde617aeae3d41a97f328796d17c9"
+        "79b3bf690542a16286a859fcbcdb035c5692c682ec5bb1927353f400d70fbd095e086b921910a4949cfd"
+        "fea2c0c5bcb85fbc9e30a8a88cdb9e08d4c6800c1d29147e0f5756f0eb967003130ed3af914aae5ed15c"
+        "59a526d929eb6973a7e62add91a790ff20b7f61c8a9d69d3eb7a333b79715617780de1c4e5226c5",
+        "rst 60 1796515568300573 tcp 127.0.0.3 40000 127.0.0.2 34656 from=server opened=17965"
+        "15568299000",
+        "hello 62 1796515568500500 tcp 127.0.0.2 34658 127.0.0.3 40000 from=client opened=179"
+        "6515568500000 tls 0x0301 0100017e03039c624a94c025f72e676dbe729492597ece5ab3bfdd2473d"
+        "6704eca45bda979652002b3dc285074c5c067d9ae391884a603acc18dccfcde7adc025ea49bbb6955100"
+        "03a1302130313011304c02ccca9c0adc00ac02bc0acc009c030cca8c014c02fc013009dc09d0035009cc"
+        "09c002f009fccaac09f0039009ec09e0033010000fb000500050100000000000a0016001400170018001"
+        "9001d001e01000101010201030104000b00020100000d00220020040108090804040308070501080a080"
+        "5050308080601080b08060603020102030016000000170000002300000033006b006900170041044bbcf"
+        "f019c1654f70dc47f91663c231af09bb82b50144199b44699a76108a0d2156c4b13932cb84976f07088d"
+        "986148341bbfdf2695d68975e72f0bb7b2841a8001d002032f3c0e4b34d6b36b96e0c4e98706e7d6aab9"
+        "3a87ec911c86c3479ec322aa75e002b0009080304030303020301ff010001000000000e000c000009313"
+        "2372e302e302e33002d0003020100001c00024001",
+        "hello 63 1796515568501000 tcp 127.0.0.3 40000 127.0.0.2 34658 from=server opened=179"
+        "6515568500000 tls 0x0303 020000970303db792022637263c76c3a1ce6b5bd1505c30830eb3922f18"
+        "74a3fb699b2c0411d2002b3dc285074c5c067d9ae391884a603acc18dccfcde7adc025ea49bbb6955101"
+        "30200004f002b00020304003300450017004104a973e4e2f96816cf0c771410db82b3ed0dc7917f68d88"
+        "8d6e78d7309c3a55f44dc40ed338b22031d2a458eb1998141ef1a997d722e74f7b355363da75f132b1b",
+        NULL};
+    run rn = replay(lines);
+    const tlsneg_result *retry = result(&rn, 62), *sh = result(&rn, 63);
+    ok(retry && !verdict(retry, TLSNEG_VERDICT_FALLBACK) &&
+           !has_finding(retry, TLSNEG_RULE_FALLBACK_RETRY) &&
+           !note(retry, 59, TLSNEG_NOTE_RETRIED_IN),
+       "resumption dropped: the full hello of frame 62 after the failed PSK hello of frame 59 is "
+       "no fallback retry");
+    const tlsneg_verdict *same = verdict(retry, TLSNEG_VERDICT_SAME_RETRY);
+    ok(same && tlsneg_verdict_link(same, TLSNEG_LINK_SAME_OFFER_AS) == 59 &&
+           strstr(same->detail, "pre_shared_key") != NULL,
+       "resumption dropped: a retry of the same offer, saying it left out its pre_shared_key: %s",
+       same ? same->detail : "(none)");
+    ok(sh && sh->verdicts.count == 0 && !has_finding(sh, TLSNEG_RULE_VERSION_INTOLERANCE),
+       "resumption dropped: its ServerHello (frame 63) calls the server intolerant of nothing");
+    done(&rn);
+}
+
+/* protocol_version (70) on the last retry of a chain speaks of that
+ * retry's versions only. pcaps/fallback-chain.pcap's events up to its TLS
+ * 1.1 retry (frame 24): frames 4 (TLS 1.3) and 14 (TLS 1.2) failed with
+ * alert 40 there; the server's alert on frame 24 is made 70 here (frame 26,
+ * 40 in the capture), and the TLS 1.0 attempt is left out. */
+static void protocol_version_ends_chain(void)
+{
+    const char *mixed[] = {ev_fallback_chain[0],
+                           ev_fallback_chain[1],
+                           ev_fallback_chain[2],
+                           ev_fallback_chain[3],
+                           ev_fallback_chain[4],
+                           ev_fallback_chain[5],
+                           ev_fallback_chain[6],
+                           ev_fallback_chain[7],
+                           ev_fallback_chain[8],
+                           "alert 26 1796388655228900 tcp 127.0.0.3 44331 127.0.0.2 49536 "
+                           "from=server opened=1796388655223247 70",
+                           NULL};
+    run rn = replay(mixed);
+    const tlsneg_verdict *v = verdict(result(&rn, 26), TLSNEG_VERDICT_NO_COMMON_VERSION);
+    ok(v && tlsneg_verdict_link(v, TLSNEG_LINK_REFUSED_RETRY) == 24 &&
+           !strstr(v->detail, "no attempt of the chain") && strstr(v->detail, "up to TLS 1.1") &&
+           strstr(v->detail, "frame 4 by alert handshake_failure (40), frame 14 by alert "
+                             "handshake_failure (40)"),
+       "70 after two 40s: it names the TLS 1.1 retry's versions and how frames 4 and 14 failed, "
+       "not that no attempt offered a version the server supports: %s",
+       v ? v->detail : "(none)");
+    done(&rn);
+
+    /* The TLS 1.2 attempt (14) refused with 70 too (16, made 70), then the
+     * TLS 1.1 retry (24) with 70 (26): every attempt of the chain 14 -> 24
+     * was refused so. */
+    const char *all[] = {ev_fallback_chain[4],
+                         "alert 16 1796388654976398 tcp 127.0.0.3 44331 127.0.0.2 49530 "
+                         "from=server opened=1796388654967503 70",
+                         ev_fallback_chain[6],
+                         ev_fallback_chain[7],
+                         ev_fallback_chain[8],
+                         "alert 26 1796388655228900 tcp 127.0.0.3 44331 127.0.0.2 49536 "
+                         "from=server opened=1796388655223247 70",
+                         NULL};
+    rn = replay(all);
+    v = verdict(result(&rn, 26), TLSNEG_VERDICT_NO_COMMON_VERSION);
+    ok(v && strstr(v->detail, "no attempt of the chain TLS 1.2 (frame 14) -> TLS 1.1 (frame 24) "
+                              "offered a version it supports"),
+       "70 on every attempt: no attempt of the chain offered a version it supports: %s",
+       v ? v->detail : "(none)");
+    done(&rn);
+}
+
 static void who_is_the_client(void)
 {
     /* Loopback: both ends are 127.0.0.1; the port tells them apart. The
@@ -786,6 +950,9 @@ int main(void)
     endings_before_the_hello_is_complete();
     fallback_without_tls13_only_offers();
     fallback_linked_and_back_noted();
+    hrr_then_failure_is_no_version_intolerance();
+    resumption_dropped_is_no_fallback();
+    protocol_version_ends_chain();
     who_is_the_client();
     without_tracker();
     segments_attribute();

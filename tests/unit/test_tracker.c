@@ -137,6 +137,24 @@ static void no_false_alarms(void)
     ok(strcmp(text_of(&c, INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF), "key_share") == 0,
        "intolerant of %s", text_of(&c, INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF));
 
+    /* A resumption given up: the same offer without pre_shared_key and
+     * early_data after a failure is a retry of the same offer, not a
+     * fallback, and its success no intolerance. */
+    tlsneg_peer_key kr = peer_n(54, "resumption");
+    tlsneg_offer resumed = o13;
+    resumed.tls13_extensions |= TLSNEG_OFFER_PRE_SHARED_KEY | TLSNEG_OFFER_EARLY_DATA;
+    tlsneg_tracker_client_hello(t, 15, &kr, 120, 70 * S, 0, &resumed, &c);
+    tlsneg_tracker_close(t, 15, 70 * S, true);
+    tlsneg_tracker_client_hello(t, 16, &kr, 126, 71 * S, 0, &o13, &c);
+    ok(!find(&c, FALLBACK) && find(&c, TLSNEG_VERDICT_SAME_RETRY) &&
+           strstr(find(&c, TLSNEG_VERDICT_SAME_RETRY)->detail,
+                  "leaving out its pre_shared_key and early_data (a resumption): no fallback "
+                  "happened"),
+       "the same offer without its pre_shared_key and early_data: no fallback: %s",
+       find(&c, TLSNEG_VERDICT_SAME_RETRY) ? find(&c, TLSNEG_VERDICT_SAME_RETRY)->detail : "");
+    tlsneg_tracker_server_hello(t, 16, 128, 71 * S, &a13x, &c);
+    ok(!find(&c, INTOLERANT), "its success: no intolerance");
+
     /* A long gap. */
     tlsneg_peer_key kg = peer_n(53, "gap");
     tlsneg_tracker_client_hello(t, 10, &kg, 90, 50 * S, 0, &o13, &c);

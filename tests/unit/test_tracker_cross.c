@@ -11,7 +11,7 @@ typedef struct {
         client_abort, caught_sentinel, probe, probe_new, inconsistent;
     uint32_t prev_frame, failed_frame, answer_frame;
     uint16_t from, to;
-    const char *intolerant_of, *changed;
+    const char *intolerant_of, *changed, *abort_detail;
     uint8_t chain_len;
     uint32_t chain_frames[TLSNEG_CHAIN_MAX];
     tlsneg_probe probe_info;
@@ -29,7 +29,7 @@ static void view(tlsneg_cross *c)
     tlsneg_verdicts vs = c->vs;
     memset(c, 0, sizeof *c);
     c->vs = vs;
-    c->intolerant_of = c->changed = "";
+    c->intolerant_of = c->changed = c->abort_detail = "";
     for (size_t i = 0; i < c->vs.count; i++) {
         const tlsneg_verdict *v = &c->vs.item[i];
         verdicts_seen++;
@@ -69,7 +69,8 @@ static void view(tlsneg_cross *c)
         case TLSNEG_VERDICT_CLIENT_ABORT:
             c->client_abort = true;
             c->answer_frame = tlsneg_verdict_link(v, TLSNEG_LINK_ABORTED_AFTER);
-            c->caught_sentinel = strstr(v->detail, "downgrade sentinel") != NULL;
+            c->caught_sentinel = v->downgrade_caught && strstr(v->detail, "protection worked");
+            c->abort_detail = v->detail;
             break;
         case TLSNEG_VERDICT_PROBE:
             c->probe = true;
@@ -248,6 +249,20 @@ static void no_intolerance_after_answer(tlsneg_tracker *t)
     ch_(t, 14, &k7, 120, 8 * S + 1, &o12, &c);
     sh_(t, 14, 122, 8 * S + 2, &a12, &c);
     ok(!c.intolerant && !c.other_cause, "a retry after the client's own abort: no intolerance");
+    /* RFC 8446 4.1.3: a client that checks the sentinel aborts with
+     * illegal_parameter (47). Another alert after a sentinel (unknown_ca,
+     * 48) does not show that the check made it abort. */
+    tlsneg_peer_key k7b = peer_n(60, "abort48");
+    ch_(t, 101, &k7b, 150, 11 * S, &o13, &c);
+    sh_(t, 101, 152, 11 * S, &sent, &c);
+    al_(t, 101, 154, 11 * S, 48, false, &c);
+    ok(c.client_abort && !c.caught_sentinel && !strstr(c.abort_detail, "protection worked") &&
+           strstr(c.abort_detail, "unknown_ca (48)") &&
+           strstr(c.abort_detail, "downgrade sentinel") &&
+           strstr(c.abort_detail, "illegal_parameter (47)"),
+       "alert 48 from the client after a ServerHello with a sentinel: an abort, not the "
+       "protection shown working: %s",
+       c.abort_detail);
     tlsneg_peer_key k8 = peer_n(9, "abort2");
     ch_(t, 15, &k8, 130, 9 * S, &o12, &c);
     sh_(t, 15, 132, 9 * S, &a12, &c);
