@@ -167,7 +167,7 @@ REPORT_FACTS = {
     # failure: its ServerHello (frame 8) follows, TLS 1.2.
     "pcaps/sni-mismatch-warning.pcap": [
         "1 ClientHello, 1 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 1 plaintext alerts; "
-        "1 servers; 0 fallback retries; 0 version-intolerant servers",
+        "1 servers; 0 fallback retries; 0 servers with a version_intolerance verdict",
         "none: no fallback, intolerance, downgrade or bad server choice seen",
         "127.0.0.3:44415 other.example",
         "  in force:          TLS 1.2 x1",
