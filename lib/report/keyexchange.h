@@ -27,7 +27,8 @@ typedef struct {
      * rules.def): asking for another group than the one the client
      * predicted with a key share (hrr_lacks_predicted), moving a client that
      * shared only classical groups to post-quantum (hrr_moves_to_pq); the
-     * rest (hrrs - both) ask for something else (a cookie, ...). */
+     * rest (hrrs - both) ask for something else (a cookie, a group shared
+     * or not listed) or answer a hello that predicted no group. */
     unsigned hrr_lacks_predicted, hrr_moves_to_pq;
     /* The groups they asked for (the first TLSNEG_KX_HRR_GROUPS distinct),
      * each with its count. */

@@ -111,7 +111,9 @@ static void print_hrrs(const tlsneg_server_totals *s, FILE *out)
             "server prefers a post-quantum one it listed)\n",
             kx->hrr_moves_to_pq);
     if (other) {
-        fprintf(out, "    %u ask for something else (a cookie, or a group already shared)\n",
+        fprintf(out,
+                "    %u ask for something else (a cookie, a group already shared or not listed), "
+                "or answer a ClientHello that predicted no group\n",
                 other);
     }
 }
@@ -231,7 +233,7 @@ static void print_readiness(tlsneg_server_totals **list, size_t num, tlsneg_buf 
     static const char *const heads[] = {
         "negotiate post-quantum",
         "classical only, although the ClientHello offered post-quantum",
-        "fail post-quantum or a split ClientHello",
+        "fail post-quantum or a split ClientHello, or mix post-quantum and classical",
     };
     bool known = false;
     for (int part = 0; part < 3; part++) {
