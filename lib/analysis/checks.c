@@ -687,9 +687,7 @@ static void check_key_share_duplicate(const judge *j)
  * of the same connection. */
 static bool hrr_judged(const judge *j)
 {
-    const tlsneg_facts *client = j->in->client_hello;
-    return is_server_hello(j) && j->f->is_hrr && j->f->has_group_selected && client &&
-           client->status == TLSNEG_OK;
+    return is_server_hello(j) && j->f->is_hrr && j->f->has_group_selected && whole_client(j);
 }
 
 static void check_hrr_group_already_shared(const judge *j)
@@ -745,14 +743,11 @@ static unsigned predicted(const tlsneg_facts *client, uint16_t *first, bool *cla
     return n;
 }
 
-/* moves_to_pq: the HelloRetryRequest asks a client that shared only
- * classical groups (and some) for a post-quantum one. */
-static bool moves_to_pq(const judge *j)
+/* moves_to_pq: the HelloRetryRequest asks a client that predicted n
+ * groups, all classical (classical), for a post-quantum one. */
+static bool moves_to_pq(const judge *j, unsigned n, bool classical)
 {
-    uint16_t first;
-    bool classical;
-    return tlsneg_named_group_is_pq(j->f->group_selected) &&
-           predicted(j->in->client_hello, &first, &classical) && classical;
+    return tlsneg_named_group_is_pq(j->f->group_selected) && n && classical;
 }
 
 /* The two notes explain a well-formed HelloRetryRequest against the groups
@@ -764,7 +759,7 @@ static void check_hrr_lacks_predicted(const judge *j)
     bool classical;
     unsigned n;
     if (!hrr_for_unshared(j) || !(n = predicted(j->in->client_hello, &first, &classical)) ||
-        moves_to_pq(j)) {
+        moves_to_pq(j, n, classical)) {
         return;
     }
     if (n == 1) {
@@ -783,7 +778,13 @@ static void check_hrr_lacks_predicted(const judge *j)
 
 static void check_hrr_moves_to_pq(const judge *j)
 {
-    if (hrr_for_unshared(j) && moves_to_pq(j)) {
+    uint16_t first;
+    bool classical;
+    if (!hrr_for_unshared(j)) {
+        return;
+    }
+    unsigned n = predicted(j->in->client_hello, &first, &classical);
+    if (moves_to_pq(j, n, classical)) {
         report(j, TLSNEG_RULE_HRR_MOVES_TO_PQ,
                "The HelloRetryRequest asks for %s, which the client offered without a key share "
                "(it predicted only classical groups): the server moves it to post-quantum key "
@@ -807,9 +808,7 @@ static void check_hrr_retry_changed(const judge *j)
  * share, after a whole ClientHello of the same connection. */
 static bool server_share_judged(const judge *j)
 {
-    const tlsneg_facts *client = j->in->client_hello;
-    return is_server_hello(j) && !j->f->is_hrr && j->f->has_group_selected && client &&
-           client->status == TLSNEG_OK;
+    return is_server_hello(j) && !j->f->is_hrr && j->f->has_group_selected && whole_client(j);
 }
 
 static void check_server_group_not_offered(const judge *j)
