@@ -326,13 +326,13 @@ void tlsneg_judge_kx_pool(const tlsneg_tracker *t, const tlsneg_attempt *a, cons
         return;
     }
     char g[32], h[32];
+    const char *h_name = gname(ao->pq_group, h, sizeof h);
     tlsneg_verdict_add_link(v, TLSNEG_LINK_PQ_CHOSEN_IN, a->pq_frame);
     tlsneg_verdict_detail(v,
                           "The server chose %s for this client's same offer in frame %u; "
                           "now it chooses %s (classical) although the ClientHello in frame %u "
-                          "sent that key share again",
-                          gname(ao->pq_group, h, sizeof h), a->pq_frame,
-                          gname(answer->group, g, sizeof g), a->frame);
+                          "carries a key share for %s too",
+                          h_name, a->pq_frame, gname(answer->group, g, sizeof g), a->frame, h_name);
 }
 
 void tlsneg_kx_remember(tlsneg_attempt *h, const tlsneg_offer *ao, const tlsneg_answer *answer,

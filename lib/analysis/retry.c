@@ -104,12 +104,17 @@ static void say_retry(const tlsneg_tracker *t, const retry *r, bool fallback, tl
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_CAUSE, cause);
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_CHAIN, chain);
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_LESS, r->less);
+    /* TLS_FALLBACK_SCSV marks a lower highest version (RFC 7507 1): a retry
+     * that keeps its highest version is neither guarded nor exposed by it. */
+    bool lower = tlsneg_offer_rank(r->o) < tlsneg_offer_rank(r->bo);
     tlsneg_verdict_detail(v,
                           "A retry of the attempt in frame %u (up to %s, failed: %s) offering %s, "
                           "up to %s, %s",
                           bf->frame, tlsneg_judge_vname(from, r->bo->dtls, a), cause, r->less,
                           tlsneg_judge_vname(to, r->o->dtls, b),
-                          r->o->fallback_scsv
+                          !lower ? "the same highest version: TLS_FALLBACK_SCSV, which marks a "
+                                   "lower one, has no part in it"
+                          : r->o->fallback_scsv
                               ? "with TLS_FALLBACK_SCSV"
                               : "without TLS_FALLBACK_SCSV: open to a downgrade attack");
 }

@@ -362,8 +362,8 @@ static void mixed_pool(void)
        "then x25519 for the same post-quantum offer: key_exchange_inconsistent, linking frame 8");
     /* The sentence names the ClientHello that sent the share (after a
      * HelloRetryRequest the attempt's first, not the one answered). */
-    ok(c.count == 1 &&
-           strstr(c.item[0].detail, "although the ClientHello in frame 24 sent that key"),
+    ok(c.count == 1 && strstr(c.item[0].detail, "although the ClientHello in frame 24 carries a "
+                                                "key share for X25519MLKEM768 too"),
        "its sentence names the ClientHello (frame 24) that sent the post-quantum share: %s",
        c.count ? c.item[0].detail : "");
     ch(t, 2, client1, 41, 170 * MS, &pq, &c);
@@ -375,6 +375,20 @@ static void mixed_pool(void)
     ch(t, 4, client1, 70, 300 * MS, &x, &c);
     sh(t, 4, 72, 302 * MS, pq_x25519_server_hello_hex, &c);
     ok(c.count == 0, "x25519 for a client that sent no post-quantum share: nothing");
+    tlsneg_tracker_free(t);
+
+    /* Parallel connections: the second hello leaves before the first is
+     * answered; the sentence must not say it sent the share "again". */
+    t = tracker();
+    ch(t, 0, client1, 4, 0, &pq, &c);
+    ch(t, 1, client1, 5, 1 * MS, &pq, &c);
+    sh(t, 0, 8, 9 * MS, pq_mlkem_server_hello_hex, &c);
+    sh(t, 1, 10, 10 * MS, pq_x25519_server_hello_hex, &c);
+    ok(c.count == 1 && strstr(c.item[0].detail, "in frame 8; now it chooses x25519") &&
+           strstr(c.item[0].detail, "frame 5 carries a key share for X25519MLKEM768 too") &&
+           !strstr(c.item[0].detail, "again"),
+       "parallel hellos: the sentence says what frame 5 carries, not that it came again: %s",
+       c.count ? c.item[0].detail : "");
     tlsneg_tracker_free(t);
 }
 

@@ -132,6 +132,12 @@ static void no_false_alarms(void)
     tlsneg_tracker_client_hello(t, 14, &kx, 110, 62 * S, 0, &fewer, &c);
     ok(strcmp(text_of(&c, FALLBACK, TLSNEG_TEXT_LESS), "fewer TLS 1.3 extensions") == 0,
        "the same versions without key_share after a failure: a fallback");
+    /* TLS_FALLBACK_SCSV marks a lower version (RFC 7507 1): its absence
+     * exposes nothing when the highest version stays. */
+    ok(find(&c, FALLBACK) && !strstr(find(&c, FALLBACK)->detail, "open to a downgrade") &&
+           strstr(find(&c, FALLBACK)->detail, "the same highest version"),
+       "its sentence does not blame a missing TLS_FALLBACK_SCSV: %s",
+       find(&c, FALLBACK) ? find(&c, FALLBACK)->detail : "");
     tlsneg_answer a13x = answer(TLSNEG_V_TLS13);
     tlsneg_tracker_server_hello(t, 14, 112, 62 * S, &a13x, &c);
     ok(strcmp(text_of(&c, INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF), "key_share") == 0,
