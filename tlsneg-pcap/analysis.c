@@ -12,6 +12,7 @@
 #include "report/ladder.h"
 #include "report/output.h"
 #include "trace.h"
+#include "heap.h"
 
 /* What the session layer keeps per connection (--trace and the outputs),
  * found by the packet path's connection id: about 350 bytes per connection
@@ -80,7 +81,7 @@ static kept_conn *conn_find(tlsneg_analysis *t, uint64_t id)
     if (c) {
         return c;
     }
-    c = calloc(1, sizeof *c);
+    c = tlsneg_zalloc(sizeof *c);
     if (!c) {
         return NULL;
     }

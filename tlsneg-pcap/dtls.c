@@ -7,6 +7,7 @@
 
 #include "core/alerts.h"
 #include "flow.h"
+#include "heap.h"
 
 /* A DTLS message being put together from fragments. */
 typedef struct {
@@ -51,7 +52,7 @@ bool tlsneg_dtls_looks(const uint8_t *b, size_t n)
 static dtls_dir *dtls_get(flow *f, int d)
 {
     if (!f->dtls[d]) {
-        f->dtls[d] = calloc(1, sizeof(dtls_dir));
+        f->dtls[d] = tlsneg_zalloc(sizeof(dtls_dir));
     }
     return f->dtls[d];
 }

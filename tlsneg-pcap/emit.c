@@ -100,6 +100,13 @@ bool tlsneg_hs_keep_type(uint8_t type)
 
 void tlsneg_seg_count(tlsneg_segments *out, const seg_map *map, uint64_t start, uint64_t end)
 {
+    if (map->n == 1) {
+        /* A message in one segment (nearly always): no order to find. */
+        if (map->segs[0].end > start && map->segs[0].start < end) {
+            tlsneg_segments_add(out, map->segs[0].frame);
+        }
+        return;
+    }
     /* Stream order: the next segment after the one counted last. */
     uint64_t from = start;
     for (;;) {
@@ -224,7 +231,12 @@ bool tlsneg_hs_feed(tlsneg_pcap *p, flow *f, int d, hs_msg *h, tlsneg_wire wire,
                 hs_emit(p, f, d, h, wire, map, (size_t)(b - b0), n0);
             }
             free(h->msg);
-            memset(h, 0, sizeof *h);
+            /* What the next message's first byte expects (the rest is
+             * set as its header is read). */
+            h->msg = NULL;
+            h->hdr_got = 0;
+            h->segs.count = 0;
+            h->segs.num_frames = 0;
         }
     }
     if (h->hdr_got > 0 && (h->hdr_got < 4 || h->keep) && wire != TLSNEG_WIRE_QUIC) {

@@ -11,7 +11,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#define FAST_BUF (1u << 20)
+#define FAST_BUF (256u << 10)
 
 static uint32_t get32(const uint8_t *p, bool swapped)
 {

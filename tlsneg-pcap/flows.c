@@ -8,6 +8,7 @@
 
 #include "core/util.h"
 #include "flow.h"
+#include "heap.h"
 
 static uint64_t be64_at(const uint8_t *p)
 {
@@ -194,7 +195,7 @@ flow *tlsneg_flow_new(tlsneg_pcap *p, const tlsneg_net_packet *n, uint32_t h)
         p->st.flows_evicted_cap++;
         tlsneg_flow_remove(p, p->oldest, true);
     }
-    flow *f = calloc(1, sizeof *f);
+    flow *f = tlsneg_zalloc(sizeof *f);
     if (!f) {
         return NULL;
     }

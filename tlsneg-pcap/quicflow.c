@@ -9,6 +9,7 @@
 #include "core/alerts.h"
 #include "flow.h"
 #include "stream.h"
+#include "heap.h"
 
 /* CRYPTO frames remembered per side for hello_segments, those not yet
  * read: an Initial's ClientHello or ServerHello comes in a few (8 in
@@ -131,7 +132,7 @@ static void quic_initial(tlsneg_pcap *p, flow *f, int d, const tlsneg_quic_long 
 {
     p->st.quic_initials++;
     if (!f->quic) {
-        f->quic = calloc(1, sizeof(quic_state));
+        f->quic = tlsneg_zalloc(sizeof(quic_state));
         if (!f->quic) {
             return;
         }

@@ -11,6 +11,7 @@
 #include "core/hello.h"
 #include "flow.h"
 #include "stream.h"
+#include "heap.h"
 
 struct tcp_dir {
     tlsneg_stream s;
@@ -467,7 +468,7 @@ static void tcp_resync(tlsneg_pcap *p, flow *f, int d, tcp_dir *t, uint64_t off)
 static tcp_dir *tcp_get(flow *f, int d)
 {
     if (!f->tcp[d]) {
-        f->tcp[d] = calloc(1, sizeof(tcp_dir));
+        f->tcp[d] = tlsneg_zalloc(sizeof(tcp_dir));
     }
     return f->tcp[d];
 }
