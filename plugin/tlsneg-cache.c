@@ -169,6 +169,8 @@ void tlsneg_cache_keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn
     r->retransmission_of = x->retransmission_of;
     if (!x->is_alert) {
         pack_facts(&r->facts, &x->facts);
+    } else {
+        r->facts.wire = x->facts.wire; /* an alert's facts: its wire alone */
     }
     if (x->keep_facts) {
         tlsneg_conn_keep_client_hello(c, &r->facts);

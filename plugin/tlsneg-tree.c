@@ -158,9 +158,9 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
             case ROLE_TLS_ALERT_DESCRIPTION:
             case ROLE_DTLS_ALERT_DESCRIPTION: {
                 guint8 level;
-                if (plaintext_alert(fi, record, role == ROLE_DTLS_ALERT_DESCRIPTION, &level)) {
-                    found_msg m = {fi,         NULL,           TRUE,   FALSE,
-                                   has_record, record_version, record, level};
+                gboolean dtls = role == ROLE_DTLS_ALERT_DESCRIPTION;
+                if (plaintext_alert(fi, record, dtls, &level)) {
+                    found_msg m = {fi, NULL, TRUE, dtls, has_record, record_version, record, level};
                     wmem_array_append_one(found, m);
                 }
                 break;

@@ -293,7 +293,8 @@ void tlsneg_analysis_event(tlsneg_analysis *t, uint32_t file_no, const tlsneg_ev
     if (ev->kind == TLSNEG_EV_FIN || ev->kind == TLSNEG_EV_RST) {
         close_event(t, tc, ev, &e);
     } else if (ev->kind == TLSNEG_EV_ALERT) {
-        tlsneg_session_alert(t->session, &tc->conn, &e, ev->alert_level, ev->alert, &t->result);
+        tlsneg_session_alert(t->session, &tc->conn, &e, ev->wire, ev->alert_level, ev->alert,
+                             &t->result);
         outs_message(ev, tc->id, t, &t->result);
         if (t->cfg.trace) {
             tlsneg_trace_alert(t->out, ev, &t->result);

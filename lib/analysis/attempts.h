@@ -25,7 +25,8 @@
 typedef struct {
     uint64_t conn;
     uint64_t key;          /* hash of the peer key */
-    uint64_t pair;         /* hash of the client and the server's address and port */
+    uint64_t pair;         /* hash of the client, the server's address and port, and the
+                              transport (retry.c, pair_hash) */
     uint64_t hello_us;     /* of the ClientHello */
     uint32_t end_us;       /* the outcome's time after hello_us (before it if early), at most
                               UINT32_MAX (71 min): tlsneg_attempt_time */

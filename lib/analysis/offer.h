@@ -14,7 +14,11 @@
 #include "core/facts.h"
 #include "core/hello.h"
 
-/* Who talks to whom: a retry is a new attempt with the same key. */
+/* Who talks to whom: a retry is a new attempt with the same key. The
+ * tracker adds the transport of the attempt's offer
+ * (tlsneg_offer_transport): a QUIC or DTLS server on UDP and the TLS server
+ * on TCP of one address and port are different peers, and nothing one of
+ * them does is judged as the other's. */
 typedef struct {
     const uint8_t *client;
     size_t client_len;
@@ -67,6 +71,14 @@ typedef struct {
     uint8_t hello_segments; /* segments (packets, fragments) that carried it, at most 255;
                                0: not known */
 } tlsneg_offer;
+
+/* tlsneg_offer_transport: the transport o came over (tlsneg_wire_transport),
+ * read off its own flags: DTLS, QUIC (the other datagram wire), else TLS
+ * over TCP. */
+static inline tlsneg_wire tlsneg_offer_transport(const tlsneg_offer *o)
+{
+    return o->dtls ? TLSNEG_WIRE_DTLS : o->datagram ? TLSNEG_WIRE_QUIC : TLSNEG_WIRE_TLS;
+}
 
 /* What a ServerHello answers. */
 typedef struct {

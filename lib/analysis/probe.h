@@ -15,9 +15,9 @@
 #include "analysis/verdict.h"
 
 /* A client that probes a server: at least TLSNEG_PROBE_HELLOS hellos to one
- * server address and port, each at most the window after the one before,
- * TLSNEG_PROBE_VARIATIONS of which make an offer not among the burst's last
- * four distinct ones (versions, suites, groups, signature algorithms,
+ * server address and port over one transport, each at most the window after
+ * the one before, TLSNEG_PROBE_VARIATIONS of which make an offer not among
+ * the burst's last four distinct ones (versions, suites, groups, signature algorithms,
  * extension set, SCSV) and are no retry of a failed attempt (a fallback, the
  * same offer again). */
 #define TLSNEG_PROBE_HELLOS     5

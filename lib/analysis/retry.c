@@ -10,13 +10,17 @@
 
 #include <string.h>
 
-/* pair_hash: the client and the server's address and port, whatever the
- * SNI: a scanner may send it in some hellos and not in others. */
-static uint64_t pair_hash(const tlsneg_peer_key *k)
+/* pair_hash: the client and the server's address, port and transport,
+ * whatever the SNI: a scanner may send it in some hellos and not in others.
+ * The transport (the offer's, tlsneg_offer_transport) keeps a QUIC or DTLS
+ * server on a UDP port apart from the TLS server on the same TCP port: other
+ * server stacks, whose answers say nothing of each other (a browser going
+ * from QUIC to TCP falls back from no TLS version). */
+static uint64_t pair_hash(const tlsneg_peer_key *k, const tlsneg_offer *o)
 {
     uint64_t h = tlsneg_hash_mix(tlsneg_hash_bytes(k->client, k->client_len),
                                  tlsneg_hash_bytes(k->server, k->server_len));
-    return tlsneg_hash_mix(h, k->server_port);
+    return tlsneg_hash_mix(h, (uint64_t)k->server_port << 8 | tlsneg_offer_transport(o));
 }
 
 /* key_hash: the pair, and the SNI when the key includes it. */
@@ -202,7 +206,7 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
     if (tlsneg_attempts_get(&t->st, TLSNEG_BY_CONN, conn)) {
         return; /* after a HelloRetryRequest, or sent again: the same attempt */
     }
-    uint64_t pk = pair_hash(key), k = key_hash(t, key, pk);
+    uint64_t pk = pair_hash(key, offer), k = key_hash(t, key, pk);
     uint32_t s = new_attempt(t, conn, k, pk, frame, time_us, offer);
     tlsneg_attempt *a = at(t, s);
     uint32_t ks = tlsneg_attempts_find(&t->st, TLSNEG_BY_KEY, k);

@@ -425,12 +425,13 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     out->client_hello_frame = c->client_hello_frame;
 }
 
-void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev, uint8_t level,
-                          uint8_t description, tlsneg_result *out)
+void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
+                          tlsneg_wire wire, uint8_t level, uint8_t description, tlsneg_result *out)
 {
     result_init(out);
     out->analysed = true;
     out->is_alert = true;
+    out->facts.wire = (uint8_t)wire;
     out->alert_level = level;
     out->alert_description = description;
     out->alert_ends = tlsneg_alert_ends_handshake(level, description, c->tls13_chosen);

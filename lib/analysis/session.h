@@ -127,7 +127,8 @@ typedef struct {
     bool analysed; /* a hello complete here, an alert: the rest is filled */
     bool is_alert;
     /* A hello: its facts; the lists point into facts_buf (copy them to
-     * keep them). */
+     * keep them). An alert: only the wire it came on (facts.wire), which
+     * tells its server's transport (tlsneg_wire_transport). */
     tlsneg_facts facts;
     tlsneg_facts_buf facts_buf;
     uint8_t alert_level; /* TLSNEG_ALERT_WARNING, _FATAL or _NO_LEVEL (QUIC) */
@@ -229,9 +230,10 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
                           const tlsneg_parsed *p, tlsneg_result *out);
 
 /* tlsneg_session_alert judges a plaintext alert (level: TLSNEG_ALERT_*,
- * description) on connection c. */
-void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev, uint8_t level,
-                          uint8_t description, tlsneg_result *out);
+ * description) on connection c, found on wire (TLSNEG_WIRE_TLS, _DTLS, or
+ * _QUIC for a CONNECTION_CLOSE's TLS alert). */
+void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
+                          tlsneg_wire wire, uint8_t level, uint8_t description, tlsneg_result *out);
 
 /* tlsneg_session_close tells about a TCP RST (reset) or FIN on c. A
  * server's ending before c's ClientHello is complete (ev->sender tells the

@@ -48,6 +48,17 @@ typedef enum {
                          SSL 2.0 CLIENT-HELLO and SERVER-HELLO */
 } tlsneg_wire;
 
+/* tlsneg_wire_transport: the transport a message on wire w came over, named
+ * by its wire: TLSNEG_WIRE_TLS for TLS and SSL 2.0 records (TCP),
+ * TLSNEG_WIRE_DTLS or TLSNEG_WIRE_QUIC (UDP). A QUIC server on UDP 443 (TLS
+ * 1.3 in QUIC's own CRYPTO frames, RFC 9001 4), a DTLS server on UDP 443 and
+ * the TLS server on TCP 443 of one address are different server stacks:
+ * attempts and servers are told apart by it. */
+static inline tlsneg_wire tlsneg_wire_transport(tlsneg_wire w)
+{
+    return w == TLSNEG_WIRE_SSL2 ? TLSNEG_WIRE_TLS : w;
+}
+
 typedef enum {
     TLSNEG_OK = 0,
     TLSNEG_TRUNCATED,   /* the bytes end inside a field */

@@ -163,7 +163,8 @@ void tlsneg_replay_event(tlsneg_replay *r, const tlsneg_ev *ev, tlsneg_replay_ou
         return;
     case TLSNEG_EV_ALERT:
         f = find(r, ev, true);
-        tlsneg_session_alert(r->session, &f->conn, &e, ev->alert_level, ev->alert, &out->result);
+        tlsneg_session_alert(r->session, &f->conn, &e, ev->wire, ev->alert_level, ev->alert,
+                             &out->result);
         out->has_result = true;
         out->conn = f->conn.id;
         return;

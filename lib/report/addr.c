@@ -50,3 +50,27 @@ const char *tlsneg_out_endpoint_text(const tlsneg_out_addr *a, char *buf, size_t
     }
     return buf;
 }
+
+const char *tlsneg_out_transport_name(tlsneg_wire transport)
+{
+    switch (tlsneg_wire_transport(transport)) {
+    case TLSNEG_WIRE_DTLS:
+        return "dtls";
+    case TLSNEG_WIRE_QUIC:
+        return "quic";
+    default:
+        return "tcp";
+    }
+}
+
+const char *tlsneg_out_transport_label(tlsneg_wire transport)
+{
+    switch (tlsneg_wire_transport(transport)) {
+    case TLSNEG_WIRE_DTLS:
+        return " udp/DTLS";
+    case TLSNEG_WIRE_QUIC:
+        return " udp/QUIC";
+    default:
+        return "";
+    }
+}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* csv.c: the CSV (docs/output-formats.md): one row per server, at the end,
- * most attempts first. */
+/* csv.c: the CSV (docs/output-formats.md): one row per server (address,
+ * port, SNI, transport), at the end, most attempts first. */
 #include "report/writers.h"
 
 #include <stdlib.h>
@@ -45,7 +45,7 @@ void tlsneg_csv_write(const tlsneg_totals *t, tlsneg_buf *row, FILE *f)
     fputs("server,port,sni,client_hellos,server_hellos,hello_retry_requests,alerts,resets,"
           "closes,fallbacks,intolerant_of,highest_offered,in_force,findings,key_exchange_pq,"
           "key_exchange_classical,pq_offered,classical_while_pq_offered,hrr_groups,"
-          "hrr_lacks_predicted,hrr_moves_to_pq\n",
+          "hrr_lacks_predicted,hrr_moves_to_pq,transport\n",
           f);
     for (size_t i = 0; list && i < t->servers.used; i++) {
         const tlsneg_server_totals *s = list[i];
@@ -62,10 +62,11 @@ void tlsneg_csv_write(const tlsneg_totals *t, tlsneg_buf *row, FILE *f)
         csv_quoted(row, s->intolerant_of ? s->intolerant_of : "");
         char groups[128];
         tlsneg_kx_hrr_groups(&s->kx, true, groups, sizeof groups);
-        tlsneg_buf_printf(row, ",%s,%s,%s,%u,%u,%u,%u,%s,%u,%u\n", tlsneg_buf_str(&a),
+        tlsneg_buf_printf(row, ",%s,%s,%s,%u,%u,%u,%u,%s,%u,%u,%s\n", tlsneg_buf_str(&a),
                           tlsneg_buf_str(&b), tlsneg_buf_str(&c), s->kx.pq, s->kx.classical,
                           s->kx.pq_offers, s->kx.classical_while_pq, groups,
-                          s->kx.hrr_lacks_predicted, s->kx.hrr_moves_to_pq);
+                          s->kx.hrr_lacks_predicted, s->kx.hrr_moves_to_pq,
+                          tlsneg_out_transport_name((tlsneg_wire)s->transport));
         tlsneg_buf_flush(row, f);
     }
     tlsneg_buf_free(&a);

@@ -109,8 +109,12 @@ void tlsneg_jsonl_ends_free(tlsneg_jsonl_ends *c)
     c->valid = false;
 }
 
+/* json_common writes a record's name and common fields: its frame, time,
+ * ends and SNI, and, over UDP, its transport (wire: tlsneg_wire_transport;
+ * over TCP the key is left out, as every record before it had). */
 static common_fields json_common(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const char *record,
-                                 const tlsneg_out_frame *fr, tlsneg_out_ends e, const char *sni)
+                                 const tlsneg_out_frame *fr, tlsneg_out_ends e, const char *sni,
+                                 tlsneg_wire wire)
 {
     json_record(out, record);
     common_fields c = {out->len, 0};
@@ -127,6 +131,10 @@ static common_fields json_common(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const
     }
     if (ends->text.len) { /* empty only when out of memory */
         tlsneg_buf_put(out, ends->text.s, ends->text.len);
+    }
+    if (tlsneg_wire_transport(wire) != TLSNEG_WIRE_TLS) {
+        JSON_KEY(out, "transport");
+        tlsneg_json_string(out, tlsneg_out_transport_name(wire));
     }
     c.len = out->len - c.from;
     return c;
@@ -260,8 +268,8 @@ static common_fields jsonl_hello(tlsneg_buf *out, tlsneg_jsonl_ends *ends,
                                  const tlsneg_out_frame *fr, const tlsneg_out_msg *r)
 {
     const tlsneg_facts *f = &r->facts;
-    common_fields c =
-        json_common(out, ends, "hello", fr, tlsneg_out_ends_of(fr, r->from_client), r->sni);
+    common_fields c = json_common(out, ends, "hello", fr, tlsneg_out_ends_of(fr, r->from_client),
+                                  r->sni, (tlsneg_wire)f->wire);
     tlsneg_buf_add(out, ",\"msg\":");
     tlsneg_json_string(out, tlsneg_msg_name(f));
     json_version(out, "legacy_version", true, f->legacy_version);
@@ -316,10 +324,10 @@ static void jsonl_outcome_fields(tlsneg_buf *out, uint32_t attempt_frame, const 
 }
 
 static void jsonl_outcome(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const tlsneg_out_frame *fr,
-                          tlsneg_out_ends e, const char *sni, uint32_t attempt_frame,
-                          const char *outcome)
+                          tlsneg_out_ends e, const char *sni, tlsneg_wire wire,
+                          uint32_t attempt_frame, const char *outcome)
 {
-    json_common(out, ends, "outcome", fr, e, sni);
+    json_common(out, ends, "outcome", fr, e, sni, wire);
     jsonl_outcome_fields(out, attempt_frame, outcome);
 }
 
@@ -336,7 +344,8 @@ void tlsneg_jsonl_message(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const tlsneg
 {
     tlsneg_out_ends e = tlsneg_out_ends_of(fr, r->from_client);
     if (r->is_alert) {
-        jsonl_outcome(out, ends, fr, e, r->sni, r->client_hello_frame, "alert");
+        jsonl_outcome(out, ends, fr, e, r->sni, (tlsneg_wire)r->facts.wire, r->client_hello_frame,
+                      "alert");
         tlsneg_json_keyu(out, "alert", r->alert_description);
         if (r->alert_level == TLSNEG_ALERT_NO_LEVEL) {
             tlsneg_buf_add(out, ",\"level\":null");
@@ -365,8 +374,8 @@ void tlsneg_jsonl_message(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const tlsneg
 void tlsneg_jsonl_close(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const tlsneg_out_frame *fr,
                         uint8_t cause, bool from_client, uint32_t attempt_frame, const char *sni)
 {
-    jsonl_outcome(out, ends, fr, tlsneg_out_ends_of(fr, from_client), sni, attempt_frame,
-                  cause == TLSNEG_CAUSE_RESET ? "reset" : "close");
+    jsonl_outcome(out, ends, fr, tlsneg_out_ends_of(fr, from_client), sni, TLSNEG_WIRE_TLS,
+                  attempt_frame, cause == TLSNEG_CAUSE_RESET ? "reset" : "close");
     tlsneg_buf_add(out, "}\n");
 }
 
@@ -383,13 +392,17 @@ void tlsneg_jsonl_end(const tlsneg_totals *t, tlsneg_buf *out, FILE *f)
         tlsneg_json_string(out, ps->client);
         tlsneg_buf_add(out, ",\"server\":");
         tlsneg_json_string(out, ps->server);
-        tlsneg_buf_printf(
-            out,
-            ",\"port\":%u,\"hellos\":%u,\"seconds\":%.3f,\"lowest\":\"%s\",\"highest\":"
-            "\"%s\",\"scsv\":%u,\"scsv_refused\":%u}\n",
-            ps->port, ps->p.hellos, (double)(ps->p.last_us - ps->p.first_us) / 1e6,
-            tlsneg_vhex(ps->p.lowest, lo), tlsneg_vhex(ps->p.highest, hi), ps->p.scsv,
-            ps->p.scsv_refused);
+        tlsneg_json_keyu(out, "port", ps->port);
+        if (ps->transport != TLSNEG_WIRE_TLS) {
+            JSON_KEY(out, "transport");
+            tlsneg_json_string(out, tlsneg_out_transport_name((tlsneg_wire)ps->transport));
+        }
+        tlsneg_buf_printf(out,
+                          ",\"hellos\":%u,\"seconds\":%.3f,\"lowest\":\"%s\",\"highest\":"
+                          "\"%s\",\"scsv\":%u,\"scsv_refused\":%u}\n",
+                          ps->p.hellos, (double)(ps->p.last_us - ps->p.first_us) / 1e6,
+                          tlsneg_vhex(ps->p.lowest, lo), tlsneg_vhex(ps->p.highest, hi), ps->p.scsv,
+                          ps->p.scsv_refused);
         tlsneg_buf_flush(out, f);
     }
     free(list);

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ladder.h: the negotiation at a glance. Per server (address, port, SNI) and
- * client, every attempt as a rung: the ClientHello with its highest offer,
- * what answered it (ServerHello and the version in force, HelloRetryRequest,
- * an alert, a TCP reset or close), and the verdicts that concern it, in
- * frame order, each rung with its seconds since the lane's first attempt, as
- * plain text for a terminal, a slide or a GUI window, or as SVG. A lane
- * whose hellos the analysis found to be a probe (a scanner's burst) says so
- * in its heading ("scanner: probe since frame N, not a dance").
+/* ladder.h: the negotiation at a glance. Per server (address, port, SNI;
+ * over UDP its transport too, "192.0.2.1:443 udp/QUIC") and client, every
+ * attempt as a rung: the ClientHello with its highest offer, what answered
+ * it (ServerHello and the version in force, HelloRetryRequest, an alert, a
+ * TCP reset or close), and the verdicts that concern it, in frame order,
+ * each rung with its seconds since the lane's first attempt, as plain text
+ * for a terminal, a slide or a GUI window, or as SVG. A lane whose hellos
+ * the analysis found to be a probe (a scanner's burst) says so in its
+ * heading ("scanner: probe since frame N, not a dance").
  *
  * Pure C. A front end feeds the messages and closes it hands to the other
  * outputs (output.h), in frame order, each with its connection
@@ -127,9 +128,10 @@ typedef struct {
     const char *detail;  /* VERDICT: its sentence (copied) */
 } tlsneg_step;
 
-/* tlsneg_ladder_add adds step s between server (e.g. "192.0.2.1:443") with
- * server name sni (NULL: none) and client ("198.51.100.7"); the strings are
- * copied. A step past the cap is counted, not kept. */
+/* tlsneg_ladder_add adds step s between server (e.g. "192.0.2.1:443",
+ * "192.0.2.1:443 udp/QUIC": a lane of its own) with server name sni (NULL:
+ * none) and client ("198.51.100.7"); the strings are copied. A step past
+ * the cap is counted, not kept. */
 void tlsneg_ladder_add(tlsneg_ladder *l, const char *server, const char *sni, const char *client,
                        const tlsneg_step *s);
 

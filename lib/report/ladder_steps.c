@@ -9,23 +9,31 @@
 #include "analysis/tracker.h"
 #include "core/versions.h"
 
+#include <stdio.h>
+
 /* The ends of a step, as its lane names them. */
 typedef struct {
-    char server[TLSNEG_ENDPOINT_TEXT_MAX]; /* "192.0.2.1:443", "[2001:db8::1]:443" */
-    char client[TLSNEG_ADDR_TEXT_MAX];     /* "198.51.100.7" */
+    char server[TLSNEG_SERVER_TEXT_MAX]; /* "192.0.2.1:443", "[2001:db8::1]:443",
+                                            "192.0.2.1:443 udp/QUIC" */
+    char client[TLSNEG_ADDR_TEXT_MAX];   /* "198.51.100.7" */
     const char *sni;
 } peers;
 
 /* peers_of names the server and the client of a step sent by the client
- * (from_client) or the server. */
-static void peers_of(const tlsneg_out_frame *fr, bool from_client, const char *sni, peers *p)
+ * (from_client) or the server over wire: a QUIC or DTLS server is named
+ * with its transport, a lane of its own beside the TLS server on the same
+ * TCP port. */
+static void peers_of(const tlsneg_out_frame *fr, bool from_client, tlsneg_wire wire,
+                     const char *sni, peers *p)
 {
     const tlsneg_out_addr *server = from_client ? &fr->dst : &fr->src;
+    char endpoint[TLSNEG_ENDPOINT_TEXT_MAX];
     if (server->port) {
-        tlsneg_out_endpoint_text(server, p->server, sizeof p->server);
+        tlsneg_out_endpoint_text(server, endpoint, sizeof endpoint);
     } else {
-        tlsneg_out_addr_text(server, p->server);
+        tlsneg_out_addr_text(server, endpoint);
     }
+    snprintf(p->server, sizeof p->server, "%s%s", endpoint, tlsneg_out_transport_label(wire));
     tlsneg_out_addr_text(from_client ? &fr->src : &fr->dst, p->client);
     p->sni = sni;
 }
@@ -70,7 +78,7 @@ void tlsneg_ladder_message(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_fra
     }
     bool client_hello = !m->is_alert && f->msg_type == TLSNEG_HS_CLIENT_HELLO;
     peers p;
-    peers_of(fr, m->from_client, m->sni, &p);
+    peers_of(fr, m->from_client, (tlsneg_wire)f->wire, m->sni, &p);
     uint32_t attempt = tlsneg_ladder_attempt(l, conn, client_hello, fr->frame);
     /* The probe decision the report names is the analysis' (a verdict
      * across connections on the hello): taken over, not made again. */
@@ -122,7 +130,7 @@ void tlsneg_ladder_close(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_frame
                          bool from_client, uint32_t attempt_frame, const char *sni)
 {
     peers p;
-    peers_of(fr, from_client, sni, &p);
+    peers_of(fr, from_client, TLSNEG_WIRE_TLS, sni, &p); /* TCP's */
     uint32_t attempt = tlsneg_ladder_attempt(l, conn, false, fr->frame);
     tlsneg_step s = {.kind = cause == TLSNEG_CAUSE_RESET ? TLSNEG_STEP_RESET : TLSNEG_STEP_CLOSE,
                      .frame = fr->frame,

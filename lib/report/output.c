@@ -256,6 +256,8 @@ void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tls
     out->alert_ends = x->alert_ends;
     if (!x->is_alert) {
         out->facts = x->facts;
+    } else {
+        out->facts.wire = x->facts.wire; /* an alert's facts: its wire alone */
     }
     out->client_hello_frame = x->client_hello_frame;
     out->retransmission_of = x->retransmission_of;

@@ -30,7 +30,7 @@ typedef struct {
 /* One analysed hello or alert (the plugin keeps one per message per frame,
  * for the whole file: widest fields first, no padding). */
 typedef struct {
-    tlsneg_facts facts; /* a hello */
+    tlsneg_facts facts; /* a hello; an alert: only its wire (facts.wire) */
     const tlsneg_out_finding *findings;
     const tlsneg_kept_verdict *verdicts; /* across connections (analysis/tracker.h) */
     const char *sni;             /* the server name of the connection's ClientHello, or NULL */

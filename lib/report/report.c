@@ -11,7 +11,8 @@
 
 /* probe_line writes "127.0.0.1 probed 127.0.0.1:4433 with 110 hellos in 12.0
  * s, SSL 3.0 to TLS 1.3, SCSV probe answered with 86 (from frame 4): a
- * scanner". */
+ * scanner"; over UDP the server's port with its transport
+ * ("127.0.0.1:4433 udp/DTLS with ..."). */
 static void probe_line(tlsneg_buf *out, const tlsneg_probe_seen *ps)
 {
     char text[200];
@@ -21,8 +22,8 @@ static void probe_line(tlsneg_buf *out, const tlsneg_probe_seen *ps)
     if (with) {
         /* "probed with ..." -> "probed SERVER:PORT with ..." */
         size_t at = (size_t)(with - text) + 7;
-        tlsneg_buf_printf(out, "%s %.*s%s:%u %s", ps->client, (int)at, text, ps->server, ps->port,
-                          text + at);
+        tlsneg_buf_printf(out, "%s %.*s%s:%u%s %s", ps->client, (int)at, text, ps->server, ps->port,
+                          tlsneg_out_transport_label((tlsneg_wire)ps->transport), text + at);
     } else {
         tlsneg_buf_printf(out, "%s %s", ps->client, text);
     }

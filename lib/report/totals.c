@@ -113,6 +113,7 @@ void tlsneg_totals_probe(tlsneg_totals *t, const tlsneg_out_frame *fr, const tls
         tlsneg_out_addr_text(e.client, ps->client);
         tlsneg_out_addr_text(e.server, ps->server);
         ps->port = e.server->port;
+        ps->transport = (uint8_t)tlsneg_wire_transport((tlsneg_wire)m->facts.wire);
         if (!tlsneg_map_put(&t->probes, &k, sizeof k, ps)) {
             free(ps);
             return;
@@ -122,9 +123,10 @@ void tlsneg_totals_probe(tlsneg_totals *t, const tlsneg_out_frame *fr, const tls
 }
 
 /* server_key writes the key of a server (address length, address or its
- * text, port, SNI) into key and returns its length: the address is
- * written out as text once per server, not once per message. */
-static size_t server_key(uint8_t *key, const tlsneg_out_addr *a, const char *sni)
+ * text, port, transport, SNI) into key and returns its length: the address
+ * is written out as text once per server, not once per message. */
+static size_t server_key(uint8_t *key, const tlsneg_out_addr *a, tlsneg_wire transport,
+                         const char *sni)
 {
     size_t n = 0;
     const uint8_t *ab = a->text ? (const uint8_t *)a->text : a->bytes;
@@ -139,6 +141,7 @@ static size_t server_key(uint8_t *key, const tlsneg_out_addr *a, const char *sni
     }
     key[n++] = (uint8_t)(a->port >> 8);
     key[n++] = (uint8_t)a->port;
+    key[n++] = (uint8_t)transport;
     size_t sl = strlen(sni);
     if (sl > TLSNEG_MAX_SNI) {
         sl = TLSNEG_MAX_SNI;
@@ -147,17 +150,18 @@ static size_t server_key(uint8_t *key, const tlsneg_out_addr *a, const char *sni
     return n + sl;
 }
 
-/* server_of finds or makes the server of a message (NULL when out of
- * memory). */
+/* server_of finds or makes the server of a message that came over wire
+ * (NULL when out of memory). */
 static tlsneg_server_totals *server_of(tlsneg_totals *t, const tlsneg_out_frame *fr,
-                                       bool from_client, const char *sni)
+                                       bool from_client, tlsneg_wire wire, const char *sni)
 {
     const tlsneg_out_addr *a = from_client ? &fr->dst : &fr->src;
+    tlsneg_wire transport = tlsneg_wire_transport(wire);
     if (!sni) {
         sni = "";
     }
-    uint8_t key[1 + TLSNEG_ADDR_TEXT_MAX + 2 + TLSNEG_MAX_SNI + 1];
-    size_t n = server_key(key, a, sni);
+    uint8_t key[1 + TLSNEG_ADDR_TEXT_MAX + 3 + TLSNEG_MAX_SNI + 1];
+    size_t n = server_key(key, a, transport, sni);
     tlsneg_server_totals *s = tlsneg_map_get(&t->servers, key, n);
     if (s) {
         return s;
@@ -167,9 +171,14 @@ static tlsneg_server_totals *server_of(tlsneg_totals *t, const tlsneg_out_frame 
         return NULL;
     }
     s->port = a->port;
+    s->transport = (uint8_t)transport;
+    s->dtls = transport == TLSNEG_WIRE_DTLS;
     s->sni = tlsneg_strdup(sni);
     tlsneg_out_addr_text(a, s->server);
-    tlsneg_out_endpoint_text(a, s->label, sizeof s->label);
+    char endpoint[TLSNEG_ENDPOINT_TEXT_MAX];
+    snprintf(s->label, sizeof s->label, "%s%s",
+             tlsneg_out_endpoint_text(a, endpoint, sizeof endpoint),
+             tlsneg_out_transport_label(transport));
     if (!s->sni || !tlsneg_map_put(&t->servers, key, n, s)) {
         server_free(s);
         return NULL;
@@ -302,16 +311,13 @@ bool tlsneg_server_intolerant(const tlsneg_server_totals *s)
 
 void tlsneg_totals_message(tlsneg_totals *t, const tlsneg_out_frame *fr, const tlsneg_out_msg *m)
 {
-    tlsneg_server_totals *s = server_of(t, fr, m->from_client, m->sni);
+    const tlsneg_facts *f = &m->facts;
+    tlsneg_server_totals *s = server_of(t, fr, m->from_client, (tlsneg_wire)f->wire, m->sni);
     if (!s) {
         return;
     }
-    const tlsneg_facts *f = &m->facts;
     tlsneg_totals_probe(t, fr, m);
     t->messages[m->is_alert ? 0 : f->msg_type < 3 ? f->msg_type : 3]++;
-    if (!m->is_alert && tlsneg_facts_is_dtls(f)) {
-        s->dtls = true;
-    }
     count_findings(t, fr, s, m);
     if (m->is_alert) {
         s->alerts += m->alert_from_server ? 1u : 0u;
@@ -351,7 +357,8 @@ void tlsneg_totals_message(tlsneg_totals *t, const tlsneg_out_frame *fr, const t
 void tlsneg_totals_close(tlsneg_totals *t, const tlsneg_out_frame *fr, uint8_t cause,
                          bool from_client, const char *sni)
 {
-    tlsneg_server_totals *s = server_of(t, fr, from_client, sni);
+    /* TCP's: a reset or a close (FIN) ends no DTLS or QUIC attempt. */
+    tlsneg_server_totals *s = server_of(t, fr, from_client, TLSNEG_WIRE_TLS, sni);
     if (!s) {
         return;
     }
@@ -386,7 +393,11 @@ static int by_attempts(const void *a, const void *b)
         return sa->client_hellos < sb->client_hellos ? 1 : -1;
     }
     int c = strcmp(sa->server, sb->server);
-    return c ? c : sa->port != sb->port ? (sa->port < sb->port ? -1 : 1) : strcmp(sa->sni, sb->sni);
+    if (c || sa->port != sb->port) {
+        return c ? c : sa->port < sb->port ? -1 : 1;
+    }
+    c = strcmp(sa->sni, sb->sni);
+    return c ? c : (sa->transport > sb->transport) - (sa->transport < sb->transport);
 }
 
 tlsneg_server_totals **tlsneg_totals_servers(const tlsneg_totals *t)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* totals.h: what the CSV and the report count over a whole capture (and
  * the probes the JSON lines write at its end): per server (address, port,
- * SNI) its messages, failures and versions, per client offer how often it
+ * transport, SNI) its messages, failures and versions, per client offer how often it
  * was made, per rule its findings, the verdict lines in frame order. */
 #ifndef TLSNEG_TOTALS_H
 #define TLSNEG_TOTALS_H
@@ -20,6 +20,7 @@ typedef struct {
     tlsneg_probe p;
     char client[TLSNEG_ADDR_TEXT_MAX], server[TLSNEG_ADDR_TEXT_MAX];
     uint16_t port;
+    uint8_t transport; /* tlsneg_wire_transport of its hellos */
 } tlsneg_probe_seen;
 
 typedef struct {
@@ -33,13 +34,17 @@ typedef struct {
     size_t n, cap;
 } tlsneg_version_counts;
 
-/* One server: an (address, port, SNI) triple. */
+/* One server: an address, a port, a transport and an SNI. A QUIC or DTLS
+ * server on a UDP port and the TLS server on the same TCP port are two
+ * server stacks, two servers: nothing one shows counts for the other. */
 typedef struct {
     uint16_t port;
-    char *sni;                            /* "" without SNI */
-    char server[TLSNEG_ADDR_TEXT_MAX];    /* the address as text */
-    char label[TLSNEG_ENDPOINT_TEXT_MAX]; /* address:port, [IPv6]:port */
-    bool dtls;                            /* names versions as DTLS */
+    uint8_t transport;                  /* tlsneg_wire_transport: TLS (TCP), DTLS or QUIC */
+    char *sni;                          /* "" without SNI */
+    char server[TLSNEG_ADDR_TEXT_MAX];  /* the address as text */
+    char label[TLSNEG_SERVER_TEXT_MAX]; /* address:port, [IPv6]:port; over UDP with its
+                                           transport (tlsneg_out_transport_label) */
+    bool dtls;                          /* names versions as DTLS */
     unsigned client_hellos, server_hellos, hrrs, alerts, resets, closes, fallbacks;
     /* Of its alerts: those that ended a handshake, and the warnings that
      * did not (analysis: tlsneg_alert_ends_handshake). */

@@ -143,7 +143,8 @@ def extract(path, tshark="tshark"):
             if kind == "hello":
                 lines.append(f"hello {head} {wire} {rv} {data}")
             else:
-                lines.append(f"alert {head} {data}")
+                # A DTLS alert says its wire (events.h: wire=), the server's transport.
+                lines.append(f"alert {head}{' wire=' + wire if wire != 'tls' else ''} {data}")
         if tcp:
             flags = first(tcp, "tcp.flags_tree") or {}
             if first(flags, "tcp.flags.reset") in ("1", "True"):

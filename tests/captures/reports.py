@@ -183,6 +183,18 @@ REPORT_FACTS = {
     ],
 }
 
+# A DTLS or QUIC server is a server of its own, its label says so (tshark: ip.dst, udp.dstport
+# and the server_name of the ClientHellos: dtls12-openssl.pcap frames 1 and 3 to
+# 127.0.0.3:44305 over DTLS, localhost; quic-go-handshake.pcap frame 5 to 193.167.100.100:443
+# over QUIC, server4:443).
+REPORT_FACTS["pcaps/dtls12-openssl.pcap"] = ["127.0.0.3:44305 udp/DTLS localhost"]
+REPORT_FACTS["pcaps/public/zeek/quic-go-handshake.pcap"] = [
+    "193.167.100.100:443 udp/QUIC server4:443"]
+# ... and its JSON records say their transport; a TCP one's say none.
+JSONL_TRANSPORTS = {"pcaps/dtls12-openssl.pcap": "dtls",
+                    "pcaps/public/zeek/quic-go-handshake.pcap": "quic",
+                    "pcaps/intolerant-rst.pcap": None}
+
 # Verdict lines that must open as given (frame, server as address:port, SNI, the rule as
 # tlsneg.finding names it, its variant beside it as the expert info's filter), read off the
 # captures (pcaps/README.md): a rejected fallback without a tracked retry, ignored SCSVs
@@ -281,7 +293,13 @@ CSV_FACTS = {
         "server": "127.0.0.3", "port": "44331", "sni": "localhost", "client_hellos": "4",
         "server_hellos": "1", "hello_retry_requests": "0", "alerts": "3", "resets": "0",
         "closes": "0", "fallbacks": "3",
-        "highest_offered": "0x0304:1;0x0303:1;0x0302:1;0x0301:1", "in_force": "0x0301:1"},
+        "highest_offered": "0x0304:1;0x0303:1;0x0302:1;0x0301:1", "in_force": "0x0301:1",
+        "transport": "tcp"},
+    # The transport column (REPORT_FACTS above for the bytes).
+    "pcaps/dtls12-openssl.pcap": {
+        "server": "127.0.0.3", "port": "44305", "sni": "localhost", "transport": "dtls"},
+    "pcaps/public/zeek/quic-go-handshake.pcap": {
+        "server": "193.167.100.100", "port": "443", "sni": "server4:443", "transport": "quic"},
     # intolerant-rst-scsv.pcap: the retry (frame 10) carries 0x5600 and follows a RST; the
     # server completes it: findings by their tlsneg.finding names, variants counted in.
     "pcaps/intolerant-rst-scsv.pcap": {
@@ -317,7 +335,7 @@ CSV_FACTS = {
 CSV_HEADER = ("server,port,sni,client_hellos,server_hellos,hello_retry_requests,alerts,resets,"
               "closes,fallbacks,intolerant_of,highest_offered,in_force,findings,key_exchange_pq,"
               "key_exchange_classical,pq_offered,classical_while_pq_offered,hrr_groups,"
-              "hrr_lacks_predicted,hrr_moves_to_pq")
+              "hrr_lacks_predicted,hrr_moves_to_pq,transport")
 
 
 def main():
@@ -347,6 +365,13 @@ def main():
             probes = [json.loads(l) for l in lines if '"record":"probe"' in l]
             res.check(probes == [want], f"{capture}: -z tlsneg,jsonl names the probe once, at the end",
                       f"{probes}")
+        for capture, want in JSONL_TRANSPORTS.items():
+            name = box.add_capture(run.resolve_capture(capture))
+            lines = box.run(["-r", name, "-q", "-z", "tlsneg,jsonl"]).stdout.splitlines()
+            have = {json.loads(l).get("transport") for l in lines
+                    if '"record":"hello"' in l or '"record":"outcome"' in l}
+            res.check(have == {want}, f"{capture}: every JSON record says transport {want}",
+                      f"{have}")
         for capture, facts in REPORT_FACTS.items():
             name = box.add_capture(run.resolve_capture(capture))
             out = box.run(["-r", name, "-q", "-z", "tlsneg,report"]).stdout.splitlines()

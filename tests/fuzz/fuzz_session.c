@@ -228,8 +228,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             hello_event(s, sl, &ev, op, xb, data, size, &at, frame, x);
             break;
         case 1:
-            /* the level from the operation's bits: none, warning, fatal */
-            tlsneg_session_alert(s, &sl->conn, &ev, (uint8_t)((op >> 2) % 3), xb, x);
+            /* the level from the operation's bits: none, warning, fatal;
+             * the wire from its top bits: TLS, DTLS, QUIC */
+            tlsneg_session_alert(s, &sl->conn, &ev, (tlsneg_wire)((op >> 5) % 3),
+                                 (uint8_t)((op >> 2) % 3), xb, x);
             check_result(x, &sl->conn, frame);
             require(x->is_alert && !(x->from_client && x->alert_from_server));
             break;

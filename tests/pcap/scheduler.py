@@ -157,7 +157,9 @@ def keyed(text):
 
 
 def csv_rows(text):
-    return {(r["server"], r["port"], r["sni"]): r for r in csv.DictReader(io.StringIO(text))}
+    """The rows by server: address, port, SNI and transport."""
+    return {(r["server"], r["port"], r["sni"], r["transport"]): r
+            for r in csv.DictReader(io.StringIO(text))}
 
 
 def merge_csvs(texts):
@@ -251,9 +253,14 @@ def run_slurm(res, cluster, tool_dir, folder):
 
 # ---------------------------------------------------------------- DuckDB against the report
 
+# A server's label in the report: address:port, over UDP its transport after it.
+LABEL_TRANSPORTS = {"udp/DTLS": "dtls", "udp/QUIC": "quic"}
+
+
 def report_facts(report):
     """From tlsneg-pcap --report: the first line's numbers, and per server
-    (address, port, SNI or None) its intolerance verdict frame and findings."""
+    (address, port, SNI or None, transport) its intolerance verdict frame and
+    findings."""
     first = re.search(r"(\d+) ClientHello, (\d+) ServerHello/HelloRetryRequest, (\d+) "
                       r"HelloVerifyRequest, (\d+) plaintext alerts; (\d+) servers; (\d+) fallback "
                       r"retries; (\d+) servers with a version_intolerance verdict", report)
@@ -263,8 +270,12 @@ def report_facts(report):
     for line in section.splitlines():
         if not line.startswith("  "):
             label, sni = line.split(" ", 1)
+            transport = "tcp"
+            first, _, rest = sni.partition(" ")
+            if first in LABEL_TRANSPORTS and rest:
+                transport, sni = LABEL_TRANSPORTS[first], rest
             addr, port = label.rsplit(":", 1)
-            key = (addr.strip("[]"), int(port), None if sni == "(no SNI)" else sni)
+            key = (addr.strip("[]"), int(port), None if sni == "(no SNI)" else sni, transport)
             servers[key] = {"findings": collections.Counter()}
         elif line.startswith(("  VERSION-INTOLERANT", "  intolerance not consistent")):
             servers[key]["frame"] = int(re.search(r"verdict in frame (\d+)", line).group(1))
@@ -289,7 +300,7 @@ def duckdb(modules, folder):
 
 
 def key_of(row):
-    return (row["server"], int(row["port"]), row["sni"])
+    return (row["server"], int(row["port"]), row["sni"], row.get("transport") or "tcp")
 
 
 def check_duckdb(res, doc, report, whole_csv):
@@ -315,7 +326,7 @@ def check_duckdb(res, doc, report, whole_csv):
     res.check(have == want and want, f"fallback retries without SCSV per server: DuckDB's equal "
               f"the report's plain fallback_retry findings ({sum(want.values())} at "
               f"{len(want)} servers)", [f"report {want}", f"DuckDB {have}"])
-    want = {(k[0], int(k[1]), k[2] or None): keyed(r["in_force"])
+    want = {(k[0], int(k[1]), k[2] or None, k[3]): keyed(r["in_force"])
             for k, r in csv_rows(whole_csv).items() if r["in_force"]}
     have = collections.defaultdict(collections.Counter)
     for r in results[3]:

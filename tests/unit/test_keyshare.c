@@ -34,14 +34,15 @@ static tlsneg_tracker *tracker(void)
     return tlsneg_tracker_new(&cfg);
 }
 
-/* parse parses the hex of a real hello (pq_vectors.h) into its facts. */
-static void parse(const char *hex, uint16_t segments, tlsneg_hello *h, tlsneg_facts *f,
-                  tlsneg_facts_buf *fb, uint8_t **bytes)
+/* parse_on parses the hex of a real hello (pq_vectors.h) into its facts: over
+ * TLS in a record of version 0x0303, or over QUIC (no record). */
+static void parse_on(tlsneg_wire wire, const char *hex, uint16_t segments, tlsneg_hello *h,
+                     tlsneg_facts *f, tlsneg_facts_buf *fb, uint8_t **bytes)
 {
     size_t n;
     *bytes = unhex(hex, &n);
-    (void)tlsneg_hello_parse(h, TLSNEG_WIRE_TLS, *bytes, n);
-    tlsneg_facts_derive(f, fb, h, true, 0x0303);
+    (void)tlsneg_hello_parse(h, wire, *bytes, n);
+    tlsneg_facts_derive(f, fb, h, wire != TLSNEG_WIRE_QUIC, 0x0303);
     if (segments) {
         tlsneg_facts_set_segments(f, fb, segments, NULL, 0);
     }
@@ -49,17 +50,22 @@ static void parse(const char *hex, uint16_t segments, tlsneg_hello *h, tlsneg_fa
 
 /* offer: what the tracker keeps of a real ClientHello carried in segments
  * TCP segments (0: not known, as in the plugin today). */
-static tlsneg_offer offer(const char *hex, uint16_t segments)
+static tlsneg_offer offer_on(tlsneg_wire wire, const char *hex, uint16_t segments)
 {
     tlsneg_hello h;
     tlsneg_facts f;
     static tlsneg_facts_buf fb;
     uint8_t *b;
-    parse(hex, segments, &h, &f, &fb, &b);
+    parse_on(wire, hex, segments, &h, &f, &fb, &b);
     tlsneg_offer o;
     tlsneg_offer_from_hello(&o, NULL, &h, &f);
     free(b);
     return o;
+}
+
+static tlsneg_offer offer(const char *hex, uint16_t segments)
+{
+    return offer_on(TLSNEG_WIRE_TLS, hex, segments);
 }
 
 /* edited: a real hello's hex with its first `from` (a field's bytes, in hex)
@@ -88,17 +94,22 @@ static tlsneg_offer offer_edited(const char *hex, const char *from, const char *
     return o;
 }
 
-static tlsneg_answer answer(const char *hex)
+static tlsneg_answer answer_on(tlsneg_wire wire, const char *hex)
 {
     tlsneg_hello h;
     tlsneg_facts f;
     static tlsneg_facts_buf fb;
     uint8_t *b;
-    parse(hex, 0, &h, &f, &fb, &b);
+    parse_on(wire, hex, 0, &h, &f, &fb, &b);
     tlsneg_answer a;
     tlsneg_answer_from_hello(&a, &h, &f);
     free(b);
     return a;
+}
+
+static tlsneg_answer answer(const char *hex)
+{
+    return answer_on(TLSNEG_WIRE_TLS, hex);
 }
 
 static void count(const tlsneg_verdicts *vs)
@@ -672,6 +683,39 @@ static void pool_guards(void)
     tlsneg_tracker_free(t);
 }
 
+/* A QUIC connection and a TLS connection to one address and port reach two
+ * server stacks: what the QUIC one completed is no evidence about the TLS
+ * one. curl's real hello over QUIC (pcaps/quic-pq-curl-split-hello.pcap: an
+ * X25519MLKEM768 share, in two datagrams) is completed with x25519; then,
+ * to the same address and port over TCP, OpenSSL's split post-quantum
+ * hello is reset and its x25519-only retry completed, as in
+ * downgrade_after_reset. */
+static void transports_apart(void)
+{
+    tlsneg_tracker *t = tracker();
+    tlsneg_verdicts c;
+    tlsneg_offer q = offer_on(TLSNEG_WIRE_QUIC, quic_pq_client_hello_hex, 2);
+    tlsneg_offer pq = offer(pq_client_hello_hex, 2), x = offer(pq_x25519_retry_hex, 1);
+    ok(q.datagram && !q.dtls && q.pq_key_share && q.hello_segments == 2,
+       "curl's hello over QUIC: a datagram offer sharing post-quantum, in 2 datagrams");
+    ch(t, 0, client1, 3, 0, &q, &c);
+    tlsneg_answer qa = answer_on(TLSNEG_WIRE_QUIC, quic_x25519_server_hello_hex);
+    tlsneg_tracker_server_hello(t, 0, 4, 2 * MS, &qa, &c);
+    count(&c);
+    ch(t, 1, client1, 7, 1000 * MS, &pq, &c);
+    ok(c.count == 0, "the TCP hello after the QUIC connection: nothing to compare");
+    reset(t, 1, 8, 1067 * MS);
+    ch(t, 2, client1, 12, 1341 * MS, &x, &c);
+    ok(link_of(&c, TLSNEG_VERDICT_KEY_SHARE_FALLBACK, TLSNEG_LINK_PREVIOUS_ATTEMPT) == 7,
+       "the x25519-only retry drops the post-quantum share of the TCP attempt (frame 7)");
+    sh(t, 2, 14, 1346 * MS, pq_x25519_server_hello_hex, &c);
+    ok(find(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT) &&
+           link_of(&c, TLSNEG_VERDICT_KEY_SHARE_INTOLERANT, TLSNEG_LINK_PREVIOUS_FAILED_IN) == 8,
+       "key_share_intolerance for the TCP server: the QUIC server's completed split "
+       "post-quantum hello (frame 3) does not say it tolerates one");
+    tlsneg_tracker_free(t);
+}
+
 int main(void)
 {
     offers_from_real_hellos();
@@ -689,6 +733,7 @@ int main(void)
     share_dropped_group_kept();
     group_listed_completed_before();
     pool_guards();
+    transports_apart();
     ok(seen >= 10 && malformed == 0, "%zu verdicts made, each of its row's shape (%zu not)", seen,
        malformed);
     return tap_done();

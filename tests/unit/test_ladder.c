@@ -521,13 +521,13 @@ static const char hrr_ladder[] =
     "\n"
     "===\n";
 
-/* pcaps/public/zeek/dtls13-cid.pcap: five DTLS 1.3 connections, two with
- * a HelloRetryRequest (a cookie, no selected_group), hellos sent again
- * unchanged; the ServerHellos' key shares are 0x0017 secp256r1 (its
- * manifest). */
+/* pcaps/public/zeek/dtls13-cid.pcap: five DTLS 1.3 connections over UDP
+ * (the server named with its transport), two with a HelloRetryRequest (a
+ * cookie, no selected_group), hellos sent again unchanged; the
+ * ServerHellos' key shares are 0x0017 secp256r1 (its manifest). */
 static const char cid_ladder[] =
     "=== tlsneg ladder ===\n"
-    "10.168.36.144:11111, client 10.168.36.147: 5 attempts\n"
+    "10.168.36.144:11111 udp/DTLS, client 10.168.36.147: 5 attempts\n"
     "   frame  seconds  client                                                      server\n"
     "       1    0.000  #1 ClientHello, up to DTLS 1.3 ---------------------------------->\n"
     "       4    8.741  #2 ClientHello, up to DTLS 1.3 ---------------------------------->\n"

@@ -247,6 +247,86 @@ static void alert_level_outputs(void)
     free(j);
 }
 
+/* transports writes, as f, a TLS ClientHello over TCP and a QUIC one to the
+ * same address and port (192.0.2.20:443), and the QUIC server's alert (a
+ * CONNECTION_CLOSE's handshake_failure, no level: RFC 9001 4.8) as the
+ * session layer gives it for a QUIC connection. */
+static char *transports(tlsneg_out_format f)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    tlsneg_out *o = tlsneg_out_new(f, mem);
+    tlsneg_out_header(o);
+    tlsneg_out_frame tf = frame(4, false);
+    tlsneg_out_msg m = client_hello("localhost");
+    tlsneg_out_message(o, &tf, &m);
+    tlsneg_out_frame qf = frame(10, false);
+    qf.src.port = 50001;
+    m.facts.wire = TLSNEG_WIRE_QUIC;
+    tlsneg_out_message(o, &qf, &m);
+    /* The server's alert, judged by the session layer (no tracker). */
+    static const uint8_t a4[4] = {192, 0, 2, 20}, c4[4] = {192, 0, 2, 1};
+    tlsneg_conn c;
+    memset(&c, 0, sizeof c);
+    tlsneg_event ev = {12, 1700000000000042u, {a4, 4, 443}, {c4, 4, 50001}, TLSNEG_SENDER_SERVER,
+                       0};
+    static tlsneg_result x;
+    tlsneg_session_alert(NULL, &c, &ev, TLSNEG_WIRE_QUIC, TLSNEG_ALERT_NO_LEVEL, 40, &x);
+    tlsneg_out_msg_buf buf;
+    tlsneg_out_msg a;
+    tlsneg_out_msg_view(&a, &buf, &x);
+    a.sni = "localhost";
+    tlsneg_out_frame af = frame(12, false);
+    af.src = qf.dst;
+    af.dst = qf.src;
+    tlsneg_out_message(o, &af, &a);
+    tlsneg_out_end(o);
+    tlsneg_out_free(o);
+    fclose(mem);
+    return text;
+}
+
+/* row_is: text has a line that starts with head and ends with tail. */
+static bool row_is(const char *text, const char *head, const char *tail)
+{
+    for (const char *p = strstr(text, head); p; p = strstr(p + 1, head)) {
+        const char *end = strchr(p + 1, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n >= strlen(tail) && strncmp(p + n - strlen(tail), tail, strlen(tail)) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void transport_outputs(void)
+{
+    char *j = transports(TLSNEG_OUT_CSV);
+    ok(row_is(j, "\n192.0.2.20,443,\"localhost\",1,0,0,0,", ",tcp") &&
+           row_is(j, "\n192.0.2.20,443,\"localhost\",1,0,0,1,", ",quic"),
+       "CSV: a row per transport, the QUIC alert on the QUIC row: %s", j);
+    free(j);
+    j = transports(TLSNEG_OUT_REPORT);
+    ok(strstr(j, "; 2 servers;") && strstr(j, "\n192.0.2.20:443 localhost\n") &&
+           strstr(j, "\n192.0.2.20:443 udp/QUIC localhost\n"),
+       "report: two servers, the QUIC one said so: %s", j);
+    free(j);
+    j = transports(TLSNEG_OUT_JSONL);
+    const char *tcp = strstr(j, "{\"record\":\"hello\",\"frame\":4,");
+    const char *quic = strstr(j, "{\"record\":\"hello\",\"frame\":10,");
+    const char *said = strstr(j, "\"transport\"");
+    ok(tcp && quic && tcp < quic && said && said > quic &&
+           strstr(j, "\"port\":443,\"sni\":\"localhost\",\"transport\":\"quic\",\"msg\":"
+                     "\"ClientHello\"") &&
+           strstr(j, "\"sni\":\"localhost\",\"transport\":\"quic\",\"attempt_frame\":0,"
+                     "\"outcome\":\"alert\",\"alert\":40,\"level\":null,"),
+       "JSON lines: the QUIC hello and alert say \"transport\":\"quic\", the TCP hello "
+       "nothing: %s",
+       j);
+    free(j);
+}
+
 /* addresses: the one formatter, as inet_ntop and Wireshark write them. */
 static void addresses(void)
 {
@@ -355,7 +435,8 @@ int main(void)
     addresses();
     json_escape();
     char *csv = run(TLSNEG_OUT_CSV, "a\"b,c", false);
-    ok(strstr(csv, "\n192.0.2.20,443,\"a\"\"b,c\",1,0,0,0,1,0,0,\"\",0x0303:1,,,0,0,0,0,,0,0\n") !=
+    ok(strstr(csv,
+              "\n192.0.2.20,443,\"a\"\"b,c\",1,0,0,0,1,0,0,\"\",0x0303:1,,,0,0,0,0,,0,0,tcp\n") !=
            NULL,
        "CSV: a quote in the server name is doubled (RFC 4180 2.7), the field quoted: %s", csv);
     ok(strncmp(csv, "server,port,sni,client_hellos,", 30) == 0, "CSV: the header comes first");
@@ -404,10 +485,11 @@ int main(void)
        "report: 12 findings counted, 3 more said not shown: %s", many);
     free(many);
     many = dropped(TLSNEG_OUT_CSV);
-    ok(strstr(many, "deprecated_version:12,0,0,0,0,,0,0\n") != NULL,
+    ok(strstr(many, "deprecated_version:12,0,0,0,0,,0,0,tcp\n") != NULL,
        "CSV: the 12 kept are counted: %s", many);
     free(many);
     held_endings();
+    transport_outputs();
     alert_level_outputs();
 
     return tap_done();

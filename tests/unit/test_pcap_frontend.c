@@ -572,7 +572,7 @@ static void test_progress(void)
                           {ev->dst, ev->addr_len, ev->dport},
                           ev->sender,
                           ev->opened_us};
-        tlsneg_session_alert(NULL, &c, &e, ev->alert_level, ev->alert, &x);
+        tlsneg_session_alert(NULL, &c, &e, ev->wire, ev->alert_level, ev->alert, &x);
         from_server = x.alert_from_server && ev->sport == 44366;
         from_client = x.from_client;
     }

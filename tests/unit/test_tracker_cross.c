@@ -568,6 +568,85 @@ static void no_probe(void)
     tlsneg_tracker_free(t);
 }
 
+/* transports_apart: a QUIC connection to UDP 443 and a TLS connection to
+ * TCP 443 of one address reach two server stacks (QUIC carries the TLS 1.3
+ * handshake in its own CRYPTO frames, RFC 9001 4), and a DTLS server on UDP
+ * 443 is not the TLS server on TCP 443: what one of them did is no evidence
+ * about the other, and a browser that goes from QUIC to TCP falls back from
+ * no TLS version. Attempts over different transports are different peers. */
+static void transports_apart(void)
+{
+    tlsneg_tracker *t = tracker(1000, true);
+    tlsneg_cross c;
+    tlsneg_answer a13 = answer(TLSNEG_V_TLS13), a12 = answer(TLSNEG_V_TLS12);
+
+    /* QUIC puts TLS 1.3 in force (frames 1, 2); over TCP the server resets
+     * the client's TLS 1.3 hello (frame 10) and completes its TLS 1.2 retry
+     * with the SCSV (frames 20, 22) at TLS 1.2. */
+    tlsneg_peer_key k = peer_n(70, "www.example");
+    tlsneg_offer q = quic13(SUITES_OPENSSL), o13 = openssl13();
+    tlsneg_offer o12 = legacy(TLSNEG_V_TLS12, SUITES_OPENSSL);
+    o12.fallback_scsv = true;
+    ch_(t, 1, &k, 1, 0, &q, &c);
+    sh_(t, 1, 2, S / 100, &a13, &c);
+    ch_(t, 2, &k, 10, S, &o13, &c);
+    ok(c.vs.count == 0, "the TCP hello after the QUIC connection: nothing to compare");
+    tlsneg_tracker_close(t, 2, S + S / 100, true);
+    ch_(t, 3, &k, 20, 2 * S, &o12, &c);
+    ok(c.fallback && c.prev_frame == 10 && c.chain_len == 2 && c.chain_frames[0] == 10,
+       "the TCP retry falls back from the TCP attempt (frame %u), in a chain of %u", c.prev_frame,
+       c.chain_len);
+    sh_(t, 3, 22, 2 * S + S / 100, &a12, &c);
+    ok(c.intolerant && strcmp(c.intolerant_of, "TLS 1.3 in supported_versions") == 0,
+       "the TCP server does not tolerate TLS 1.3: the QUIC stack's TLS 1.3 (frame 2) does not "
+       "say otherwise (%s)",
+       c.intolerant_of);
+    ok(!find(&c.vs, TLSNEG_VERDICT_IGNORED_SCSV) && !c.inconsistent,
+       "nor does it make the TCP server ignore the SCSV, or negotiate lower than before");
+
+    /* The QUIC server ends the client's attempt (frame 30: a CONNECTION_CLOSE
+     * with handshake_failure); a TCP hello to the same address and port,
+     * its offer the same but for its transport, retries nothing. */
+    tlsneg_peer_key k2 = peer_n(71, "www.example");
+    tlsneg_offer tcp13 = q;
+    tcp13.datagram = false;
+    ch_(t, 4, &k2, 28, 10 * S, &q, &c);
+    al_(t, 4, 30, 10 * S + S / 100, 40, true, &c);
+    ch_(t, 5, &k2, 40, 11 * S, &tcp13, &c);
+    ok(c.vs.count == 0 && !c.same_retry && !c.fallback,
+       "a TCP hello after a failed QUIC attempt is no retry of it: %zu verdicts", c.vs.count);
+    sh_(t, 5, 42, 11 * S + S / 100, &a13, &c);
+    ok(c.vs.count == 0, "its success says nothing of the QUIC server");
+
+    /* TLS 1.3 over TCP (frames 50, 52); on UDP 443 a DTLS server fails the
+     * client's DTLS 1.3 hello (frames 60, 62) and completes its DTLS 1.2
+     * retry (frames 70, 72). */
+    tlsneg_peer_key k3 = peer_n(72, "vpn.example");
+    tlsneg_offer d13 = {.dtls = true,
+                        .datagram = true,
+                        .has_offered_max = true,
+                        .offered_max = TLSNEG_V_DTLS13,
+                        .has_supported_versions = true,
+                        .offers_tls13 = true},
+                 d12 = {.dtls = true,
+                        .datagram = true,
+                        .has_offered_max = true,
+                        .offered_max = TLSNEG_V_DTLS12};
+    tlsneg_answer ad12 = answer(TLSNEG_V_DTLS12);
+    ch_(t, 6, &k3, 50, 20 * S, &o13, &c);
+    sh_(t, 6, 52, 20 * S + S / 100, &a13, &c);
+    ch_(t, 7, &k3, 60, 21 * S, &d13, &c);
+    al_(t, 7, 62, 21 * S + S / 100, 40, true, &c);
+    ch_(t, 8, &k3, 70, 22 * S, &d12, &c);
+    ok(c.fallback && c.prev_frame == 60, "the DTLS 1.2 hello falls back from the DTLS 1.3 one");
+    sh_(t, 8, 72, 22 * S + S / 100, &ad12, &c);
+    ok(c.intolerant && strcmp(c.intolerant_of, "DTLS 1.3 in supported_versions") == 0,
+       "the DTLS server does not tolerate DTLS 1.3: the TLS server's TLS 1.3 (frame 52) does "
+       "not say otherwise (%s)",
+       c.intolerant_of);
+    tlsneg_tracker_free(t);
+}
+
 /* Run last: every verdict the scenarios above read had its row's shape. */
 static void verdicts_well_formed(void)
 {
@@ -585,6 +664,7 @@ int main(void)
     probe_scsv_refused_early();
     probe_nmap();
     no_probe();
+    transports_apart();
     verdicts_well_formed();
     return tap_done();
 }

@@ -146,4 +146,16 @@ static inline tlsneg_offer only13(uint32_t suites)
     return fp(o, suites);
 }
 
+/* quic13: what a QUIC client offers over UDP: TLS 1.3 only (RFC 9001 4.2),
+ * its extensions with quic_transport_parameters (RFC 9001 8.2): another
+ * extension set than its hellos over TCP. */
+static inline tlsneg_offer quic13(uint32_t suites)
+{
+    tlsneg_offer o = only13(suites);
+    o.datagram = true;
+    o.fp_exts = EXTS + 1;
+    o.fp_all ^= 0x10000u;
+    return o;
+}
+
 #endif
