@@ -131,9 +131,14 @@ static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out
     fprintf(out, "  in force:          %s\n", a->len ? tlsneg_buf_str(a) : "-");
     fprintf(out,
             "  %u ClientHello, %u ServerHello, %u HelloRetryRequest; failures: %u alerts, %u "
-            "resets, %u closes before any ServerHello; %u fallback retries",
-            s->client_hellos, s->server_hellos, s->hrrs, s->alert_failures, s->resets, s->closes,
-            s->fallbacks);
+            "resets, %u closes before any ServerHello",
+            s->client_hellos, s->server_hellos, s->hrrs, s->alert_failures, s->resets, s->closes);
+    if (s->alert_failures_after) {
+        /* Alerts only: a reset or close after a ServerHello fails no attempt
+         * (tlsneg_tracker_close). */
+        fprintf(out, ", %u alerts after one", s->alert_failures_after);
+    }
+    fprintf(out, "; %u fallback retries", s->fallbacks);
     if (s->alert_warnings) {
         /* A warning does not end the handshake (tlsneg_alert_ends_handshake). */
         fprintf(out, "; %u warning alerts, no failure", s->alert_warnings);
