@@ -197,6 +197,73 @@ static void check_supported_versions_malformed(const judge *j)
     }
 }
 
+/* well_formed_versions: a ClientHello's supported_versions whose list is
+ * whole and well-formed: what it offers can be judged entry by entry. */
+static bool well_formed_versions(const judge *j)
+{
+    return is_client_hello(j) && j->f->has_supported_versions && !j->f->supported_versions_problem;
+}
+
+/* RFC 8446 4.2.1 gives the list's encoding and the client's order of
+ * preference; it forbids no repeat. Each value listed more than once is
+ * named once, with its count. */
+static void check_supported_versions_duplicate(const judge *j)
+{
+    if (!well_formed_versions(j)) {
+        return;
+    }
+    const tlsneg_facts *f = j->f;
+    list l;
+    list_init(&l);
+    for (size_t i = 0; i < f->num_offered; i++) {
+        unsigned seen = 0, count = 0;
+        for (size_t k = 0; k < f->num_offered; k++) {
+            seen += k < i && f->offered[k] == f->offered[i];
+            count += f->offered[k] == f->offered[i];
+        }
+        if (!seen && count > 1) {
+            char item[TLSNEG_VERSION_NAME_MAX + 32];
+            snprintf(item, sizeof item, "%s %u times", name(j, f->offered[i]).s, count);
+            list_add(&l, item);
+        }
+    }
+    if (l.items) {
+        report(j, TLSNEG_RULE_SUPPORTED_VERSIONS_DUPLICATE,
+               "supported_versions lists %s: allowed, but one entry is enough", l.buf);
+    }
+}
+
+/* RFC 8701 3.2: a server treats GREASE as unknown values and ignores them;
+ * RFC 8446 4.2.1: a server uses only supported_versions when it is there,
+ * and aborts with protocol_version when it finds no version it supports.
+ * A server without TLS 1.3 does not read the extension: nothing is said of
+ * it. */
+static void check_supported_versions_only_grease(const judge *j)
+{
+    if (!well_formed_versions(j)) {
+        return;
+    }
+    const tlsneg_facts *f = j->f;
+    for (size_t i = 0; i < f->num_offered; i++) {
+        if (!tlsneg_is_grease(f->offered[i])) {
+            return;
+        }
+    }
+    char values[8 * 8 + 8] = ""; /* the first 8 values, ", ..." after them */
+    size_t used = 0;
+    for (size_t i = 0; i < f->num_offered && i < 8; i++) {
+        used += (size_t)snprintf(values + used, sizeof values - used, "%s0x%04x", i ? ", " : "",
+                                 f->offered[i]);
+    }
+    if (f->num_offered > 8) {
+        snprintf(values + used, sizeof values - used, ", ...");
+    }
+    report(j, TLSNEG_RULE_SUPPORTED_VERSIONS_ONLY_GREASE,
+           "supported_versions lists only GREASE (%s), no version: a server that implements %s "
+           "must refuse the hello with protocol_version (70)",
+           values, name(j, j->v13).s);
+}
+
 static void check_draft_version(const judge *j)
 {
     uint16_t v = draft_version(j);

@@ -186,15 +186,20 @@ static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out
 static void print_rules(const tlsneg_totals *t, FILE *out)
 {
     fprintf(out, "\n--- Findings per rule (tlsneg.finding; a variant by its expert info) ---\n");
+    int width = 28; /* the name column: wider when a longer name is counted */
+    for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+        int len = (int)strlen(tlsneg_rules[r].finding);
+        width = t->findings[r] && len > width ? len : width;
+    }
     for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
         if (t->findings[r]) {
             const tlsneg_rule *rule = &tlsneg_rules[r];
             if (tlsneg_rule_is_variant((tlsneg_rule_id)r)) {
-                fprintf(out, "%8u  %-28s %-14s %-5s  tlsneg.expert.%s\n", t->findings[r],
+                fprintf(out, "%8u  %-*s %-14s %-5s  tlsneg.expert.%s\n", t->findings[r], width,
                         rule->finding, tlsneg_group_name(rule->group),
                         tlsneg_severity_name(rule->severity), rule->name);
             } else {
-                fprintf(out, "%8u  %-28s %-14s %s\n", t->findings[r], rule->finding,
+                fprintf(out, "%8u  %-*s %-14s %s\n", t->findings[r], width, rule->finding,
                         tlsneg_group_name(rule->group), tlsneg_severity_name(rule->severity));
             }
         }
