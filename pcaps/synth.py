@@ -247,8 +247,10 @@ def scenario_missing_extensions(path):
 
 
 def scenario_supported_versions_malformed(path):
-    """supported_versions extensions that break RFC 8446 4.2.1's encoding.
+    """supported_versions lists no stack sends: broken encodings, a repeat, GREASE only.
 
+    The first three and the sixth break RFC 8446 4.2.1's encoding; the fourth (a version
+    listed twice) and the fifth (GREASE only: no version offered) are well-formed.
     Six TLS connections (client ports 49152..49157 -> 443), OpenSSL 3.0's hellos with the
     extension's bytes replaced:
     1. ClientHello list length 5 (odd): 0x0304 0x0303 and one byte 0x03; decode_error (50).

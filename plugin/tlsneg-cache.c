@@ -164,6 +164,7 @@ void tlsneg_cache_keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn
     r->alert_description = x->alert_description;
     r->alert_from_server = x->alert_from_server;
     r->alert_ends = x->alert_ends;
+    r->alert_after_server_hello = x->alert_after_server_hello;
     r->from_client = x->from_client;
     r->client_hello_frame = x->client_hello_frame;
     r->retransmission_of = x->retransmission_of;

@@ -197,6 +197,73 @@ static void check_supported_versions_malformed(const judge *j)
     }
 }
 
+/* well_formed_versions: a ClientHello's supported_versions whose list is
+ * whole and well-formed: what it offers can be judged entry by entry. */
+static bool well_formed_versions(const judge *j)
+{
+    return is_client_hello(j) && j->f->has_supported_versions && !j->f->supported_versions_problem;
+}
+
+/* RFC 8446 4.2.1 gives the list's encoding and the client's order of
+ * preference; it forbids no repeat. Each value listed more than once is
+ * named once, with its count. */
+static void check_supported_versions_duplicate(const judge *j)
+{
+    if (!well_formed_versions(j)) {
+        return;
+    }
+    const tlsneg_facts *f = j->f;
+    list l;
+    list_init(&l);
+    for (size_t i = 0; i < f->num_offered; i++) {
+        unsigned seen = 0, count = 0;
+        for (size_t k = 0; k < f->num_offered; k++) {
+            seen += k < i && f->offered[k] == f->offered[i];
+            count += f->offered[k] == f->offered[i];
+        }
+        if (!seen && count > 1) {
+            char item[TLSNEG_VERSION_NAME_MAX + 32];
+            snprintf(item, sizeof item, "%s %u times", name(j, f->offered[i]).s, count);
+            list_add(&l, item);
+        }
+    }
+    if (l.items) {
+        report(j, TLSNEG_RULE_SUPPORTED_VERSIONS_DUPLICATE,
+               "supported_versions lists %s: allowed, but one entry is enough", l.buf);
+    }
+}
+
+/* RFC 8701 3.2: a server treats GREASE as unknown values and ignores them;
+ * RFC 8446 4.2.1: a server uses only supported_versions when it is there,
+ * and aborts with protocol_version when it finds no version it supports.
+ * A server without TLS 1.3 does not read the extension: nothing is said of
+ * it. */
+static void check_supported_versions_only_grease(const judge *j)
+{
+    if (!well_formed_versions(j)) {
+        return;
+    }
+    const tlsneg_facts *f = j->f;
+    for (size_t i = 0; i < f->num_offered; i++) {
+        if (!tlsneg_is_grease(f->offered[i])) {
+            return;
+        }
+    }
+    char values[8 * 8 + 8] = ""; /* the first 8 values, ", ..." after them */
+    size_t used = 0;
+    for (size_t i = 0; i < f->num_offered && i < 8; i++) {
+        used += (size_t)snprintf(values + used, sizeof values - used, "%s0x%04x", i ? ", " : "",
+                                 f->offered[i]);
+    }
+    if (f->num_offered > 8) {
+        snprintf(values + used, sizeof values - used, ", ...");
+    }
+    report(j, TLSNEG_RULE_SUPPORTED_VERSIONS_ONLY_GREASE,
+           "supported_versions lists only GREASE (%s), no version: a server that implements %s "
+           "must refuse the hello with protocol_version (70)",
+           values, name(j, j->v13).s);
+}
+
 static void check_draft_version(const judge *j)
 {
     uint16_t v = draft_version(j);
@@ -898,69 +965,4 @@ void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in)
     run(check, drafts, &j, draft);
 #include "rules.def"
 #undef TLSNEG_RULE
-}
-
-/* closure_alert: close_notify (0) and user_canceled (90), the closure
- * alerts of RFC 8446 6.1 (RFC 5246 7.2.1). */
-static bool closure_alert(uint8_t description)
-{
-    return description == 0 || description == 90;
-}
-
-const char *tlsneg_alert_summary(uint8_t level, uint8_t description, bool ends, bool from_server,
-                                 bool after_client_hello, char *buf, size_t buf_len)
-{
-    const char *name = tlsneg_alert_name(description);
-    const char *who = !after_client_hello ? "A peer" : from_server ? "The server" : "The client";
-    const char *what = "";
-    if (ends && level == TLSNEG_ALERT_WARNING) {
-        what = " as a warning, an error in TLS 1.3 whatever its level: the handshake fails";
-    } else if (ends) {
-        what = ": the handshake fails";
-    } else if (level == TLSNEG_ALERT_WARNING && !closure_alert(description)) {
-        what = " as a warning: it does not end the handshake";
-    }
-    snprintf(buf, buf_len, "%s sends alert %s (%u)%s.", who, name ? name : "unknown", description,
-             what);
-    return buf;
-}
-
-bool tlsneg_alert_ends_handshake(uint8_t level, uint8_t description, bool tls13)
-{
-    /* The closure alerts, close_notify and user_canceled, report no error:
-     * the sender closes or cancels, and the TCP close or reset that
-     * follows is what ends the attempt (RFC 8446 6.1: "closure alerts",
-     * whatever their level; RFC 5246 7.2.1). A fatal-level one in TLS 1.2
-     * terminates the connection at once (RFC 5246 7.2), and that close is
-     * seen as well. */
-    if (closure_alert(description)) {
-        return false;
-    }
-    /* RFC 5246 7.2: "Messages with an alert level of fatal result in the
-     * immediate termination of the connection"; RFC 8446 6: a fatal alert
-     * is an error alert. No level (a QUIC CONNECTION_CLOSE, RFC 9001 4.8:
-     * the connection is closed) counts as fatal. */
-    if (level != TLSNEG_ALERT_WARNING) {
-        return true;
-    }
-    /* A warning. RFC 8446 6: TLS 1.3 has no warnings but the closure
-     * alerts; the others "MUST be treated as error alerts when received
-     * regardless of the AlertLevel in the message" (DTLS 1.3 likewise,
-     * RFC 9147). That holds once the server has chosen 1.3 (its ServerHello
-     * or HelloRetryRequest says so): after that, a plaintext warning (the
-     * client's, the server's after a HelloRetryRequest) ends the handshake.
-     *
-     * Before the server has chosen 1.3, a plaintext warning comes from a
-     * TLS 1.2 or earlier stack, or from a server that is answering with
-     * 1.2 or earlier: a server that chose 1.3 sends no warning (OpenSSL
-     * drops its unrecognized_name warning in TLS 1.3), and its alerts after
-     * its ServerHello are encrypted. RFC 5246 7.2: "If an alert with a level
-     * of warning is sent and received, generally the connection can
-     * continue normally"; 7.2.2: "If the implementation chooses to send an
-     * alert but intends to close the connection immediately afterwards, it
-     * MUST send that alert at the fatal alert level." So the sender of a warning means to go on (as
-     * OpenSSL's and Apache's unrecognized_name warning when no certificate
-     * matches the SNI, RFC 6066 3); if either side then stops, its fatal
-     * alert, close or reset is the failure. */
-    return tls13;
 }

@@ -60,7 +60,7 @@ void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in);
  * has (tls13) or has not chosen TLS 1.3 or DTLS 1.3 yet (a ServerHello or
  * HelloRetryRequest selecting it). The closure alerts never do; a fatal
  * alert, or one without a level, always does; a warning only in TLS 1.3.
- * The reasoning, with the RFC sections, is at the definition (checks.c). */
+ * The reasoning, with the RFC sections, is at the definition (alerts.c). */
 bool tlsneg_alert_ends_handshake(uint8_t level, uint8_t description, bool tls13);
 
 /* tlsneg_alert_summary writes one plain sentence about an alert (level,

@@ -81,6 +81,7 @@ static void result_init(tlsneg_result *out)
     out->alert_description = 0;
     out->alert_from_server = false;
     out->alert_ends = false;
+    out->alert_after_server_hello = false;
     out->from_client = false;
     out->keep_facts = false;
     out->retransmission_of = 0;
@@ -401,6 +402,7 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
         c->has_client_hello = true;
         c->client_hello = NULL; /* until the caller keeps this one */
         c->client_hello_frame = ev->frame;
+        c->server_hello_seen = false; /* none has answered this one yet */
         c->client_addr_len = (uint8_t)n;
         if (n) {
             memcpy(c->client_addr, ev->src.addr, n);
@@ -412,6 +414,9 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     } else {
         if (f->msg_type == TLSNEG_HS_SERVER_HELLO && chose_tls13(f)) {
             c->tls13_chosen = true;
+        }
+        if (f->msg_type == TLSNEG_HS_SERVER_HELLO && !f->is_hrr) {
+            c->server_hello_seen = true;
         }
         if (f->is_hrr) {
             c->hrr_seen = true;
@@ -435,6 +440,7 @@ void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     out->alert_level = level;
     out->alert_description = description;
     out->alert_ends = tlsneg_alert_ends_handshake(level, description, c->tls13_chosen);
+    out->alert_after_server_hello = c->server_hello_seen;
     if (c->has_client_hello) {
         out->alert_from_server = !tlsneg_session_from_client(c, &ev->src);
         out->from_client = !out->alert_from_server;

@@ -305,11 +305,12 @@ static const char *copy_sni(tlsneg_facts_buf *buf, const tlsneg_hello *h, tlsneg
     return NULL;
 }
 
-/* supported_versions_problem says what breaks RFC 8446 4.2.1 in a client's
- * list: ProtocolVersion versions<2..254>, each version once, at least one
- * real version. */
-static const char *supported_versions_problem(const tlsneg_facts *out, tlsneg_cur body,
-                                              bool has_prefix, bool prefix_ok, tlsneg_cur list)
+/* supported_versions_problem says what breaks the encoding RFC 8446 4.2.1
+ * gives a client's list: ProtocolVersion versions<2..254>, 1 to 127 two-byte
+ * versions, the list filling the extension. Nothing else: a version listed
+ * twice, or only GREASE, is well-formed (checks.c judges those apart). */
+static const char *supported_versions_problem(tlsneg_cur body, bool has_prefix, bool prefix_ok,
+                                              tlsneg_cur list)
 {
     if (!has_prefix) {
         return "the list length byte is missing";
@@ -326,16 +327,7 @@ static const char *supported_versions_problem(const tlsneg_facts *out, tlsneg_cu
     if (list.len % 2 != 0) {
         return "the list length is odd"; /* also a 255-byte list: <2..254> */
     }
-    size_t real = 0;
-    for (size_t i = 0; i < out->num_offered; i++) {
-        real += !tlsneg_is_grease(out->offered[i]);
-        for (size_t j = 0; j < i; j++) {
-            if (out->offered[j] == out->offered[i]) {
-                return "a version is listed twice";
-            }
-        }
-    }
-    return real ? NULL : "it lists only GREASE values";
+    return NULL;
 }
 
 static void derive_supported_versions(tlsneg_facts *out, tlsneg_facts_buf *buf,
@@ -372,7 +364,7 @@ static void derive_supported_versions(tlsneg_facts *out, tlsneg_facts_buf *buf,
             buf->offered[out->num_offered++] = v;
         }
         out->supported_versions_problem =
-            supported_versions_problem(out, body, has_prefix, prefix_ok, list);
+            supported_versions_problem(body, has_prefix, prefix_ok, list);
     }
 }
 

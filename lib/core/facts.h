@@ -73,8 +73,8 @@ enum {
 typedef struct {
     /* Pointers, then spans, then the narrower fields (176 bytes on 64-bit;
      * the plugin keeps one per hello for the whole file). */
-    const char *supported_versions_problem; /* what is wrong with the extension, in words;
-                                               NULL if fine */
+    const char *supported_versions_problem; /* how the extension breaks its encoding, in
+                                               words; NULL if well-formed */
     const uint16_t *offered;                /* supported_versions in wire order, GREASE included */
     const tlsneg_grease *grease;
     const char *sni;               /* NUL-terminated, non-printable bytes escaped; NULL if absent */

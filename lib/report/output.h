@@ -50,7 +50,8 @@ typedef struct {
     uint8_t alert_level; /* an alert: TLSNEG_ALERT_WARNING, _FATAL or _NO_LEVEL (QUIC) */
     uint8_t alert_description;
     bool alert_from_server;
-    bool alert_ends; /* an alert that ends the handshake (tlsneg_result.alert_ends) */
+    bool alert_ends;               /* an alert that ends the handshake (tlsneg_result.alert_ends) */
+    bool alert_after_server_hello; /* tlsneg_result.alert_after_server_hello */
     bool from_client;
     uint8_t failure_cause;  /* an alert that made its attempt fail: how (tlsneg_cause) */
     uint8_t early_cause;    /* with early_frame: how (tlsneg_cause) */

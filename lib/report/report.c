@@ -131,9 +131,14 @@ static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out
     fprintf(out, "  in force:          %s\n", a->len ? tlsneg_buf_str(a) : "-");
     fprintf(out,
             "  %u ClientHello, %u ServerHello, %u HelloRetryRequest; failures: %u alerts, %u "
-            "resets, %u closes before any ServerHello; %u fallback retries",
-            s->client_hellos, s->server_hellos, s->hrrs, s->alert_failures, s->resets, s->closes,
-            s->fallbacks);
+            "resets, %u closes before any ServerHello",
+            s->client_hellos, s->server_hellos, s->hrrs, s->alert_failures, s->resets, s->closes);
+    if (s->alert_failures_after) {
+        /* Alerts only: a reset or close after a ServerHello fails no attempt
+         * (tlsneg_tracker_close). */
+        fprintf(out, ", %u alerts after one", s->alert_failures_after);
+    }
+    fprintf(out, "; %u fallback retries", s->fallbacks);
     if (s->alert_warnings) {
         /* A warning does not end the handshake (tlsneg_alert_ends_handshake). */
         fprintf(out, "; %u warning alerts, no failure", s->alert_warnings);
@@ -181,15 +186,20 @@ static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out
 static void print_rules(const tlsneg_totals *t, FILE *out)
 {
     fprintf(out, "\n--- Findings per rule (tlsneg.finding; a variant by its expert info) ---\n");
+    int width = 28; /* the name column: wider when a longer name is counted */
+    for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
+        int len = (int)strlen(tlsneg_rules[r].finding);
+        width = t->findings[r] && len > width ? len : width;
+    }
     for (int r = 0; r < TLSNEG_RULE_COUNT; r++) {
         if (t->findings[r]) {
             const tlsneg_rule *rule = &tlsneg_rules[r];
             if (tlsneg_rule_is_variant((tlsneg_rule_id)r)) {
-                fprintf(out, "%8u  %-28s %-14s %-5s  tlsneg.expert.%s\n", t->findings[r],
+                fprintf(out, "%8u  %-*s %-14s %-5s  tlsneg.expert.%s\n", t->findings[r], width,
                         rule->finding, tlsneg_group_name(rule->group),
                         tlsneg_severity_name(rule->severity), rule->name);
             } else {
-                fprintf(out, "%8u  %-28s %-14s %s\n", t->findings[r], rule->finding,
+                fprintf(out, "%8u  %-*s %-14s %s\n", t->findings[r], width, rule->finding,
                         tlsneg_group_name(rule->group), tlsneg_severity_name(rule->severity));
             }
         }

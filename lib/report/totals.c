@@ -321,7 +321,9 @@ void tlsneg_totals_message(tlsneg_totals *t, const tlsneg_out_frame *fr, const t
     count_findings(t, fr, s, m);
     if (m->is_alert) {
         s->alerts += m->alert_from_server ? 1u : 0u;
-        s->alert_failures += m->alert_from_server && m->alert_ends ? 1u : 0u;
+        bool failure = m->alert_from_server && m->alert_ends;
+        s->alert_failures += failure && !m->alert_after_server_hello ? 1u : 0u;
+        s->alert_failures_after += failure && m->alert_after_server_hello ? 1u : 0u;
         s->alert_warnings +=
             m->alert_from_server && !m->alert_ends && m->alert_level == TLSNEG_ALERT_WARNING ? 1u
                                                                                              : 0u;

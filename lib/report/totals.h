@@ -46,9 +46,12 @@ typedef struct {
                                            transport (tlsneg_out_transport_label) */
     bool dtls;                          /* names versions as DTLS */
     unsigned client_hellos, server_hellos, hrrs, alerts, resets, closes, fallbacks;
-    /* Of its alerts: those that ended a handshake, and the warnings that
-     * did not (analysis: tlsneg_alert_ends_handshake). */
-    unsigned alert_failures, alert_warnings;
+    /* Of its alerts: those that ended a handshake (analysis:
+     * tlsneg_alert_ends_handshake) before any ServerHello answered the
+     * connection's last ClientHello, and after one
+     * (tlsneg_result.alert_after_server_hello); and the warnings that did
+     * not end it. */
+    unsigned alert_failures, alert_failures_after, alert_warnings;
     tlsneg_version_counts offered;  /* highest version offered */
     tlsneg_version_counts in_force; /* version put in force */
     tlsneg_kx_counts kx;            /* key exchange (keyexchange.h) */

@@ -279,6 +279,20 @@ REPORT_FACTS["pcaps/scan-testssl-tls12.pcap"] = [
     "answered with 86 (from frame 8): a scanner",
     "none: no fallback, intolerance, downgrade or bad server choice seen",
 ]
+# scan-sslscan-tls12.pcap, the server 127.0.0.3:44362 without SNI (tshark without Decode As,
+# -T fields -e tcp.stream -e tcp.flags.reset -e tls.handshake.type
+# -e tls.handshake.extensions_server_name -e tls.alert_message.level -e tls.alert_message.desc):
+# ClientHellos without SNI in frames 16, 77, 87, 95 (streams 2, 11, 12, 13), ServerHellos in
+# 81, 89, 97 (streams 11, 12, 13), none in stream 2. The server's fatal alerts (level 2) on
+# those streams: 17 (handshake_failure 40, stream 2, no ServerHello before it) and 82, 90, 98
+# (unexpected_message 10, each after its stream's ServerHello): 1 before any ServerHello, 3
+# after one. No RST on those streams, no FIN before an alert or ServerHello; a scanner
+# (pcaps/README.md: a probe, no verdict), so no fallback retry.
+REPORT_FACTS["pcaps/scan-sslscan-tls12.pcap"] = [
+    "127.0.0.3:44362 (no SNI)",
+    "  4 ClientHello, 3 ServerHello, 0 HelloRetryRequest; failures: 1 alerts, 0 resets, 0 closes "
+    "before any ServerHello, 3 alerts after one; 0 fallback retries",
+]
 JSONL_PROBES = {
     "pcaps/scan-sslscan-tls13.pcap": {"record": "probe", "frame": 16, "client": "127.0.0.2",
                                       "server": "127.0.0.3", "port": 44361, "hellos": 16,

@@ -379,27 +379,60 @@ static void missing_extension_rules(void)
 
 static void supported_versions_rules(void)
 {
+    /* Encoding faults (RFC 8446 4.2.1: versions<2..254>, the list filling
+     * the extension) are malformed; a repeat or a list of GREASE only is
+     * well-formed and judged by its own rule; a broken list by none of
+     * those. */
     static const struct {
-        uint8_t body[8];
+        uint8_t body[12];
         size_t len;
-        const char *what;
-    } broken[] = {
-        {{3, 0x03, 0x04, 0x03}, 4, "odd list length"},
-        {{0}, 1, "empty list"},
-        {{4, 0x03, 0x04}, 3, "list longer than the extension"},
-        {{2, 0x03, 0x04, 0x00}, 4, "a byte after the list"},
-        {{4, 0x03, 0x04, 0x03, 0x04}, 5, "0x0304 twice"},
-        {{2, 0x7a, 0x7a}, 3, "only GREASE"},
+        const char *want, *what;
+    } cases[] = {
+        {{3, 0x03, 0x04, 0x03}, 4, "supported_versions_malformed", "odd list length"},
+        {{0}, 1, "supported_versions_malformed", "empty list"},
+        {{4, 0x03, 0x04}, 3, "supported_versions_malformed", "list longer than the extension"},
+        {{2, 0x03, 0x04, 0x00}, 4, "supported_versions_malformed", "a byte after the list"},
+        {{5, 0x03, 0x04, 0x03, 0x04, 0x03},
+         6,
+         "supported_versions_malformed",
+         "0x0304 twice in a list of odd length: only malformed"},
+        {{4, 0x03, 0x04, 0x03, 0x04}, 5, "supported_versions_duplicate", "0x0304 twice"},
+        {{10, 0x03, 0x04, 0x03, 0x03, 0x03, 0x04, 0x03, 0x03, 0x03, 0x03},
+         11,
+         "supported_versions_duplicate",
+         "0x0304 twice, 0x0303 three times"},
+        {{2, 0x7a, 0x7a}, 3, "supported_versions_only_grease", "only GREASE"},
+        {{4, 0x7a, 0x7a, 0x7a, 0x7a},
+         5,
+         "supported_versions_duplicate supported_versions_only_grease",
+         "0x7a7a twice, only"},
+        {{4, 0x7a, 0x7a, 0x03, 0x04}, 5, "", "GREASE and TLS 1.3"},
     };
-    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+    static const char *const details[] = {
+        [5] = "supported_versions lists TLS 1.3 (0x0304) 2 times: allowed, but one entry is "
+              "enough",
+        [6] = "supported_versions lists TLS 1.3 (0x0304) 2 times; TLS 1.2 (0x0303) 3 times: "
+              "allowed, but one entry is enough",
+        [7] = "supported_versions lists only GREASE (0x7a7a), no version: a server that "
+              "implements TLS 1.3 (0x0304) must refuse the hello with protocol_version (70)",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         bytes exts = {.n = 0};
-        ext(&exts, TLSNEG_EXT_SUPPORTED_VERSIONS, broken[i].body, broken[i].len);
+        ext(&exts, TLSNEG_EXT_SUPPORTED_VERSIONS, cases[i].body, cases[i].len);
         ext_tls13_basics(&exts);
         bytes m = client_hello(0x0303, tls13_suite, 1, &exts);
         new_connection();
-        /* 0x0304 twice is still an offer of TLS 1.3, with all it needs. */
-        expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), "supported_versions_malformed",
-               broken[i].what);
+        expect(judge_bytes(TLSNEG_WIRE_TLS, &m, 0x0301), cases[i].want, cases[i].what);
+        if (i < sizeof details / sizeof details[0] && details[i]) {
+            ok(strcmp(last_detail, details[i]) == 0, "%s: %s", cases[i].what, last_detail);
+        }
+        if (i == 5) {
+            /* A repeat still offers its versions, with all TLS 1.3 needs:
+             * no other finding. */
+            ok(client_facts.has_offered_max && client_facts.offered_max == TLSNEG_V_TLS13 &&
+                   client_facts.num_offered == 2,
+               "0x0304 twice: TLS 1.3 offered, both entries kept");
+        }
     }
     bytes exts = {.n = 0};
     static const uint8_t three[] = {0x03, 0x04, 0x00};

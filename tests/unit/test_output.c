@@ -327,6 +327,69 @@ static void transport_outputs(void)
     free(j);
 }
 
+/* alerts_around_server_hello writes, as f, two connections to one server:
+ * a ClientHello answered by the server's fatal handshake_failure, and a
+ * ClientHello, a ServerHello and then the server's fatal
+ * unexpected_message (as the session layer says it: after the ServerHello). */
+static char *alerts_around_server_hello(tlsneg_out_format f)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    tlsneg_out *o = tlsneg_out_new(f, mem);
+    tlsneg_out_header(o);
+    for (unsigned i = 0; i < 2; i++) {
+        tlsneg_out_frame hf = frame(4 + 10 * i, false);
+        hf.src.port = (uint16_t)(50000 + i);
+        tlsneg_out_msg m = client_hello("localhost");
+        tlsneg_out_message(o, &hf, &m);
+        tlsneg_out_frame fr = frame(6 + 10 * i, false);
+        fr.src = hf.dst; /* from the server */
+        fr.dst = hf.src;
+        if (i == 1) {
+            tlsneg_out_msg sh;
+            memset(&sh, 0, sizeof sh);
+            sh.facts.msg_type = TLSNEG_HS_SERVER_HELLO;
+            sh.facts.legacy_version = 0x0303;
+            sh.facts.has_negotiated = true;
+            sh.facts.negotiated_version = 0x0303;
+            sh.client_hello_frame = hf.frame;
+            sh.sni = "localhost";
+            tlsneg_out_message(o, &fr, &sh);
+            fr.frame++;
+        }
+        tlsneg_out_msg a;
+        memset(&a, 0, sizeof a);
+        a.is_alert = true;
+        a.alert_level = TLSNEG_ALERT_FATAL;
+        a.alert_description = i ? 10 : 40;
+        a.alert_ends = true;
+        a.alert_after_server_hello = i == 1;
+        a.alert_from_server = true;
+        a.client_hello_frame = hf.frame;
+        a.sni = "localhost";
+        tlsneg_out_message(o, &fr, &a);
+    }
+    tlsneg_out_end(o);
+    tlsneg_out_free(o);
+    fclose(mem);
+    return text;
+}
+
+static void alerts_after_server_hello(void)
+{
+    char *j = alerts_around_server_hello(TLSNEG_OUT_REPORT);
+    ok(strstr(j, "2 ClientHello, 1 ServerHello, 0 HelloRetryRequest; failures: 1 alerts, 0 "
+                 "resets, 0 closes before any ServerHello, 1 alerts after one; 0 fallback "
+                 "retries\n"),
+       "report: the fatal alert after the ServerHello is not counted before it: %s", j);
+    free(j);
+    j = alerts_around_server_hello(TLSNEG_OUT_CSV);
+    ok(strstr(j, "\n192.0.2.20,443,\"localhost\",2,1,0,2,"),
+       "CSV: the alerts column counts both: %s", j);
+    free(j);
+}
+
 /* addresses: the one formatter, as inet_ntop and Wireshark write them. */
 static void addresses(void)
 {
@@ -491,6 +554,7 @@ int main(void)
     held_endings();
     transport_outputs();
     alert_level_outputs();
+    alerts_after_server_hello();
 
     return tap_done();
 }

@@ -233,6 +233,8 @@ static void alert_ends_attempt(void)
     ok(a && a->is_alert && a->alert_description == 40 && a->alert_from_server && !a->from_client &&
            a->client_hello_frame == 4,
        "the alert of frame 6 is the server's answer to the ClientHello of frame 4");
+    ok(a && a->alert_ends && !a->alert_after_server_hello,
+       "it ends the handshake before any ServerHello");
     ok(closed(&rn, 8) && closed(&rn, 8)->ended_attempt_frame == 0,
        "the FIN after the alert ends nothing more: the alert ended the attempt");
     const tlsneg_verdict *fb = verdict(result(&rn, 14), TLSNEG_VERDICT_FALLBACK);
@@ -265,6 +267,38 @@ static void warning_alert(void)
        "warning: the ServerHello of frame 8 answers the attempt, TLS 1.2");
     ok(closed(&rn, 13) && closed(&rn, 13)->ended_attempt_frame == 0,
        "warning: the server's FIN after the ServerHello ends nothing");
+    ok(a && !a->alert_after_server_hello,
+       "warning: it comes before the connection's ServerHello (frame 8)");
+    done(&rn);
+
+    /* A fatal alert from the server after its ServerHello (frame 8), by
+     * hand (as scan-sslscan-tls12.pcap's unexpected_message in frame 82):
+     * it ends the handshake after the ServerHello, and no attempt fails by
+     * it (the ServerHello answered the attempt); a new ClientHello on the
+     * same connection starts over. */
+    static const char head[] = "hello 4 1796542764209071 ";
+    const char *hello = ev_sni_mismatch_warning[0];
+    static char again[2048]; /* the same ClientHello as frame 11 */
+    ok(strncmp(hello, head, sizeof head - 1) == 0 &&
+           (size_t)snprintf(again, sizeof again, "hello 11 1796542764215500 %s",
+                            hello + sizeof head - 1) < sizeof again,
+       "the ClientHello's event line, once more as frame 11");
+    const char *const after[] = {
+        hello,
+        ev_sni_mismatch_warning[2],
+        "alert 9 1796542764214900 tcp 127.0.0.3 44415 127.0.0.2 51384 from=server level=2 10",
+        again,
+        "alert 12 1796542764215600 tcp 127.0.0.3 44415 127.0.0.2 51384 from=server level=2 40",
+        NULL};
+    rn = replay(after);
+    a = result(&rn, 9);
+    ok(a && a->alert_ends && a->alert_after_server_hello && a->failed_attempt == 0 &&
+           a->failure_cause == TLSNEG_CAUSE_NONE,
+       "fatal after the ServerHello: it ends the handshake after the ServerHello, failing no "
+       "attempt");
+    a = result(&rn, 12);
+    ok(a && a->alert_ends && !a->alert_after_server_hello && a->client_hello_frame == 11,
+       "fatal after a new ClientHello on the same connection: before any ServerHello again");
     done(&rn);
 
     /* Without the ServerHello: the server's FIN is the failure. */
