@@ -136,7 +136,7 @@ static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out
     if (s->alert_failures_after) {
         /* Alerts only: a reset or close after a ServerHello fails no attempt
          * (tlsneg_tracker_close). */
-        fprintf(out, ", %u alerts after one", s->alert_failures_after);
+        fprintf(out, ", %u alerts after a ServerHello", s->alert_failures_after);
     }
     fprintf(out, "; %u fallback retries", s->fallbacks);
     if (s->alert_warnings) {

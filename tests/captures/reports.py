@@ -291,7 +291,7 @@ REPORT_FACTS["pcaps/scan-testssl-tls12.pcap"] = [
 REPORT_FACTS["pcaps/scan-sslscan-tls12.pcap"] = [
     "127.0.0.3:44362 (no SNI)",
     "  4 ClientHello, 3 ServerHello, 0 HelloRetryRequest; failures: 1 alerts, 0 resets, 0 closes "
-    "before any ServerHello, 3 alerts after one; 0 fallback retries",
+    "before any ServerHello, 3 alerts after a ServerHello; 0 fallback retries",
 ]
 JSONL_PROBES = {
     "pcaps/scan-sslscan-tls13.pcap": {"record": "probe", "frame": 16, "client": "127.0.0.2",
