@@ -51,26 +51,28 @@ const char *tlsneg_out_endpoint_text(const tlsneg_out_addr *a, char *buf, size_t
     return buf;
 }
 
+/* Each transport's name (CSV, JSON lines) and label (after a server's
+ * endpoint; none over TCP). */
+static const struct {
+    const char *name, *label;
+} transports[] = {
+    [TLSNEG_WIRE_TLS] = {"tcp", ""},
+    [TLSNEG_WIRE_DTLS] = {"dtls", " udp/DTLS"},
+    [TLSNEG_WIRE_QUIC] = {"quic", " udp/QUIC"},
+};
+
+static unsigned transport_of(tlsneg_wire w)
+{
+    tlsneg_wire t = tlsneg_wire_transport(w);
+    return t == TLSNEG_WIRE_DTLS || t == TLSNEG_WIRE_QUIC ? (unsigned)t : TLSNEG_WIRE_TLS;
+}
+
 const char *tlsneg_out_transport_name(tlsneg_wire transport)
 {
-    switch (tlsneg_wire_transport(transport)) {
-    case TLSNEG_WIRE_DTLS:
-        return "dtls";
-    case TLSNEG_WIRE_QUIC:
-        return "quic";
-    default:
-        return "tcp";
-    }
+    return transports[transport_of(transport)].name;
 }
 
 const char *tlsneg_out_transport_label(tlsneg_wire transport)
 {
-    switch (tlsneg_wire_transport(transport)) {
-    case TLSNEG_WIRE_DTLS:
-        return " udp/DTLS";
-    case TLSNEG_WIRE_QUIC:
-        return " udp/QUIC";
-    default:
-        return "";
-    }
+    return transports[transport_of(transport)].label;
 }
