@@ -138,6 +138,26 @@ static void no_false_alarms(void)
            strstr(find(&c, FALLBACK)->detail, "the same highest version"),
        "its sentence does not blame a missing TLS_FALLBACK_SCSV: %s",
        find(&c, FALLBACK) ? find(&c, FALLBACK)->detail : "");
+    /* The same retry marked with TLS_FALLBACK_SCSV: the SCSV marks a lower
+     * highest version (RFC 7507 1), and a TLS 1.3 server reads the versions
+     * from supported_versions (RFC 8446 4.2.1), offered TLS 1.3 still: no
+     * server that supports more refuses it, so the plain rule, not the
+     * marked variant; the Info note still says what the hello carries. */
+    tlsneg_peer_key ks = peer_n(53, "ext-scsv");
+    tlsneg_offer marked = fewer;
+    marked.fallback_scsv = true;
+    tlsneg_tracker_client_hello(t, 30, &ks, 200, 65 * S, 0, &o13, &c);
+    tlsneg_tracker_close(t, 30, 65 * S, true);
+    tlsneg_tracker_client_hello(t, 31, &ks, 206, 66 * S, 0, &marked, &c);
+    char note[TLSNEG_VERDICT_TEXT_MAX] = "";
+    if (find(&c, FALLBACK)) {
+        tlsneg_verdict_note(find(&c, FALLBACK), false, note, sizeof note);
+    }
+    ok(find(&c, FALLBACK) && find(&c, FALLBACK)->rule == TLSNEG_RULE_FALLBACK_RETRY &&
+           strstr(find(&c, FALLBACK)->detail, "the same highest version") &&
+           strcmp(note, "fallback: TLS 1.3 -> TLS 1.3, SCSV") == 0,
+       "marked, at the same highest version: fallback_retry, not fallback_retry_scsv (%s; %s)",
+       find(&c, FALLBACK) ? tlsneg_rules[find(&c, FALLBACK)->rule].name : "none", note);
     tlsneg_answer a13x = answer(TLSNEG_V_TLS13);
     tlsneg_tracker_server_hello(t, 14, 112, 62 * S, &a13x, &c);
     ok(strcmp(text_of(&c, INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF), "key_share") == 0,
