@@ -191,7 +191,12 @@ static void weigh_retry(const tlsneg_tracker *t, retry *r, uint64_t time_us, uin
     }
     char what[TLSNEG_INTOLERANT_MAX];
     r->less = tlsneg_offer_less(r->bo, r->o);
-    bool lower = r->less && r->o->has_offered_max && tlsneg_offer_offers(r->bo, r->o->offered_max);
+    /* A failed attempt that offered no known version (a supported_versions
+     * of GREASE only, which a server must refuse, RFC 8446 4.2.1, or of
+     * values tlsneg does not know) has no highest version a retry could
+     * fall back from. */
+    bool lower = r->less && r->bo->has_offered_max && r->o->has_offered_max &&
+                 tlsneg_offer_offers(r->bo, r->o->offered_max);
     *changed = lower && tlsneg_offer_changed(r->bo, r->o, what, sizeof what);
     *fallback = lower && !*changed;
     /* A datagram attempt that got no answer may have been answered out of

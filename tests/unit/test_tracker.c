@@ -714,6 +714,31 @@ static void parallel_connections(void)
     tlsneg_tracker_free(t);
 }
 
+/* pcaps/synth-supported-versions-malformed.pcap frames 44 and 46 (tshark:
+ * supported_versions 0x2a2a 0x3a3a, GREASE only; alert 70 from the server):
+ * a hello that offers no version, refused as RFC 8446 4.2.1 asks. A retry
+ * from the same client without supported_versions (legacy_version TLS 1.2;
+ * not in the capture, frames 100 and 102 here) falls back from no version,
+ * and its ServerHello shows no intolerance. */
+static void no_version_offered(void)
+{
+    tlsneg_tracker *t = tracker(1000, true);
+    tlsneg_peer_key k = peer(client1, "localhost");
+    tlsneg_verdicts c;
+    tlsneg_offer grease = {.has_supported_versions = true,
+                           .tls13_extensions = TLSNEG_OFFER_KEY_SHARE | TLSNEG_OFFER_PSK_MODES};
+    tlsneg_offer o12 = offer_max(TLSNEG_V_TLS12);
+    tlsneg_tracker_client_hello(t, 0, &k, 44, 0, 0, &grease, &c);
+    tlsneg_tracker_alert(t, 0, S / 100, 70, true, true, &c);
+    tlsneg_tracker_client_hello(t, 1, &k, 100, S, 0, &o12, &c);
+    ok(!find(&c, FALLBACK), "a retry of a hello that offered no known version is no fallback");
+    tlsneg_answer a12 = answer(TLSNEG_V_TLS12);
+    tlsneg_tracker_server_hello(t, 1, 102, S, &a12, &c);
+    ok(!find(&c, INTOLERANT),
+       "refusing a supported_versions of GREASE only is no intolerance of the extension");
+    tlsneg_tracker_free(t);
+}
+
 int main(void)
 {
     story_words();
@@ -721,6 +746,7 @@ int main(void)
     parallel_connections();
     chain_to_tls10();
     no_false_alarms();
+    no_version_offered();
     rejected_inconsistent_datagram();
     ignored_scsv();
     resumption();
