@@ -718,6 +718,71 @@ def scenario_hrr_retry(path):
         tcp_connections(pcap, conns)
 
 
+def heartbeat_request(label):
+    """A HeartbeatRequest (RFC 6520 4): type 1, a 16-byte payload and 16 bytes of padding, as
+    sslscan sends one after its ClientHello (pcaps/scan-sslscan-tls12.pcap frame 78)."""
+    return u8(1) + vec16(fixed_bytes(label + " heartbeat", 16)) + fixed_bytes(label + " pad", 16)
+
+
+def scenario_alerts_after_hello(path):
+    """Alerts before and after a ServerHello, over TCP and DTLS on one address and port.
+
+    One server address and port, 192.0.2.20:443, over TCP and over UDP (DTLS), each
+    connection from its own client address (192.0.2.100 ..., ports 49152 ...), one second
+    apart:
+    1. TCP: OpenSSL's -tls1_2 ClientHello; ServerHello and ServerHelloDone (TLS 1.2); the
+       client sends a HeartbeatRequest record (content type 24), which the server, without
+       the heartbeat extension, answers with a fatal unexpected_message (10): an alert after
+       the ServerHello.
+    2. TCP: the same, but the capture lost the ClientHello (the client's sequence number
+       jumps by its length, the server acknowledges it): a connection that shows no
+       ClientHello, whose server sends a ServerHello and then the alert.
+    3. DTLS: OpenSSL's -dtls1_2 ClientHello (record 0xfeff, empty cookie); a
+       HelloVerifyRequest (0xfeff, 20-byte cookie); the ClientHello again with the cookie;
+       the server's plaintext fatal handshake_failure (40) in epoch 0: an alert before any
+       ServerHello.
+    4. DTLS: the ClientHello; ServerHello and ServerHelloDone (DTLS 1.2); the client's
+       HeartbeatRequest in epoch 0; the server's plaintext fatal unexpected_message (10):
+       an alert after the ServerHello."""
+    with PcapWriter(path) as pcap:
+        for i in range(2):
+            label = "after-hello-%d" % (i + 1)
+            ch = client_record(openssl_client_hello(label, tls13=False))
+            conv = TcpConversation(pcap, (scenario_client(i), 49152 + i), (SERVER_IP, 443),
+                                   t0=T0 + i)
+            conv.open()
+            if i == 0:
+                conv.send(True, ch)
+            else:
+                conv.c.seq += len(ch)  # sent, but not in the capture
+            conv.send(False, tls12_server_flight(tls12_server_hello(label)))
+            conv.send(True, tls_record(24, 0x0303, heartbeat_request(label)))
+            conv.send(False, alert_record(10))
+            conv.close(from_client=False)
+        cookie = fixed_bytes("after-hello-3 cookie", 20)
+        label = "after-hello-3"
+        ch = openssl_client_hello(label, tls13=False, legacy_version=0xFEFD, cookie=b"")
+        ch2 = openssl_client_hello(label, tls13=False, legacy_version=0xFEFD, cookie=cookie)
+        hvr = handshake(3, u16(0xFEFF) + vec8(cookie))
+        udp_exchange(pcap, (scenario_client(2), 49154), (SERVER_IP, 443), [
+            (True, dtls_record(CT_HANDSHAKE, 0xFEFF, 0, dtls_handshake(ch, 0))),
+            (False, dtls_record(CT_HANDSHAKE, 0xFEFF, 0, dtls_handshake(hvr, 0))),
+            (True, dtls_record(CT_HANDSHAKE, 0xFEFF, 1, dtls_handshake(ch2, 1))),
+            (False, dtls_record(CT_ALERT, 0xFEFD, 1, u8(2) + u8(40)))], t0=T0 + 2)
+        label = "after-hello-4"
+        ch = openssl_client_hello(label, tls13=False, legacy_version=0xFEFD, cookie=b"")
+        sh = tls12_server_hello(label, version=0xFEFD, extensions=[
+            extension(EXT_RENEGOTIATION_INFO, b"\x00"),
+            extension(EXT_EC_POINT_FORMATS, vec8(b"\x00\x01\x02")),
+            extension(EXT_EXTENDED_MASTER_SECRET, b"")])
+        flight = dtls_handshake(sh, 0) + dtls_handshake(handshake(14, b""), 1)
+        udp_exchange(pcap, (scenario_client(3), 49155), (SERVER_IP, 443), [
+            (True, dtls_record(CT_HANDSHAKE, 0xFEFF, 0, dtls_handshake(ch, 0))),
+            (False, dtls_record(CT_HANDSHAKE, 0xFEFD, 0, flight)),
+            (True, dtls_record(24, 0xFEFD, 1, heartbeat_request(label))),
+            (False, dtls_record(CT_ALERT, 0xFEFD, 1, u8(2) + u8(10)))], t0=T0 + 3)
+
+
 SCENARIOS = {
     "sslv2-client-hello": scenario_sslv2_client_hello,
     "synth-legacy-versions": scenario_legacy_versions,
@@ -734,6 +799,7 @@ SCENARIOS = {
     "synth-key-shares": scenario_key_shares,
     "synth-hrr-retry": scenario_hrr_retry,
     "sslv2-handshake": scenario_sslv2_handshake,
+    "synth-alerts-after-hello": scenario_alerts_after_hello,
 }
 
 

@@ -61,9 +61,16 @@ typedef struct {
  * same offer (no fallback). */
 static void say_retry(const tlsneg_tracker *t, const retry *r, bool fallback, tlsneg_verdicts *out)
 {
+    /* TLS_FALLBACK_SCSV marks a lower highest version (RFC 7507 1): a retry
+     * that keeps its highest version is neither guarded nor exposed by it,
+     * and never makes the marked variant, whose row says a server that
+     * supports more refuses it: a TLS 1.3 server reads the versions from
+     * supported_versions (RFC 8446 4.2.1), and one still offering TLS 1.3
+     * offers it as much as it supports. */
+    bool lower = tlsneg_offer_rank(r->o) < tlsneg_offer_rank(r->bo);
     tlsneg_verdict *v =
         tlsneg_verdict_add(out, fallback ? TLSNEG_VERDICT_FALLBACK : TLSNEG_VERDICT_SAME_RETRY,
-                           fallback && r->o->fallback_scsv);
+                           fallback && lower && r->o->fallback_scsv);
     if (!v) {
         return;
     }
@@ -108,9 +115,6 @@ static void say_retry(const tlsneg_tracker *t, const retry *r, bool fallback, tl
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_CAUSE, cause);
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_CHAIN, chain);
     tlsneg_verdict_add_text(v, TLSNEG_TEXT_LESS, r->less);
-    /* TLS_FALLBACK_SCSV marks a lower highest version (RFC 7507 1): a retry
-     * that keeps its highest version is neither guarded nor exposed by it. */
-    bool lower = tlsneg_offer_rank(r->o) < tlsneg_offer_rank(r->bo);
     tlsneg_verdict_detail(v,
                           "A retry of the attempt in frame %u (up to %s, failed: %s) offering %s, "
                           "up to %s, %s",
@@ -187,7 +191,12 @@ static void weigh_retry(const tlsneg_tracker *t, retry *r, uint64_t time_us, uin
     }
     char what[TLSNEG_INTOLERANT_MAX];
     r->less = tlsneg_offer_less(r->bo, r->o);
-    bool lower = r->less && r->o->has_offered_max && tlsneg_offer_offers(r->bo, r->o->offered_max);
+    /* A failed attempt that offered no known version (a supported_versions
+     * of GREASE only, which a server must refuse, RFC 8446 4.2.1, or of
+     * values tlsneg does not know) has no highest version a retry could
+     * fall back from. */
+    bool lower = r->less && r->bo->has_offered_max && r->o->has_offered_max &&
+                 tlsneg_offer_offers(r->bo, r->o->offered_max);
     *changed = lower && tlsneg_offer_changed(r->bo, r->o, what, sizeof what);
     *fallback = lower && !*changed;
     /* A datagram attempt that got no answer may have been answered out of

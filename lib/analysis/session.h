@@ -71,8 +71,9 @@ typedef struct {
      * of either included): a warning alert is an error from then on
      * (tlsneg_alert_ends_handshake). */
     bool tls13_chosen;
-    /* A ServerHello (not a HelloRetryRequest) answered the last ClientHello:
-     * an alert from here on comes after it (alert_after_server_hello). */
+    /* A ServerHello (not a HelloRetryRequest) came since the last
+     * ClientHello (on a connection that showed none, since it began): an
+     * alert from here on comes after it (alert_after_server_hello). */
     bool server_hello_seen;
     uint8_t client_addr_len;
     uint16_t client_port; /* who sent the last ClientHello */
@@ -141,9 +142,10 @@ typedef struct {
      * false for a closure alert, and for a warning before TLS 1.3 was
      * chosen; only such an alert can make its attempt fail. */
     bool alert_ends;
-    /* The alert came after a ServerHello (not a HelloRetryRequest) that
-     * answered the connection's last ClientHello; false before any, and on
-     * a connection that showed no ClientHello. */
+    /* The alert came after a ServerHello (not a HelloRetryRequest) on its
+     * connection since the last ClientHello, or, on a connection that
+     * showed no ClientHello, since it began
+     * (pcaps/synth-alerts-after-hello.pcap frame 22); false before any. */
     bool alert_after_server_hello;
     bool from_client; /* sent by the connection's client */
     /* A new ClientHello: the checks of later messages on the connection

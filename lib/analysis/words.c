@@ -188,7 +188,9 @@ const char *tlsneg_verdict_note(const tlsneg_verdict *v, bool dtls, char *buf, s
     if (v->kind == TLSNEG_VERDICT_FALLBACK &&
         tlsneg_verdict_version(v, TLSNEG_VERSION_OFFERED_BEFORE, &from) &&
         tlsneg_verdict_version(v, TLSNEG_VERSION_OFFERED_NOW, &to)) {
-        tlsneg_retry r = {.scsv = v->rule == TLSNEG_RULE_FALLBACK_RETRY_SCSV,
+        /* The retry's own hello, the chain's last step: a retry that keeps
+         * its highest version may carry the SCSV without the marked rule. */
+        tlsneg_retry r = {.scsv = v->chain_len && (v->chain_scsv >> (v->chain_len - 1)) & 1u,
                           .dtls = dtls,
                           .has_from = true,
                           .has_to = true,

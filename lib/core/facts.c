@@ -652,6 +652,13 @@ static void summary_server(text *t, const tlsneg_facts *f)
     } else if (f->has_selected) {
         put(t, "The server picks %s in supported_versions", vname(f, f->selected_version, a));
         legacy_note(t, f);
+    } else if (f->has_supported_versions) {
+        /* There, but not one version (supported_versions_malformed): what it
+         * picks is not known. */
+        put(t,
+            "The server's supported_versions extension does not hold exactly one version; "
+            "legacy_version says %s",
+            vname(f, f->legacy_version, a));
     } else {
         put(t, "The server picks %s in legacy_version (no supported_versions extension)",
             vname(f, f->legacy_version, a));

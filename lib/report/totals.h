@@ -47,8 +47,8 @@ typedef struct {
     bool dtls;                          /* names versions as DTLS */
     unsigned client_hellos, server_hellos, hrrs, alerts, resets, closes, fallbacks;
     /* Of its alerts: those that ended a handshake (analysis:
-     * tlsneg_alert_ends_handshake) before any ServerHello answered the
-     * connection's last ClientHello, and after one
+     * tlsneg_alert_ends_handshake) before any ServerHello on their
+     * connection since its last ClientHello, and after one
      * (tlsneg_result.alert_after_server_hello); and the warnings that did
      * not end it. */
     unsigned alert_failures, alert_failures_after, alert_warnings;

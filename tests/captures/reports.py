@@ -293,6 +293,33 @@ REPORT_FACTS["pcaps/scan-sslscan-tls12.pcap"] = [
     "  4 ClientHello, 3 ServerHello, 0 HelloRetryRequest; failures: 1 alerts, 0 resets, 0 closes "
     "before any ServerHello, 3 alerts after a ServerHello; 0 fallback retries",
 ]
+# synth-alerts-after-hello.pcap (pcaps/README.md; tshark -T fields -e frame.number -e ip.src
+# -e tcp.stream -e udp.stream -e tls.handshake.type -e dtls.handshake.type
+# -e tls.handshake.extensions_server_name -e dtls.handshake.extensions_server_name
+# -e tls.alert_message.level -e tls.alert_message.desc -e dtls.alert_message.level
+# -e dtls.alert_message.desc), one address and port, 192.0.2.20:443. Over UDP (DTLS):
+# ClientHellos 27, 29 (after the HelloVerifyRequest 28) and 31, SNI localhost; ServerHello 32;
+# the server's fatal alerts 30 (40, no ServerHello before it on its flow) and 34 (10, after
+# 32). Over TCP: ClientHello 4 (localhost), ServerHello 6, the server's fatal alert 10 (10);
+# on the second stream no ClientHello (the server's ServerHello 18 acknowledges bytes tshark
+# never saw), so no SNI, then the server's fatal alert 22 (10). No RST, no FIN before an alert.
+REPORT_FACTS["pcaps/synth-alerts-after-hello.pcap"] = [
+    "4 ClientHello, 3 ServerHello/HelloRetryRequest, 1 HelloVerifyRequest, 4 plaintext alerts; "
+    "3 servers; 0 fallback retries; 0 servers with a version_intolerance verdict",
+    "192.0.2.20:443 udp/DTLS localhost",
+    "  3 ClientHello, 1 ServerHello, 0 HelloRetryRequest; failures: 1 alerts, 0 resets, 0 closes "
+    "before any ServerHello, 1 alerts after a ServerHello; 0 fallback retries",
+    "192.0.2.20:443 localhost",
+    "  1 ClientHello, 1 ServerHello, 0 HelloRetryRequest; failures: 0 alerts, 0 resets, 0 closes "
+    "before any ServerHello, 1 alerts after a ServerHello; 0 fallback retries",
+    "192.0.2.20:443 (no SNI)",
+    "  0 ClientHello, 1 ServerHello, 0 HelloRetryRequest; failures: 0 alerts, 0 resets, 0 closes "
+    "before any ServerHello, 1 alerts after a ServerHello; 0 fallback retries",
+]
+# ... and an alert's outcome record says the transport of the record it came in: the DTLS
+# alerts' (30, 34) "dtls", the TCP ones' (10, 22) none.
+JSONL_ALERT_TRANSPORTS = {
+    "pcaps/synth-alerts-after-hello.pcap": {10: None, 22: None, 30: "dtls", 34: "dtls"}}
 JSONL_PROBES = {
     "pcaps/scan-sslscan-tls13.pcap": {"record": "probe", "frame": 16, "client": "127.0.0.2",
                                       "server": "127.0.0.3", "port": 44361, "hellos": 16,
@@ -385,6 +412,13 @@ def main():
             have = {json.loads(l).get("transport") for l in lines
                     if '"record":"hello"' in l or '"record":"outcome"' in l}
             res.check(have == {want}, f"{capture}: every JSON record says transport {want}",
+                      f"{have}")
+        for capture, want in JSONL_ALERT_TRANSPORTS.items():
+            name = box.add_capture(run.resolve_capture(capture))
+            lines = box.run(["-r", name, "-q", "-z", "tlsneg,jsonl"]).stdout.splitlines()
+            have = {r["frame"]: r.get("transport") for r in map(json.loads, lines)
+                    if r.get("outcome") == "alert"}
+            res.check(have == want, f"{capture}: each alert's outcome says its own transport",
                       f"{have}")
         for capture, facts in REPORT_FACTS.items():
             name = box.add_capture(run.resolve_capture(capture))

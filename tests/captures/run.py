@@ -373,31 +373,41 @@ HRR_RANDOM = "cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c"
 
 def check_failures(box, res, label, name):
     """Every failed attempt's ClientHello, once read (-2), names the frame
-    that made it fail and how: that frame, read with tshark's own tcp.* and
-    tls.* fields, is in the hello's TCP stream, and is the first TCP reset,
-    FIN or fatal alert there after it, or the server's first one while the
-    hello was in flight (after its first segment, tcp.segment); an alert
-    before any ServerHello is "alert NAME (N)", one from the client after it
-    "the client aborted with alert NAME (N)"."""
-    cols = ["frame.number", "tcp.stream", "tlsneg.failed_in", "tlsneg.failure"]
+    that made it fail and how: that frame, read with tshark's own tcp.*,
+    udp.*, tls.* and dtls.* fields, is in the hello's TCP stream (UDP stream
+    for DTLS), and is the first TCP reset, FIN or fatal alert there after it,
+    or the server's first one while the hello was in flight (after its first
+    segment, tcp.segment); an alert before any ServerHello is "alert NAME
+    (N)", one from the client after it "the client aborted with alert NAME
+    (N)"."""
+    cols = ["frame.number", "tcp.stream", "udp.stream", "tlsneg.failed_in", "tlsneg.failure"]
     notes = []
     out = box.run(["-r", name, "-2", "-Y", "tlsneg.failed_in", "-T", "fields", "-E",
                    "occurrence=f"] + [x for c in cols for x in ("-e", c)]).stdout
     for line in out.splitlines():
-        frame, stream, failed_in, text = line.split("\t")
-        notes.append((int(frame), stream, int(failed_in), text))
+        frame, tcp, udp, failed_in, text = line.split("\t")
+        notes.append((int(frame), f"tcp {tcp}" if tcp else f"udp {udp}", int(failed_in), text))
     if not notes:
         return
-    wire = ["frame.number", "tcp.stream", "tcp.flags.reset", "tcp.flags.fin",
+    wire = ["frame.number", "tcp.stream", "udp.stream", "tcp.flags.reset", "tcp.flags.fin",
             "tls.alert_message.level", "tls.alert_message.desc", "tls.handshake.type",
-            "tls.handshake.random", "tcp.segment", "ip.src", "ipv6.src"]
+            "tls.handshake.random", "dtls.alert_message.level", "dtls.alert_message.desc",
+            "dtls.handshake.type", "dtls.handshake.random", "tcp.segment", "ip.src", "ipv6.src"]
     rows = []
     out = box.run(["-r", name, "-Y", "tcp.flags.reset == 1 || tcp.flags.fin == 1 || "
-                   "tls.alert_message || tls.handshake.type", "-T", "fields", "-E",
+                   "tls.alert_message || tls.handshake.type || dtls.alert_message || "
+                   "dtls.handshake.type", "-T", "fields", "-E",
                    "occurrence=a", "-E", "aggregator=,"] + [x for c in wire for x in ("-e", c)]
                   ).stdout
     for line in out.splitlines():
-        rows.append(dict(zip(wire, line.split("\t"))))
+        r = dict(zip(wire, line.split("\t")))
+        # One stream key for both transports; a DTLS record's fields as its
+        # TLS counterpart's.
+        r["stream"] = f"tcp {r['tcp.stream']}" if r["tcp.stream"] else f"udp {r['udp.stream']}"
+        for k in ("alert_message.level", "alert_message.desc", "handshake.type",
+                  "handshake.random"):
+            r["tls." + k] = ",".join(x for x in (r["tls." + k], r["dtls." + k]) if x)
+        rows.append(r)
     def sender(r):
         return r["ip.src"] or r["ipv6.src"]
 
@@ -407,10 +417,10 @@ def check_failures(box, res, label, name):
         segs = [int(x) for x in (h["tcp.segment"] if h else "").split(",") if x]
         start = min(segs) if segs else hello
         # The server's endings while the hello was in flight, then all after it.
-        during = [r for r in rows if r["tcp.stream"] == stream and
+        during = [r for r in rows if r["stream"] == stream and
                   start < int(r["frame.number"]) < hello and sender(r) != sender(h)]
         after = during + [r for r in rows
-                          if r["tcp.stream"] == stream and int(r["frame.number"]) > hello]
+                          if r["stream"] == stream and int(r["frame.number"]) > hello]
         answered = False
         for r in after:
             types = [t for t in r["tls.handshake.type"].split(",") if t]
@@ -440,7 +450,7 @@ def check_failures(box, res, label, name):
             problems.append(f"frame {hello}: tlsneg says {failed_in} {text!r}, the bytes {expect}")
     # A fallback retry's Failure line names and links the frame where the
     # attempt it retries failed (tlsneg.fallback.failed_in), in one pass too.
-    streams = {int(r["frame.number"]): r["tcp.stream"] for r in rows}
+    streams = {int(r["frame.number"]): r["stream"] for r in rows}
     retries = 0
     for args in ([], ["-2"]):
         out = box.run(["-r", name, "-Y", "tlsneg.fallback.prev_frame", "-T", "fields", "-E",

@@ -11,8 +11,9 @@ RST unless both FINs came before it (frame: tshark's tcp.flags). With
 --plugin, the JSON lines of both front ends (tshark -q -z tlsneg,jsonl with
 the fresh plugin, tlsneg-pcap --jsonl: one writer, report/output.c) are
 compared line by line, in order; and on every capture where they agree
-exactly, the ladder too: tshark -q -z tlsneg,ladder against tlsneg-pcap
---ladder, byte for byte (at least LADDER_MIN captures, so that the check
+exactly, the ladder, the CSV and the report too: tshark -q -z tlsneg,ladder,
+-z tlsneg,csv and -z tlsneg,report against tlsneg-pcap --ladder, --csv and
+--report, byte for byte (at least LADDER_MIN captures, so that the check
 cannot pass on none), and -z tlsneg,ladder-svg against --ladder-svg on
 LADDER_SVG. Except for the differences listed in KNOWN below, each of which
 must show up exactly as listed. The reasons, with the
@@ -44,7 +45,8 @@ def captures():
     return sorted(glob.glob(os.path.join(ROOT, "pcaps", "**", "*.pcap*"), recursive=True))
 
 
-# The ladders are compared on every capture whose JSON lines agree: 80 of the
+# The ladders (and the CSV and the report) are compared on every capture
+# whose JSON lines agree: 80 of the
 # 86 captures when this was written (all but the six of KNOWN below: the
 # scanners' four, synth-quic-tls12.pcap, quic-fragmented-handshakes.pcapng.gz).
 # Fewer means captures dropped out of the comparison unnoticed.
@@ -366,6 +368,31 @@ def ladder_problems(box, tool, path, svg=False):
     return problems, rungs
 
 
+def totals_problems(box, tool, path):
+    """The CSV and the report of both front ends on path, byte for byte:
+    tshark -q -z tlsneg,csv and -z tlsneg,report (TCP reassembled out of
+    order too; the CSV run is the contract test's, shared) against
+    tlsneg-pcap --csv and --report. They say per server what the JSON lines
+    say per message: its transport (the CSV's transport column, the report's
+    udp/DTLS and udp/QUIC labels) and its alerts before and after a
+    ServerHello, counted by one writer (report/totals.c) from what each
+    front end found. Returns the problems."""
+    name = box.add_capture(path)
+    problems = []
+    for tap, opt in (("tlsneg,csv", "--csv"), ("tlsneg,report", "--report")):
+        theirs = box.run(["-r", name, "-o", "tcp.reassemble_out_of_order:TRUE", "-q", "-z", tap],
+                         share=True).stdout
+        p = subprocess.run([tool, opt, "-q", path], capture_output=True, text=True)
+        if p.returncode not in (0, 1):
+            problems.append(f"tlsneg-pcap {opt} exited {p.returncode}: {p.stderr[:500]}")
+        if p.stdout != theirs:
+            diff = list(difflib.unified_diff(theirs.splitlines(), p.stdout.splitlines(),
+                                             f"tshark -z {tap}", "tlsneg-pcap", lineterm="",
+                                             n=1))
+            problems.append(f"the {opt[2:]} outputs differ:\n" + "\n".join(diff[:40]))
+    return problems
+
+
 LATE_DUP = "pcaps/late-duplicate-close-notify.pcap"
 
 
@@ -521,9 +548,9 @@ def main():
             records = f", {nrec} JSON lines"
             if agree:
                 lp, rungs = ladder_problems(box, args.tool, path)
-                problems += lp
+                problems += lp + totals_problems(box, args.tool, path)
                 ladders.append((rel, rungs))
-                records += f", the ladder ({rungs} rungs)"
+                records += f", the ladder ({rungs} rungs), the CSV and the report"
         if problems:
             batch.check(False, f"{rel}: {len(theirs)} messages from tshark, {len(ours)} from "
                         "tlsneg-pcap", problems)

@@ -166,6 +166,20 @@ static void summaries_speak_plainly(void)
            strcmp(tlsneg_msg_name(&f), "SSLv2 SERVER-HELLO") == 0 &&
            strstr(s, "SSL 2.0 SERVER-HELLO: SSL 2.0 is in force") != NULL,
        "SSL 2.0 SERVER-HELLO: SSL 2.0 in force: %s", s);
+    /* pcaps/synth-supported-versions-malformed.pcap frame 56 (tshark -V:
+     * legacy_version 0x0303, supported_versions of length 3: TLS 1.3
+     * (0x0304) and 1 trailing byte): the extension is there, broken; no
+     * version is picked in it, and it is not absent. */
+    f = derive("0200007703036cb374afce8ea66fdc42dcd56253c4f5bb61ca5ebebf8afb81f3c4c12628faeb"
+               "20b097b047b587a41a17e9bf54f4905575de83c55bdbaa2282d54a553843873614130200002f0"
+               "02b000303040000330024001d0020d5ee6dc683ce64714b6013e0774218aa9a44bdd745c4e896"
+               "1d52ab336d38609a",
+               TLSNEG_WIRE_TLS);
+    tlsneg_facts_summary(&f, s, sizeof s);
+    ok(f.supported_versions_problem && !f.has_selected &&
+           strcmp(s, "The server's supported_versions extension does not hold exactly one "
+                     "version; legacy_version says TLS 1.2.") == 0,
+       "a server's malformed supported_versions: not called absent: %s", s);
     f = derive(openssl_client_hello_hex, TLSNEG_WIRE_TLS);
     tlsneg_facts_summary(&f, s, sizeof s);
     ok(strstr(s, "legacy_version says TLS 1.2 only for compatibility") != NULL,

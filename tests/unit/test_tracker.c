@@ -138,6 +138,26 @@ static void no_false_alarms(void)
            strstr(find(&c, FALLBACK)->detail, "the same highest version"),
        "its sentence does not blame a missing TLS_FALLBACK_SCSV: %s",
        find(&c, FALLBACK) ? find(&c, FALLBACK)->detail : "");
+    /* The same retry marked with TLS_FALLBACK_SCSV: the SCSV marks a lower
+     * highest version (RFC 7507 1), and a TLS 1.3 server reads the versions
+     * from supported_versions (RFC 8446 4.2.1), offered TLS 1.3 still: no
+     * server that supports more refuses it, so the plain rule, not the
+     * marked variant; the Info note still says what the hello carries. */
+    tlsneg_peer_key ks = peer_n(53, "ext-scsv");
+    tlsneg_offer marked = fewer;
+    marked.fallback_scsv = true;
+    tlsneg_tracker_client_hello(t, 30, &ks, 200, 65 * S, 0, &o13, &c);
+    tlsneg_tracker_close(t, 30, 65 * S, true);
+    tlsneg_tracker_client_hello(t, 31, &ks, 206, 66 * S, 0, &marked, &c);
+    char note[TLSNEG_VERDICT_TEXT_MAX] = "";
+    if (find(&c, FALLBACK)) {
+        tlsneg_verdict_note(find(&c, FALLBACK), false, note, sizeof note);
+    }
+    ok(find(&c, FALLBACK) && find(&c, FALLBACK)->rule == TLSNEG_RULE_FALLBACK_RETRY &&
+           strstr(find(&c, FALLBACK)->detail, "the same highest version") &&
+           strcmp(note, "fallback: TLS 1.3 -> TLS 1.3, SCSV") == 0,
+       "marked, at the same highest version: fallback_retry, not fallback_retry_scsv (%s; %s)",
+       find(&c, FALLBACK) ? tlsneg_rules[find(&c, FALLBACK)->rule].name : "none", note);
     tlsneg_answer a13x = answer(TLSNEG_V_TLS13);
     tlsneg_tracker_server_hello(t, 14, 112, 62 * S, &a13x, &c);
     ok(strcmp(text_of(&c, INTOLERANT, TLSNEG_TEXT_INTOLERANT_OF), "key_share") == 0,
@@ -694,6 +714,31 @@ static void parallel_connections(void)
     tlsneg_tracker_free(t);
 }
 
+/* pcaps/synth-supported-versions-malformed.pcap frames 44 and 46 (tshark:
+ * supported_versions 0x2a2a 0x3a3a, GREASE only; alert 70 from the server):
+ * a hello that offers no version, refused as RFC 8446 4.2.1 asks. A retry
+ * from the same client without supported_versions (legacy_version TLS 1.2;
+ * not in the capture, frames 100 and 102 here) falls back from no version,
+ * and its ServerHello shows no intolerance. */
+static void no_version_offered(void)
+{
+    tlsneg_tracker *t = tracker(1000, true);
+    tlsneg_peer_key k = peer(client1, "localhost");
+    tlsneg_verdicts c;
+    tlsneg_offer grease = {.has_supported_versions = true,
+                           .tls13_extensions = TLSNEG_OFFER_KEY_SHARE | TLSNEG_OFFER_PSK_MODES};
+    tlsneg_offer o12 = offer_max(TLSNEG_V_TLS12);
+    tlsneg_tracker_client_hello(t, 0, &k, 44, 0, 0, &grease, &c);
+    tlsneg_tracker_alert(t, 0, S / 100, 70, true, true, &c);
+    tlsneg_tracker_client_hello(t, 1, &k, 100, S, 0, &o12, &c);
+    ok(!find(&c, FALLBACK), "a retry of a hello that offered no known version is no fallback");
+    tlsneg_answer a12 = answer(TLSNEG_V_TLS12);
+    tlsneg_tracker_server_hello(t, 1, 102, S, &a12, &c);
+    ok(!find(&c, INTOLERANT),
+       "refusing a supported_versions of GREASE only is no intolerance of the extension");
+    tlsneg_tracker_free(t);
+}
+
 int main(void)
 {
     story_words();
@@ -701,6 +746,7 @@ int main(void)
     parallel_connections();
     chain_to_tls10();
     no_false_alarms();
+    no_version_offered();
     rejected_inconsistent_datagram();
     ignored_scsv();
     resumption();
