@@ -217,6 +217,9 @@ static void check_supported_versions_duplicate(const judge *j)
     list_init(&l);
     for (size_t i = 0; i < f->num_offered; i++) {
         unsigned seen = 0, count = 0;
+        if (tlsneg_is_grease(f->offered[i])) {
+            continue; /* no version: RFC 8701 reserves it to be ignored */
+        }
         for (size_t k = 0; k < f->num_offered; k++) {
             seen += k < i && f->offered[k] == f->offered[i];
             count += f->offered[k] == f->offered[i];

@@ -22,7 +22,9 @@ static void probe_line(tlsneg_buf *out, const tlsneg_probe_seen *ps)
     if (with) {
         /* "probed with ..." -> "probed SERVER:PORT with ..." */
         size_t at = (size_t)(with - text) + 7;
-        tlsneg_buf_printf(out, "%s %.*s%s:%u%s %s", ps->client, (int)at, text, ps->server, ps->port,
+        bool v6 = strchr(ps->server, ':') != NULL; /* [2001:db8::3]:443, as the endpoints */
+        tlsneg_buf_printf(out, "%s %.*s%s%s%s:%u%s %s", ps->client, (int)at, text, v6 ? "[" : "",
+                          ps->server, v6 ? "]" : "", ps->port,
                           tlsneg_out_transport_label((tlsneg_wire)ps->transport), text + at);
     } else {
         tlsneg_buf_printf(out, "%s %s", ps->client, text);

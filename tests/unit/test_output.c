@@ -492,8 +492,40 @@ static void repeated_ends(void)
     free(text);
 }
 
+/* probe_ipv6: a probe's report line names an IPv6 server in brackets, as
+ * the server blocks do ("2001:db8::2:443" reads as an address alone). */
+static void probe_ipv6(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    tlsneg_out *o = tlsneg_out_new(TLSNEG_OUT_REPORT, mem);
+    tlsneg_out_header(o);
+    tlsneg_out_frame fr = frame(4, true);
+    tlsneg_out_msg m = client_hello(NULL);
+    tlsneg_kept_verdict v;
+    memset(&v, 0, sizeof v);
+    v.kind = TLSNEG_VERDICT_PROBE;
+    v.probe = (tlsneg_probe){.first_frame = 4,
+                             .hellos = 3,
+                             .first_us = 1700000000000042u,
+                             .last_us = 1700000000500042u,
+                             .lowest = 0x0301,
+                             .highest = 0x0304};
+    m.verdicts = &v;
+    m.num_verdicts = 1;
+    tlsneg_out_message(o, &fr, &m);
+    tlsneg_out_end(o);
+    tlsneg_out_free(o);
+    fclose(mem);
+    ok(strstr(text, "2001:db8::1 probed [2001:db8::2]:443 with 3 hellos") != NULL,
+       "report: a probe of an IPv6 server names it in brackets: %s", text);
+    free(text);
+}
+
 int main(void)
 {
+    probe_ipv6();
     repeated_ends();
     addresses();
     json_escape();
