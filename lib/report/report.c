@@ -298,7 +298,7 @@ void tlsneg_report_write(const tlsneg_totals *t, FILE *out)
             intolerant);
     print_probes(t, out);
     print_verdicts(t, out);
-    fprintf(out, "\n--- Servers (address:port SNI) ---\n");
+    fprintf(out, "\n--- Servers (address:port, the transport over UDP, SNI) ---\n");
     tlsneg_buf a = {0};
     for (size_t i = 0; i < num; i++) {
         print_server(list[i], &a, out);

@@ -266,7 +266,7 @@ def report_facts(report):
                       r"retries; (\d+) servers with a version_intolerance verdict", report)
     totals = [int(x) for x in first.groups()]
     servers, key = {}, None
-    section = report.split("--- Servers (address:port SNI) ---\n", 1)[1].split("\n--- ", 1)[0]
+    section = report.split("--- Servers (address:port, the transport over UDP, SNI) ---\n", 1)[1].split("\n--- ", 1)[0]
     for line in section.splitlines():
         if not line.startswith("  "):
             label, sni = line.split(" ", 1)
