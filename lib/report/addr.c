@@ -76,3 +76,12 @@ const char *tlsneg_out_transport_label(tlsneg_wire transport)
 {
     return transports[transport_of(transport)].label;
 }
+
+const char *tlsneg_out_server_label(const tlsneg_out_addr *a, tlsneg_wire transport, char *buf,
+                                    size_t len)
+{
+    char endpoint[TLSNEG_ENDPOINT_TEXT_MAX];
+    snprintf(buf, len, "%s%s", tlsneg_out_endpoint_text(a, endpoint, sizeof endpoint),
+             tlsneg_out_transport_label(transport));
+    return buf;
+}

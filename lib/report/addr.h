@@ -48,4 +48,11 @@ const char *tlsneg_out_transport_name(tlsneg_wire transport);
  * the same TCP port. */
 const char *tlsneg_out_transport_label(tlsneg_wire transport);
 
+/* tlsneg_out_server_label writes a server's label into buf (len bytes): its
+ * endpoint (tlsneg_out_endpoint_text) and its transport's label, as the
+ * report names servers and probes: "[2001:db8::1]:443 udp/QUIC". Returns
+ * buf. */
+const char *tlsneg_out_server_label(const tlsneg_out_addr *a, tlsneg_wire transport, char *buf,
+                                    size_t len);
+
 #endif

@@ -20,12 +20,10 @@ static void probe_line(tlsneg_buf *out, const tlsneg_probe_seen *ps)
     tlsneg_probe_text(&ps->p, text, sizeof text);
     const char *with = strstr(text, "probed with");
     if (with) {
-        /* "probed with ..." -> "probed SERVER:PORT with ..." */
+        /* "probed with ..." -> "probed SERVER:PORT with ...", the server
+         * labelled as in its block ([IPv6]:port, udp/QUIC) */
         size_t at = (size_t)(with - text) + 7;
-        bool v6 = strchr(ps->server, ':') != NULL; /* [2001:db8::3]:443, as the endpoints */
-        tlsneg_buf_printf(out, "%s %.*s%s%s%s:%u%s %s", ps->client, (int)at, text, v6 ? "[" : "",
-                          ps->server, v6 ? "]" : "", ps->port,
-                          tlsneg_out_transport_label((tlsneg_wire)ps->transport), text + at);
+        tlsneg_buf_printf(out, "%s %.*s%s %s", ps->client, (int)at, text, ps->label, text + at);
     } else {
         tlsneg_buf_printf(out, "%s %s", ps->client, text);
     }

@@ -114,6 +114,7 @@ void tlsneg_totals_probe(tlsneg_totals *t, const tlsneg_out_frame *fr, const tls
         tlsneg_out_addr_text(e.server, ps->server);
         ps->port = e.server->port;
         ps->transport = (uint8_t)tlsneg_wire_transport((tlsneg_wire)m->facts.wire);
+        tlsneg_out_server_label(e.server, (tlsneg_wire)ps->transport, ps->label, sizeof ps->label);
         if (!tlsneg_map_put(&t->probes, &k, sizeof k, ps)) {
             free(ps);
             return;
@@ -175,10 +176,7 @@ static tlsneg_server_totals *server_of(tlsneg_totals *t, const tlsneg_out_frame 
     s->dtls = transport == TLSNEG_WIRE_DTLS;
     s->sni = tlsneg_strdup(sni);
     tlsneg_out_addr_text(a, s->server);
-    char endpoint[TLSNEG_ENDPOINT_TEXT_MAX];
-    snprintf(s->label, sizeof s->label, "%s%s",
-             tlsneg_out_endpoint_text(a, endpoint, sizeof endpoint),
-             tlsneg_out_transport_label(transport));
+    tlsneg_out_server_label(a, transport, s->label, sizeof s->label);
     if (!s->sni || !tlsneg_map_put(&t->servers, key, n, s)) {
         server_free(s);
         return NULL;

@@ -20,7 +20,8 @@ typedef struct {
     tlsneg_probe p;
     char client[TLSNEG_ADDR_TEXT_MAX], server[TLSNEG_ADDR_TEXT_MAX];
     uint16_t port;
-    uint8_t transport; /* tlsneg_wire_transport of its hellos */
+    uint8_t transport;                  /* tlsneg_wire_transport of its hellos */
+    char label[TLSNEG_SERVER_TEXT_MAX]; /* its server as the report names it */
 } tlsneg_probe_seen;
 
 typedef struct {
