@@ -32,12 +32,19 @@ static void deliver(tlsneg_pcap *p, flow *f, int d, tlsneg_ev *ev)
     p->fn(p->user, ev);
 }
 
+/* ev_start makes ev an event of kind on wire, all else zero, for deliver
+ * to fill. */
+static void ev_start(tlsneg_ev *ev, tlsneg_ev_kind kind, tlsneg_wire wire)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->kind = kind;
+    ev->wire = wire;
+}
+
 void tlsneg_emit(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, tlsneg_ev_kind kind)
 {
     tlsneg_ev ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = kind;
-    ev.wire = wire;
+    ev_start(&ev, kind, wire);
     deliver(p, f, d, &ev);
 }
 
@@ -45,9 +52,7 @@ void tlsneg_emit_alert(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, uint8_t
                        uint8_t description)
 {
     tlsneg_ev ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = TLSNEG_EV_ALERT;
-    ev.wire = wire;
+    ev_start(&ev, TLSNEG_EV_ALERT, wire);
     ev.alert_level = level;
     ev.alert = description;
     deliver(p, f, d, &ev);
@@ -80,9 +85,7 @@ void tlsneg_emit_message(tlsneg_pcap *p, flow *f, int d, tlsneg_wire wire, const
         f->hello_after_hrr[d] = true;
     }
     tlsneg_ev ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = TLSNEG_EV_HELLO;
-    ev.wire = wire;
+    ev_start(&ev, TLSNEG_EV_HELLO, wire);
     ev.has_record = has_rv;
     ev.record_version = rv;
     ev.bytes = msg;
