@@ -23,7 +23,7 @@ typedef struct {
 typedef void (*check_fn)(const judge *j);
 
 static void add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, va_list ap)
-    TLSNEG_PRINTF(3, 0);
+    TLSNEG_PRINTF(3, 0) TLSNEG_COLD;
 
 static void add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, va_list ap)
 {
@@ -44,7 +44,8 @@ void tlsneg_finding_add(tlsneg_findings *out, tlsneg_rule_id rule, const char *f
     va_end(ap);
 }
 
-static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...) TLSNEG_PRINTF(3, 4);
+static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
+    TLSNEG_PRINTF(3, 4) TLSNEG_COLD;
 
 static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
 {

@@ -50,7 +50,7 @@ typedef struct {
 /* tlsneg_finding_add appends a finding to out (counted in dropped when
  * full). */
 void tlsneg_finding_add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, ...)
-    TLSNEG_PRINTF(3, 4);
+    TLSNEG_PRINTF(3, 4) TLSNEG_COLD;
 
 /* tlsneg_check fills out with every rule in breach, in rules.def order. */
 void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in);

@@ -205,7 +205,7 @@ void tlsneg_verdict_add_link(tlsneg_verdict *v, tlsneg_link_role r, uint32_t fra
 void tlsneg_verdict_add_version(tlsneg_verdict *v, tlsneg_version_role r, uint16_t version);
 void tlsneg_verdict_add_text(tlsneg_verdict *v, tlsneg_text_role r, const char *text);
 /* tlsneg_verdict_detail writes v's finding sentence. */
-void tlsneg_verdict_detail(tlsneg_verdict *v, const char *fmt, ...) TLSNEG_PRINTF(2, 3);
+void tlsneg_verdict_detail(tlsneg_verdict *v, const char *fmt, ...) TLSNEG_PRINTF(2, 3) TLSNEG_COLD;
 
 /* tlsneg_verdict_well_formed: v is of a kind of verdicts.def, makes its
  * row's rule or variant, carries evidence only in its row's roles and a

@@ -20,6 +20,15 @@
 #define TLSNEG_PRINTF(fmt, args)
 #endif
 
+/* TLSNEG_COLD on a function says calls to it are rare (a rule that fires,
+ * a verdict): GNU compilers move the code that leads to such a call out of
+ * the hot path, so the code run on every message stays small. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TLSNEG_COLD __attribute__((cold))
+#else
+#define TLSNEG_COLD
+#endif
+
 /* The hash family. Values depend on the byte order and on nothing stored:
  * they place entries in tables and recognise bytes seen before within one
  * run, and are never written out or kept across runs. */
