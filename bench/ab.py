@@ -14,13 +14,19 @@ BUILD_A and BUILD_B are build folders with tlsneg.so and tlsneg-pcap
                 tshark with A's plugin, with B's; per connection after start-up.
                 Also tlsneg-pcap A and B (one thread; --jsonl, --report), the
                 same way. Independent of the load.
-  wall, CPU     --rounds rounds; each round runs plain tshark, A and B (tshark
-                -r FILE > /dev/null, and -q -z tlsneg,jsonl), then tlsneg-pcap
-                A and B (-q --jsonl FILE, one thread and two), in an order that
-                alternates from round to round. Ratios to plain tshark of the
-                same round, and B / A of the same round, median over rounds.
+  wall, CPU     --rounds rounds; each round runs plain tshark, A, B and A'
+                (below; tshark -r FILE > /dev/null, and -q -z tlsneg,jsonl),
+                then tlsneg-pcap A, B and A' (-q --jsonl FILE, one thread and
+                two), in an order that rotates from round to round. Ratios to
+                plain tshark of the same round, and B / A and A' / A of the
+                same round, median over rounds.
                 tlsneg-pcap's runs of a few hundredths of a second are repeated
                 until each adds up to --pcap-time seconds, best kept per round.
+  noise         A' is A's plugin and A's tlsneg-pcap copied once more: the
+                same bytes, run in every round like A and B. A' / A is what
+                the machine's noise makes of no change at all, measured in
+                the same rounds as B / A; a B / A inside A' / A's spread over
+                the rounds is a difference this run cannot show.
   load          the 1-minute load average at every round's start.
 
 Writes Markdown to stdout and --out. Nothing here is a test.
@@ -28,6 +34,7 @@ Writes Markdown to stdout and --out. Nothing here is a test.
 import argparse
 import datetime
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -69,22 +76,22 @@ def derandom(work):
 
 
 def pcap_run(tool, capture, threads, min_time):
-    """Best wall and its CPU of tlsneg-pcap runs adding up to min_time s."""
+    """Best wall and its CPU (user + system, from wait4: microseconds, where
+    /usr/bin/time gives hundredths) of tlsneg-pcap runs adding up to
+    min_time s."""
     best, spent, runs = None, 0.0, 0
-    with tempfile.TemporaryDirectory() as tmp:
-        tfile = os.path.join(tmp, "time")
-        while runs < 1 or (spent < min_time and runs < 100):
-            t0 = time.perf_counter()
-            subprocess.run(["/usr/bin/time", "-v", "-o", tfile, tool, "-q", "--threads",
-                            str(threads), "--jsonl", capture],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-            wall = time.perf_counter() - t0
-            r = benchmod._read_time(tfile)
-            r["wall"] = wall
-            spent += wall
-            runs += 1
-            if best is None or wall < best["wall"]:
-                best = r
+    while runs < 1 or (spent < min_time and runs < 100):
+        t0 = time.perf_counter()
+        p = subprocess.Popen([tool, "-q", "--threads", str(threads), "--jsonl", capture],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError("%s failed on %s" % (tool, capture))
+        spent += wall
+        runs += 1
+        if best is None or wall < best["wall"]:
+            best = {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss": ru.ru_maxrss}
     best["runs"] = runs
     return best
 
@@ -128,8 +135,14 @@ def main(argv):
     boxes = {"plain": plain_box(os.path.join(a.new, "tlsneg.so"))}
     for k, d in builds.items():
         boxes[k] = TsharkBox(os.path.join(d, "tlsneg.so"))
+    # A': A's plugin in a box of its own and A's tlsneg-pcap copied, the
+    # same bytes under another name: the noise of no change
+    boxes["C"] = TsharkBox(os.path.join(a.base, "tlsneg.so"))
+    pcap_tools = {k: os.path.join(d, "tlsneg-pcap") for k, d in builds.items()}
+    pcap_tools["C"] = os.path.join(work, "tlsneg-pcap-A-copy")
+    shutil.copy2(pcap_tools["A"], pcap_tools["C"])
     modes = {"plain": Mode("plain", boxes["plain"], ["-r", "{FILE}"])}
-    for k in builds:
+    for k in ("A", "B", "C"):
         modes[k] = Mode(k, boxes[k], ["-r", "{FILE}"])
         modes[k + " jsonl"] = Mode(k + " jsonl", boxes[k], ["-r", "{FILE}", "-q", "-z",
                                                            "tlsneg,jsonl"])
@@ -157,22 +170,20 @@ def main(argv):
                 ir = pcap_instructions(tool, cap_slice, mode)
                 ir0 = pcap_instructions(tool, empty, mode)
                 cg["pcap %s %s" % (k, mode)] = (ir, ir0, (ir - ir0) / slice_n)
-    rows = {k: [] for k in ("load", "plain", "A", "B", "A jsonl", "B jsonl",
-                             "pA1", "pB1", "pA2", "pB2")}
+    rows = {k: [] for k in ("load", "plain", "A", "B", "C", "A jsonl", "B jsonl", "C jsonl",
+                             "pA1", "pB1", "pC1", "pA2", "pB2", "pC2")}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(a.rounds):
             rows["load"].append(load1())
-            order = ["plain", "A", "B", "A jsonl", "B jsonl"]
-            if r % 2:
-                order = ["plain", "B", "A", "B jsonl", "A jsonl"]
+            # A, B and A' take each place in turn, round after round
+            trio = ["A", "B", "C"]
+            trio = trio[r % 3:] + trio[:r % 3]
+            order = ["plain"] + trio + [k + " jsonl" for k in trio]
             for name in order:
                 rows[name].append(timed_run(modes[name], big, tmp))
-            porder = [("A", 1), ("B", 1), ("A", 2), ("B", 2)]
-            if r % 2:
-                porder = [("B", 1), ("A", 1), ("B", 2), ("A", 2)]
-            for k, th in porder:
-                rows["p%s%d" % (k, th)].append(
-                    pcap_run(os.path.join(builds[k], "tlsneg-pcap"), big, th, a.pcap_time))
+            for th in (1, 2):
+                for k in trio:
+                    rows["p%s%d" % (k, th)].append(pcap_run(pcap_tools[k], big, th, a.pcap_time))
             log("round %d: plain %.2f s, A %.2f s, B %.2f s, load %.2f"
                 % (r + 1, rows["plain"][-1]["wall"], rows["A"][-1]["wall"],
                    rows["B"][-1]["wall"], rows["load"][-1]))
@@ -217,27 +228,37 @@ def main(argv):
               "| command | wall s per round | CPU s per round | wall / plain | CPU / plain |",
               "| --- | --- | --- | ---: | ---: |"]
     for name, label in (("plain", "tshark -r"), ("A", "tshark -r, %s" % an),
-                        ("B", "tshark -r, %s" % bn), ("A jsonl", "-q -z tlsneg,jsonl, %s" % an),
-                        ("B jsonl", "-q -z tlsneg,jsonl, %s" % bn)):
+                        ("B", "tshark -r, %s" % bn), ("C", "tshark -r, %s'" % an),
+                        ("A jsonl", "-q -z tlsneg,jsonl, %s" % an),
+                        ("B jsonl", "-q -z tlsneg,jsonl, %s" % bn),
+                        ("C jsonl", "-q -z tlsneg,jsonl, %s'" % an)):
         lines.append("| %s | %s | %s | %.3fx | %.3fx |" % (
             label, " ".join("%.2f" % x["wall"] for x in rows[name]),
             " ".join("%.2f" % x["cpu"] for x in rows[name]),
             ratio(name, "plain", "wall"), ratio(name, "plain", "cpu")))
     for th in (1, 2):
-        for k, nm in (("A", an), ("B", bn)):
+        for k, nm in (("A", an), ("B", bn), ("C", an + "'")):
             rs = rows["p%s%d" % (k, th)]
             lines.append("| tlsneg-pcap --threads %d, %s (best of %s runs) | %s | %s | | |" % (
                 th, nm, "/".join(str(x["runs"]) for x in rs),
-                " ".join("%.3f" % x["wall"] for x in rs), " ".join("%.2f" % x["cpu"] for x in rs)))
-    lines += ["", "| %s / %s, same round | wall (median; per round) | CPU (median) |" % (bn, an),
-              "| --- | --- | ---: |"]
-    for num, den, label in (("B", "A", "tshark -r"), ("B jsonl", "A jsonl", "-z tlsneg,jsonl"),
-                            ("pB1", "pA1", "tlsneg-pcap, 1 thread"),
-                            ("pB2", "pA2", "tlsneg-pcap, 2 threads")):
-        per = [x["wall"] / y["wall"] for x, y in zip(rows[num], rows[den])]
-        lines.append("| %s | %.3fx; %s | %.3fx |" % (label, med(per),
-                                                       " ".join("%.3f" % p for p in per),
-                                                       ratio(num, den, "cpu")))
+                " ".join("%.3f" % x["wall"] for x in rs), " ".join("%.3f" % x["cpu"] for x in rs)))
+    lines += ["", "Each ratio of the same round, %s / %s beside %s' / %s: the same build "
+              "twice, the noise of this run. A %s / %s inside the spread of %s' / %s is no "
+              "difference this run can show." % (bn, an, an, an, bn, an, an, an), "",
+              "| command | %s / %s wall (median; per round) | %s' / %s wall (median; per round) "
+              "| %s / %s CPU | %s' / %s CPU |" % (bn, an, an, an, bn, an, an, an),
+              "| --- | --- | --- | ---: | ---: |"]
+    for b, c, d, label in (("B", "C", "A", "tshark -r"),
+                           ("B jsonl", "C jsonl", "A jsonl", "-z tlsneg,jsonl"),
+                           ("pB1", "pC1", "pA1", "tlsneg-pcap, 1 thread"),
+                           ("pB2", "pC2", "pA2", "tlsneg-pcap, 2 threads")):
+        cells = []
+        for num in (b, c):
+            per = [x["wall"] / y["wall"] for x, y in zip(rows[num], rows[d])]
+            cells.append("%.3fx; %s" % (med(per), " ".join("%.3f" % p for p in per)))
+        lines.append("| %s | %s | %s | %.3fx | %.3fx |" % (label, cells[0], cells[1],
+                                                           ratio(b, d, "cpu"),
+                                                           ratio(c, d, "cpu")))
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     with open(a.out, "w") as f:
