@@ -4,7 +4,8 @@
 # (default build/tlsneg.so), through tools/wireshark-screenshot.sh (Wireshark under
 # Xvfb; needs wireshark-qt, tshark, xvfb, xdotool, imagemagick).
 #   tools/make-doc-screenshots.sh [PLUGIN.so]
-# README.md shows fallback-chain-columns.png; docs/tutorial.md shows them all, in its
+# README.md shows fallback-chain-columns.png; the tutorial (docs/tutorial.md,
+# docs/tutorial-whole-capture.md, docs/tutorial-exercises.md) shows them all, in its
 # order. About 15 s each on an idle machine.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
