@@ -74,7 +74,7 @@ scenario_go-client-tls12() {
 # HelloRetryRequest asks for secp256r1. Needs GOCLIENT, goclient.go built
 # by Go 1.24 (Debian 12's Go has no post-quantum group), e.g. in the Debian
 # 13 root filesystem of make-pq-captures.sh (a static binary; see
-# pcaps/README.md).
+# pcaps/README-across-connections.md).
 scenario_go-client-hrr() {
     local n=go-client-hrr p=44373
     [ -x "${GOCLIENT:-}" ] || die "$n: set GOCLIENT to a Go 1.24 build of goclient.go"

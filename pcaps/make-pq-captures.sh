@@ -36,7 +36,7 @@
 # (failure included) the processes this script started are killed by pid,
 # the namespaces deleted (their TAP devices go with pqwire.py), the temp dir
 # removed. Each run gives new randoms, keys, ports and timings; the committed
-# captures are the reference pcaps/README.md describes.
+# captures are the reference pcaps/README-post-quantum.md describes.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -21,7 +21,7 @@
 # (chroot ROOT apt-get install python3-aioquic). Each run gives new randoms,
 # keys, ports and timings (the server's ACK may come before or after the
 # second Initial, which moves the frame numbers); the committed capture is
-# the reference pcaps/README.md describes.
+# the reference pcaps/README-post-quantum.md describes.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -25,7 +25,7 @@
 # dovecot-pop3d, vsftpd, prosody, slapd, ldap-utils, postgresql (15),
 # postgresql-client, mariadb-server, mariadb-client, curl, openssl,
 # tshark (wireshark-common: dumpcap), iproute2, util-linux, coreutils.
-# The versions the committed captures were made with are in pcaps/README.md.
+# The versions the committed captures were made with are in pcaps/README-starttls.md.
 #
 # Each run gives new randoms, keys and ports on the client side; the
 # committed captures are the reference that tests/captures/expect/ describes:

@@ -565,7 +565,7 @@ def scenario_resumption_version(path):
     2. A TLS 1.1 ClientHello (legacy 0x0302, the -tls1_2 extensions and suites) offering S;
        the ServerHello echoes S at TLS 1.1 (an abbreviated handshake: ChangeCipherSpec and
        an encrypted Finished follow). OpenSSL will neither offer a session at another
-       version nor resume one (pcaps/README.md), so this one is synthetic."""
+       version nor resume one (pcaps/README-synthetic.md), so this one is synthetic."""
     sid = fixed_bytes("resumption session", 32)
     label = "resumption-1"
     ch1 = openssl_client_hello(label, tls13=False)

@@ -205,7 +205,7 @@ def check_titles(box, cap, name, want, check):
 # A rung of -z tlsneg,ladder: the frame, the seconds since the lane's first
 # attempt, the words with their arrow.
 RUNG = re.compile(r"^ {0,7}(\d+) +(-?\d+\.\d{3})  (.*)$")
-# The captures made by scanners (pcaps/README.md: nmap ssl-enum-ciphers,
+# The captures made by scanners (pcaps/README-across-connections.md: nmap ssl-enum-ciphers,
 # sslscan, testssl.sh against openssl s_server).
 SCANS = ["scan-nmap-tls12.pcap", "scan-nmap-tls13.pcap", "scan-sslscan-tls12.pcap",
          "scan-sslscan-tls13.pcap", "scan-testssl-tls12.pcap", "scan-testssl-tls13.pcap"]

@@ -143,7 +143,7 @@ REPORT_FACTS = {
         "       1  0x0304 0x0303 0x0302 0x0301",
         "       1  legacy 0x0303",
     ],
-    # SSL 2.0 (pcaps/README.md): both connections to 192.0.2.20:443, no SNI; the server's
+    # SSL 2.0 (pcaps/README-synthetic.md): both connections to 192.0.2.20:443, no SNI; the server's
     # SERVER-HELLO puts SSL 2.0 in force, the other connection's ServerHello TLS 1.2; the
     # client's CLIENT-MASTER-KEY is no hello (no server made up from the client's port).
     "pcaps/sslv2-handshake.pcap": [
@@ -151,8 +151,9 @@ REPORT_FACTS = {
         "1 servers; 0 fallback retries; 0 servers with a version_intolerance verdict",
         "192.0.2.20:443 (no SNI)",
         "  in force:          TLS 1.2 x1, SSL 2.0 x1"],
-    # A transient failure (pcaps/README.md): frame 4 reset, frame 10's TLS 1.2 retry completed
-    # in frame 12, frame 25 puts TLS 1.3 in force for the same client and server.
+    # A transient failure (pcaps/README-across-connections.md): frame 4 reset, frame 10's
+    # TLS 1.2 retry completed in frame 12, frame 25 puts TLS 1.3 in force for the same client
+    # and server.
     "pcaps/fallback-transient-failure.pcap": [
         "3 ClientHello, 2 ServerHello/HelloRetryRequest, 0 HelloVerifyRequest, 0 plaintext alerts; "
         "1 servers; 1 fallback retries; 1 servers with a version_intolerance verdict",
@@ -197,7 +198,8 @@ JSONL_TRANSPORTS = {"pcaps/dtls12-openssl.pcap": "dtls",
 
 # Verdict lines that must open as given (frame, server as address:port, SNI, the rule as
 # tlsneg.finding names it, its variant beside it as the expert info's filter), read off the
-# captures (pcaps/README.md): a rejected fallback without a tracked retry, ignored SCSVs
+# captures (pcaps/README-handshakes.md, pcaps/README-across-connections.md,
+# pcaps/README-synthetic.md): a rejected fallback without a tracked retry, ignored SCSVs
 # proven by the sentinel (Java 17) or by an earlier connection.
 VERDICT_FACTS = {
     "pcaps/fallback-scsv-rejected.pcap": [
@@ -259,7 +261,8 @@ REPORT_FACTS["pcaps/pq-hrr-moves-to-pq.pcap"] = [
     "    1 move the client to post-quantum (it shared only classical groups; the server "
     "prefers a post-quantum one it listed)"]
 
-# The scanner captures (pcaps/README.md, their manifests): one line per probe, no verdict.
+# The scanner captures (pcaps/README-across-connections.md, their manifests): one line per
+# probe, no verdict.
 # scan-sslscan-tls13.pcap: 16 ClientHellos from 127.0.0.2 to 127.0.0.3 port 44361, the first in
 # frame 16 (frame.time_relative 0.009405), the last at 0.024126 (0.015 s later); highest offers
 # from SSL 3.0 (frame 16) to TLS 1.3 (frame 39); one hello with 0x5600 (frame 50), answered with
@@ -287,14 +290,14 @@ REPORT_FACTS["pcaps/scan-testssl-tls12.pcap"] = [
 # those streams: 17 (handshake_failure 40, stream 2, no ServerHello before it) and 82, 90, 98
 # (unexpected_message 10, each after its stream's ServerHello): 1 before any ServerHello, 3
 # after one. No RST on those streams, no FIN before an alert or ServerHello; a scanner
-# (pcaps/README.md: a probe, no verdict), so no fallback retry.
+# (pcaps/README-across-connections.md: a probe, no verdict), so no fallback retry.
 REPORT_FACTS["pcaps/scan-sslscan-tls12.pcap"] = [
     "127.0.0.3:44362 (no SNI)",
     "  4 ClientHello, 3 ServerHello, 0 HelloRetryRequest; failures: 1 alerts, 0 resets, 0 closes "
     "before any ServerHello, 3 alerts after a ServerHello; 0 fallback retries",
 ]
-# synth-alerts-after-hello.pcap (pcaps/README.md; tshark -T fields -e frame.number -e ip.src
-# -e tcp.stream -e udp.stream -e tls.handshake.type -e dtls.handshake.type
+# synth-alerts-after-hello.pcap (pcaps/README-synthetic.md; tshark -T fields -e frame.number
+# -e ip.src -e tcp.stream -e udp.stream -e tls.handshake.type -e dtls.handshake.type
 # -e tls.handshake.extensions_server_name -e dtls.handshake.extensions_server_name
 # -e tls.alert_message.level -e tls.alert_message.desc -e dtls.alert_message.level
 # -e dtls.alert_message.desc), one address and port, 192.0.2.20:443. Over UDP (DTLS):
@@ -328,7 +331,7 @@ JSONL_PROBES = {
 }
 
 # fallback-chain.pcap: 4 ClientHellos (1.3, 1.2, 1.1, 1.0) to 127.0.0.3:44331, three answered
-# by alert 40, the last by a TLS 1.0 ServerHello (pcaps/README.md).
+# by alert 40, the last by a TLS 1.0 ServerHello (pcaps/README-across-connections.md).
 CSV_FACTS = {
     "pcaps/fallback-chain.pcap": {
         "server": "127.0.0.3", "port": "44331", "sni": "localhost", "client_hellos": "4",

@@ -32,7 +32,7 @@ SCHEMA = os.path.join(ROOT, "docs", "tlsneg-jsonl.schema.json")
 DOC = os.path.join(ROOT, "docs", "output-formats.md")
 ODD = os.path.join(ROOT, "pcaps", "sni-odd-bytes.pcap")
 # The server names of sni-odd-bytes.pcap as every output renders them, read
-# off its bytes (pcaps/README.md): \xNN for what is not printable ASCII.
+# off its bytes (pcaps/README-handshakes.md): \xNN for what is not printable ASCII.
 ODD_SNIS = ['q"uo"te,comma.example', "cr\\x0d\\x0alf.example", "bad\\xffutf8\\xc3.example"]
 INT_COLUMNS = ("port", "client_hellos", "server_hellos", "hello_retry_requests", "alerts",
                "resets", "closes", "fallbacks", "key_exchange_pq", "key_exchange_classical",

@@ -134,7 +134,7 @@ KNOWN = {
     # next bytes are a ClientHello (frame 9: 16 03 01 02 00 01 ...), the
     # server's a HelloRetryRequest (10), then ClientHello 11, ServerHello
     # 12, all on the control connection (port 21). Wireshark 4.0's FTP
-    # dissector takes only "AUTH TLS" for an upgrade (pcaps/README.md), so
+    # dissector takes only "AUTH TLS" for an upgrade (pcaps/README-starttls.md), so
     # tshark shows these frames as FTP lines and the plugin sees no hello
     # there; tlsneg-pcap reads the upgrade (docs/tlsneg-pcap.md: TLS after
     # a plaintext prefix), and with it that stream's FIN and RST.
@@ -398,7 +398,7 @@ LATE_DUP = "pcaps/late-duplicate-close-notify.pcap"
 
 def late_duplicate_checks(tool, res):
     """Issue 27: a duplicate of an encrypted TLS 1.2 close_notify after both
-    FINs (LATE_DUP, pcaps/README.md). The bytes: frame 15 is frame 10 byte
+    FINs (LATE_DUP, pcaps/README-handshakes.md). The bytes: frame 15 is frame 10 byte
     for byte, an alert record 15 03 03 00 1a of 26 encrypted bytes, after
     FINs in frames 11 and 13 (read off the pcap itself); tshark's own
     dissector shows no plaintext alert in the capture. tlsneg-pcap must
@@ -437,7 +437,7 @@ def late_duplicate_checks(tool, res):
 
 
 # The TCP flows of each STARTTLS capture that go on in TLS after a
-# plaintext prefix, read off their dialogs (pcaps/README.md, the frames
+# plaintext prefix, read off their dialogs (pcaps/README-starttls.md, the frames
 # named there): a positive reply to the upgrade (SMTP 220, IMAP tagged OK,
 # POP3 +OK, FTP 234, XMPP <proceed/>, LDAP success, PostgreSQL 'S'), or
 # MySQL's SSL request. The refused ones (SMTP 454 and 502, PostgreSQL 'N')

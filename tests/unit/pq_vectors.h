@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pq_vectors.h: real post-quantum hellos and the retries after them, as
  * tshark's own dissection gives their bytes (tests/captures/extract_hellos.py),
- * each with the facts tshark reads off it; pcaps/README.md tells how the
- * captures were made. */
+ * each with the facts tshark reads off it; pcaps/README-post-quantum.md tells how
+ * the captures were made. */
 #ifndef TLSNEG_PQ_VECTORS_H
 #define TLSNEG_PQ_VECTORS_H
 

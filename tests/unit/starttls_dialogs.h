@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* starttls_dialogs.h: the plaintext dialogs of the real STARTTLS captures
- * (pcaps/starttls-*.pcap, pcaps/README.md: postfix 3.7, dovecot 2.3,
+ * (pcaps/starttls-*.pcap, pcaps/README-starttls.md: postfix 3.7, dovecot 2.3,
  * PostgreSQL 15, vsftpd 3.0.3, prosody 0.12, slapd 2.5, MariaDB 10.11 with
  * swaks, curl, openssl s_client, psql, lftp, ldapsearch, mariadb), each TCP
  * payload as it was sent, up to the first 16 bytes of each side's first TLS

@@ -2,7 +2,7 @@
 /* test_session.c: the session layer on the event sequences of real captures
  * (session_events.h, lib/replay/events.h format), replayed as a front end would
  * feed them: per connection, in frame order. Expected values are read off
- * the captures (tshark -V, and each pcaps/README.md entry). */
+ * the captures (tshark -V, and each capture's entry in pcaps/README-*.md). */
 #include "analysis/session.h"
 #include "core/util.h"
 #include "core/versions.h"

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Read the post-quantum facts of pcaps/pq-*.pcap off the bytes with tshark's own
-fields (tls.*, tcp.*, ip.*; no tlsneg), for pq.json and pcaps/README.md.
+fields (tls.*, tcp.*, ip.*; no tlsneg), for pq.json and pcaps/README-post-quantum.md.
 
   python3 tests/captures/readoff/pq.py pcaps/pq-*.pcap > tests/captures/readoff/pq.json
-  python3 tests/captures/readoff/pq.py --md pcaps/pq-*.pcap     # the README tables
+  python3 tests/captures/readoff/pq.py --md pcaps/pq-*.pcap     # the README-post-quantum.md tables
 
 Per hello (ClientHello, ServerHello, HelloRetryRequest: the frame where tshark
 shows tls.handshake.type, the one that completes it): TCP stream, sender,
