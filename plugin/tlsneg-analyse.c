@@ -97,6 +97,48 @@ static void remember_conn(const packet_info *pinfo, tlsneg_conn *c, conversation
     last_conn.valid = TRUE;
 }
 
+/* A client's TCP FIN or RST on a conversation tlsneg keeps no state for
+ * yet (no hello or alert there so far): its frame, time and kind, by
+ * conversation, told to the session layer once the conversation's state is
+ * made, so that a server's alert there says it came after the client's
+ * close (as tlsneg-pcap, which sees every FIN, says). Reset with every
+ * capture file. */
+typedef struct {
+    guint64 time_us;
+    guint32 frame;
+    gboolean reset;
+} client_close;
+
+static wmem_map_t *client_closes;
+
+static void keep_client_close(const conversation_t *conv, const tlsneg_event *ev, gboolean reset)
+{
+    gpointer key = GUINT_TO_POINTER(conv->conv_index);
+    if (!client_closes || wmem_map_contains(client_closes, key)) {
+        return; /* the first one is the client's close */
+    }
+    client_close *cc = wmem_new(wmem_file_scope(), client_close);
+    cc->time_us = ev->time_us;
+    cc->frame = ev->frame;
+    cc->reset = reset;
+    wmem_map_insert(client_closes, key, cc);
+}
+
+/* tell_client_close tells the session layer about the client's close kept
+ * for conv, whose state c has just been made. */
+static void tell_client_close(const conversation_t *conv, tlsneg_conn *c)
+{
+    const client_close *cc = client_closes ? (const client_close *)wmem_map_lookup(
+                                                 client_closes, GUINT_TO_POINTER(conv->conv_index))
+                                           : NULL;
+    if (cc) {
+        tlsneg_event ev = {cc->frame,    cc->time_us,          {NULL, 0, 0},
+                           {NULL, 0, 0}, TLSNEG_SENDER_CLIENT, 0};
+        tlsneg_close_result x; /* ends no attempt: c has none yet */
+        tlsneg_session_close(session, c, &ev, cc->reset, &x);
+    }
+}
+
 /* connection returns the session layer's state of this frame's
  * conversation, made on first use. */
 static tlsneg_conn *connection(packet_info *pinfo)
@@ -111,6 +153,7 @@ static tlsneg_conn *connection(packet_info *pinfo)
         c = wmem_new0(wmem_file_scope(), tlsneg_conn);
         c->id = conv->conv_index;
         conversation_add_proto_data(conv, proto_tlsneg, c);
+        tell_client_close(conv, c);
     }
     remember_conn(pinfo, c, conv);
     return c;
@@ -176,7 +219,9 @@ static gboolean analyse_message(msg_result *r, wire_place *place, proto_tree *tr
 /* track_close tells the session layer about a TCP RST or FIN in a
  * connection that has shown a hello or alert, or, from the server, in one
  * where TLS has begun (a ClientHello may be in flight: the session layer
- * holds the ending for it); res keeps it if it ended an attempt. */
+ * holds the ending for it); from the client in any other, it is kept until
+ * the connection shows one (keep_client_close); res keeps it if it ended
+ * an attempt. */
 static frame_result *track_close(guint32 flags, packet_info *pinfo, frame_result *res)
 {
     if (!(flags & 0x005)) { /* FIN 0x001, RST 0x004 */
@@ -193,6 +238,10 @@ static frame_result *track_close(guint32 flags, packet_info *pinfo, frame_result
         ev.sender = tlsneg_tree_tcp_sender(pinfo, conv);
     }
     if (!c) {
+        if (ev.sender == TLSNEG_SENDER_CLIENT) {
+            keep_client_close(conv, &ev, (flags & 0x004) != 0);
+            return res;
+        }
         if (ev.sender != TLSNEG_SENDER_SERVER || !tlsneg_tree_tls_begun(conv)) {
             return res;
         }
@@ -286,6 +335,10 @@ void tlsneg_analyse_init(void)
                                  !tlsneg_prefs.probes};
     session = tlsneg_session_new(&cfg);
     last_conn.valid = FALSE;
+    if (!client_closes) {
+        client_closes = wmem_map_new_autoreset(wmem_epan_scope(), wmem_file_scope(), g_direct_hash,
+                                               g_direct_equal);
+    }
 }
 
 void tlsneg_analyse_cleanup(void)

@@ -82,6 +82,8 @@ static void result_init(tlsneg_result *out)
     out->alert_from_server = false;
     out->alert_ends = false;
     out->alert_after_server_hello = false;
+    out->alert_after_close = 0;
+    out->alert_after_close_cause = TLSNEG_CAUSE_NONE;
     out->from_client = false;
     out->keep_facts = false;
     out->retransmission_of = 0;
@@ -229,10 +231,14 @@ static void track_client_hello(tlsneg_tracker *t, const tlsneg_conn *c, const tl
 }
 
 /* hold_early: the server ended c (cause, alert) before its ClientHello
- * was complete; the first such ending is kept for that attempt. */
+ * was complete; the first such ending is kept for that attempt. Not after
+ * a ServerHello on c (it answered a ClientHello the capture lacks), nor
+ * once the client has closed or reset c: no ClientHello can complete on c
+ * then, and the ending is told as it comes. */
 static bool hold_early(tlsneg_conn *c, const tlsneg_event *ev, uint8_t cause, uint8_t alert)
 {
-    if (c->has_client_hello || ev->sender != TLSNEG_SENDER_SERVER || c->early_frame) {
+    if (c->has_client_hello || ev->sender != TLSNEG_SENDER_SERVER || c->early_frame ||
+        c->server_hello_seen || c->closed_frame[0]) {
         return false;
     }
     c->early_frame = ev->frame;
@@ -449,6 +455,12 @@ void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
         out->alert_from_server = ev->sender == TLSNEG_SENDER_SERVER;
         out->from_client = ev->sender == TLSNEG_SENDER_CLIENT;
     }
+    /* The other side's close or reset before it: [0] the client's. */
+    int peer = out->alert_from_server ? 0 : out->from_client ? 1 : -1;
+    if (peer >= 0 && c->closed_frame[peer]) {
+        out->alert_after_close = c->closed_frame[peer];
+        out->alert_after_close_cause = c->closed_cause[peer];
+    }
     conn_sni(out, c);
     out->client_hello_frame = c->client_hello_frame;
     tlsneg_check_input in = {.client_hello = c->client_hello,
@@ -479,10 +491,30 @@ void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     }
 }
 
+/* keep_close keeps on c the first FIN or RST of ev's sender (its side:
+ * the ClientHello's sender is the client, before any the transport tells),
+ * unless the connection was reset already (tlsneg-pcap reports a
+ * connection's first RST only). */
+static void keep_close(tlsneg_conn *c, const tlsneg_event *ev, bool reset)
+{
+    int side = c->has_client_hello                  ? !tlsneg_session_from_client(c, &ev->src)
+               : ev->sender == TLSNEG_SENDER_CLIENT ? 0
+               : ev->sender == TLSNEG_SENDER_SERVER ? 1
+                                                    : -1;
+    bool was_reset =
+        c->closed_cause[0] == TLSNEG_CAUSE_RESET || c->closed_cause[1] == TLSNEG_CAUSE_RESET;
+    if (side < 0 || c->closed_frame[side] || (reset && was_reset)) {
+        return;
+    }
+    c->closed_frame[side] = ev->frame;
+    c->closed_cause[side] = reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE;
+}
+
 void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev, bool reset,
                           tlsneg_close_result *out)
 {
     memset(out, 0, sizeof *out);
+    keep_close(c, ev, reset);
     tlsneg_tracker *t = tracker_of(s);
     if (!t || hold_early(c, ev, reset ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE, 0)) {
         return;

@@ -90,6 +90,13 @@ typedef struct {
     uint64_t early_time_us;
     uint8_t early_cause; /* tlsneg_cause */
     uint8_t early_alert; /* the alert's description */
+    /* The first TCP FIN or RST each side sent, [0] the client's and [1]
+     * the server's (before any ClientHello, the sender the transport
+     * tells), and which (TLSNEG_CAUSE_CLOSE, TLSNEG_CAUSE_RESET); only the
+     * connection's first RST counts, as a reset ends it. 0: none yet. An
+     * alert after the other side's says so (alert_after_close). */
+    uint32_t closed_frame[2];
+    uint8_t closed_cause[2];
     /* The connection's ClientHello offered a post-quantum group. */
     bool client_pq_offered;
     /* The connection's HelloRetryRequest (hrr.h): what it asked for (frame
@@ -147,6 +154,13 @@ typedef struct {
      * showed no ClientHello, since it began
      * (pcaps/synth-alerts-after-hello.pcap frame 22); false before any. */
     bool alert_after_server_hello;
+    /* The alert came after the other side had closed (its first TCP FIN)
+     * or reset the connection: that frame, and which (TLSNEG_CAUSE_CLOSE,
+     * TLSNEG_CAUSE_RESET); 0 when it had not, or the alert's sender is not
+     * known. The close came first: the alert ended nothing it had not
+     * (pcaps/scan-nmap-tls12.pcap frame 83, after the client's FIN in 82). */
+    uint32_t alert_after_close;
+    uint8_t alert_after_close_cause;
     bool from_client; /* sent by the connection's client */
     /* A new ClientHello: the checks of later messages on the connection
      * need its facts; keep a copy and hand it over with
@@ -244,12 +258,14 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
 void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
                           tlsneg_wire wire, uint8_t level, uint8_t description, tlsneg_result *out);
 
-/* tlsneg_session_close tells about a TCP RST (reset) or FIN on c. A
- * server's ending before c's ClientHello is complete (ev->sender tells the
- * server while c has none) ends no attempt yet: it is held on c, and is the
+/* tlsneg_session_close tells about a TCP RST (reset) or FIN on c (each
+ * side's first is kept on c: the alerts after it say so). A server's
+ * ending before c's ClientHello is complete (ev->sender tells the server
+ * while c has none) ends no attempt yet: it is held on c, and is the
  * failure of the attempt whose ClientHello completes later on c
  * (tlsneg_result.early_frame); so is a server's fatal alert then
- * (tlsneg_result.held). */
+ * (tlsneg_result.held). Not once a ServerHello came on c, or the client
+ * closed or reset it: no ClientHello can complete there any more. */
 void tlsneg_session_close(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev, bool reset,
                           tlsneg_close_result *out);
 

@@ -170,10 +170,12 @@ void tlsneg_replay_event(tlsneg_replay *r, const tlsneg_ev *ev, tlsneg_replay_ou
         return;
     case TLSNEG_EV_FIN:
     case TLSNEG_EV_RST:
-        /* As the plugin: a connection that has shown something, or the
-         * server's ending of one whose ClientHello may be in flight (the
-         * session layer holds it for that attempt). */
-        f = find(r, ev, e.sender == TLSNEG_SENDER_SERVER);
+        /* Every connection's, as tlsneg-pcap: the server's ending of one
+         * whose ClientHello may be in flight (the session layer holds it
+         * for that attempt), the client's close of one that has shown
+         * nothing yet (a server's alert after it says so; the plugin keeps
+         * that close until the connection shows something). */
+        f = find(r, ev, e.sender != TLSNEG_SENDER_UNKNOWN);
         if (f) {
             tlsneg_session_close(r->session, &f->conn, &e, ev->kind == TLSNEG_EV_RST, &out->close);
             out->has_close = true;

@@ -101,7 +101,9 @@ void tlsneg_out_header(tlsneg_out *o);
  * ClientHello whose attempt it made fail: its outcome record is written
  * right after that ClientHello's hello record, with the attempt's frame and
  * SNI; so is a TCP reset or close the session layer held (early_frame). An
- * alert whose ClientHello never comes is written at the end, as it came. */
+ * alert whose ClientHello never comes is written at the end, as it came
+ * (the session layer holds none once no ClientHello can complete on its
+ * connection: those are written as they come). */
 void tlsneg_out_message(tlsneg_out *o, const tlsneg_out_frame *fr, const tlsneg_out_msg *m);
 /* tlsneg_out_close takes a TCP RST (cause TLSNEG_CAUSE_RESET) or FIN
  * (TLSNEG_CAUSE_CLOSE) in frame fr that ended the attempt of ClientHello

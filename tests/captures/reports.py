@@ -416,6 +416,16 @@ def main():
                     if '"record":"hello"' in l or '"record":"outcome"' in l}
             res.check(have == {want}, f"{capture}: every JSON record says transport {want}",
                       f"{have}")
+        # synth-alerts-after-hello.pcap frame 22, the server's alert after the ServerHello
+        # (18) of a connection with no ClientHello (REPORT_FACTS above): written as it
+        # comes, in frame order (between frame 18's records and frame 27's hello).
+        name = box.add_capture(run.resolve_capture("pcaps/synth-alerts-after-hello.pcap"))
+        lines = box.run(["-r", name, "-q", "-z", "tlsneg,jsonl"]).stdout.splitlines()
+        frames = [r["frame"] for r in map(json.loads, lines)
+                  if r.get("record") in ("hello", "outcome")]
+        res.check(22 in frames and frames == sorted(frames),
+                  "synth-alerts-after-hello.pcap: the alert after a ServerHello without "
+                  "ClientHello is written in frame order", f"{frames}")
         for capture, want in JSONL_ALERT_TRANSPORTS.items():
             name = box.add_capture(run.resolve_capture(capture))
             lines = box.run(["-r", name, "-q", "-z", "tlsneg,jsonl"]).stdout.splitlines()
@@ -484,13 +494,23 @@ def main():
         res.check(sent_by_server and frame4[0][5] == "50",
                   "scan-testssl-tls12.pcap frame 4 (with Decode As): tlsneg.alert 50, sent from "
                   "the port frame 1's SYN went to", f"{rows}")
-        outcomes = [json.loads(l) for l in box.run(
-            ["-r", name] + decode + ["-q", "-z", "tlsneg,jsonl"]).stdout.splitlines()
-            if '"record":"outcome"' in l and '"frame":4,' in l]
+        records = [json.loads(l) for l in box.run(
+            ["-r", name] + decode + ["-q", "-z", "tlsneg,jsonl"]).stdout.splitlines()]
+        outcomes = [r for r in records if r.get("record") == "outcome" and r["frame"] == 4]
         res.check(sent_by_server and [(o["from_server"], o["client_port"], o["port"])
                                       for o in outcomes] == [(True, 38538, 44366)],
                   "... the alert before any ClientHello is the server's (from_server), as the "
                   "SYN tells", f"{outcomes}")
+        # Frame 3 (tcp.flags 0x011, FIN-ACK, from port 38538 before any payload) is the
+        # client's close: the alert comes after it, and no ClientHello can complete on the
+        # connection any more, so its record is written in frame order, before the first
+        # hello record (frame 8), with attempt_frame 0.
+        fin3 = [r for r in rows if r[0] == "3"]
+        frames = [r["frame"] for r in records if r.get("record") in ("hello", "outcome")]
+        res.check(fin3 and fin3[0][1] == "0x0011" and fin3[0][2] == "38538" and
+                  [o["attempt_frame"] for o in outcomes] == [0] and frames == sorted(frames),
+                  "... after the client's FIN of frame 3, written in frame order with "
+                  "attempt_frame 0", f"{outcomes} {frames[:5]}")
         # A filter narrows every output: only the retry's frames.
         name = box.add_capture(run.resolve_capture("pcaps/intolerant-rst.pcap"))
         lines = box.run(["-r", name, "-q", "-z", "tlsneg,jsonl,tlsneg.fallback"]).stdout.splitlines()
