@@ -165,6 +165,8 @@ void tlsneg_cache_keep_result(msg_result *r, const tlsneg_result *x, tlsneg_conn
     r->alert_from_server = x->alert_from_server;
     r->alert_ends = x->alert_ends;
     r->alert_after_server_hello = x->alert_after_server_hello;
+    r->alert_after_close = x->alert_after_close;
+    r->alert_after_close_cause = x->alert_after_close_cause;
     r->from_client = x->from_client;
     r->client_hello_frame = x->client_hello_frame;
     r->retransmission_of = x->retransmission_of;

@@ -56,6 +56,7 @@ int hf_findings_dropped = -1;
 int hf_alert = -1;
 int hf_alert_level = -1;
 int hf_client_hello_frame = -1;
+int hf_after_peer_frame = -1;
 int hf_retransmission_of = -1;
 int hf_fallback = -1;
 int hf_fallback_prev_frame = -1;
@@ -393,6 +394,12 @@ static hf_register_info fields_hf[] = {
      {"ClientHello in frame", "tlsneg.client_hello_frame", FT_FRAMENUM, BASE_NONE,
       FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0,
       "The last ClientHello of this connection, which the alert answers", HFILL}},
+    {&hf_after_peer_frame,
+     {"After the other side's close in frame", "tlsneg.after_peer_frame", FT_FRAMENUM, BASE_NONE,
+      NULL, 0x0,
+      "The other side's first TCP FIN, or the connection's RST, before this alert: the alert "
+      "follows that close and is not counted as a failure of its own",
+      HFILL}},
     {&hf_retransmission_of,
      {"Retransmission of frame", "tlsneg.retransmission_of", FT_FRAMENUM, BASE_NONE,
       FRAMENUM_TYPE(FT_FRAMENUM_DUP_ACK), 0x0,

@@ -48,6 +48,7 @@ extern int hf_findings_dropped;
 extern int hf_alert;
 extern int hf_alert_level;
 extern int hf_client_hello_frame;
+extern int hf_after_peer_frame;
 extern int hf_retransmission_of;
 extern int hf_fallback;
 extern int hf_fallback_prev_frame;

@@ -211,6 +211,7 @@ void tlsneg_render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
         tlsneg_item_string(st, hf_summary,
                            tlsneg_alert_summary(r->alert_level, r->alert_description, r->alert_ends,
                                                 r->alert_from_server, r->client_hello_frame != 0,
+                                                r->alert_after_close_cause, r->alert_after_close,
                                                 summary, sizeof summary));
     }
     tlsneg_item_uint(st, hf_alert, r->alert_description);
@@ -219,6 +220,9 @@ void tlsneg_render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
     }
     if (r->client_hello_frame) {
         tlsneg_item_uint(st, hf_client_hello_frame, r->client_hello_frame);
+    }
+    if (r->alert_after_close) {
+        tlsneg_item_uint(st, hf_after_peer_frame, r->alert_after_close);
     }
     render_verdicts(st, r);
     render_findings(st, pinfo, r, FALSE); /* an alert's: verdicts, no DTLS RFC */

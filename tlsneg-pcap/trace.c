@@ -53,7 +53,8 @@ void tlsneg_trace_alert(FILE *o, const tlsneg_ev *ev, const tlsneg_result *x)
             (unsigned long long)ev->conn, ev->alert, name ? name : "unknown",
             levels[x->alert_level < 3 ? x->alert_level : 0], side(ev),
             tlsneg_alert_summary(x->alert_level, x->alert_description, x->alert_ends,
-                                 x->alert_from_server, x->client_hello_frame != 0, summary,
+                                 x->alert_from_server, x->client_hello_frame != 0,
+                                 x->alert_after_close_cause, x->alert_after_close, summary,
                                  sizeof summary));
     trace_findings(o, x);
 }

@@ -4,6 +4,7 @@
  * judged by are checks.c's, as for a hello. */
 #include "analysis/checks.h"
 
+#include "analysis/words.h"
 #include "core/alerts.h"
 
 #include <stdio.h>
@@ -16,11 +17,25 @@ static bool closure_alert(uint8_t description)
 }
 
 const char *tlsneg_alert_summary(uint8_t level, uint8_t description, bool ends, bool from_server,
-                                 bool after_client_hello, char *buf, size_t buf_len)
+                                 bool after_client_hello, uint8_t after_cause, uint32_t after_frame,
+                                 char *buf, size_t buf_len)
 {
     const char *name = tlsneg_alert_name(description);
-    const char *who = !after_client_hello ? "A peer" : from_server ? "The server" : "The client";
+    /* A sender known to have closed after the other side: named. */
+    const char *who = !after_client_hello && !after_frame ? "A peer"
+                      : from_server                       ? "The server"
+                                                          : "The client";
     const char *what = "";
+    if (after_frame) {
+        /* The other side had closed or reset the connection before: the
+         * alert follows that, whatever it would have ended. */
+        char after[96];
+        snprintf(
+            buf, buf_len, "%s sends alert %s (%u)%s %s.", who, name ? name : "unknown", description,
+            level == TLSNEG_ALERT_WARNING ? " as a warning" : "",
+            tlsneg_after_close_text(from_server, after_cause, after_frame, after, sizeof after));
+        return buf;
+    }
     if (ends && level == TLSNEG_ALERT_WARNING) {
         what = " as a warning, an error in TLS 1.3 whatever its level: the handshake fails";
     } else if (ends) {

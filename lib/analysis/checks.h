@@ -65,8 +65,12 @@ bool tlsneg_alert_ends_handshake(uint8_t level, uint8_t description, bool tls13)
 
 /* tlsneg_alert_summary writes one plain sentence about an alert (level,
  * description; ends: what tlsneg_alert_ends_handshake said of it) into buf
- * and returns buf. */
+ * and returns buf. after_frame (not 0): the other side's TCP FIN or RST
+ * (after_cause: TLSNEG_CAUSE_CLOSE or _RESET) came before it, in that
+ * frame (tlsneg_result.alert_after_close): the sentence says that instead
+ * of what the alert ends. */
 const char *tlsneg_alert_summary(uint8_t level, uint8_t description, bool ends, bool from_server,
-                                 bool after_client_hello, char *buf, size_t buf_len);
+                                 bool after_client_hello, uint8_t after_cause, uint32_t after_frame,
+                                 char *buf, size_t buf_len);
 
 #endif

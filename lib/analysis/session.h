@@ -157,8 +157,9 @@ typedef struct {
     /* The alert came after the other side had closed (its first TCP FIN)
      * or reset the connection: that frame, and which (TLSNEG_CAUSE_CLOSE,
      * TLSNEG_CAUSE_RESET); 0 when it had not, or the alert's sender is not
-     * known. The close came first: the alert ended nothing it had not
-     * (pcaps/scan-nmap-tls12.pcap frame 83, after the client's FIN in 82). */
+     * known. The close came first in the capture: the outputs count the
+     * alert apart from the failures (pcaps/scan-nmap-tls12.pcap frame 83,
+     * after the client's FIN in 82). */
     uint32_t alert_after_close;
     uint8_t alert_after_close_cause;
     bool from_client; /* sent by the connection's client */

@@ -95,6 +95,14 @@ const char *tlsneg_failure_text(uint8_t cause, uint8_t alert, uint32_t frame, ch
     return buf;
 }
 
+const char *tlsneg_after_close_text(bool by_client, uint8_t cause, uint32_t frame, char *buf,
+                                    size_t buf_len)
+{
+    snprintf(buf, buf_len, "after the %s's %s in frame %u", by_client ? "client" : "server",
+             cause == TLSNEG_CAUSE_RESET ? "RST" : "FIN", frame);
+    return buf;
+}
+
 const char *tlsneg_attempts_text(size_t n, const uint32_t *frames, const uint16_t *versions,
                                  bool dtls, char *buf, size_t buf_len)
 {

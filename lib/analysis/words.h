@@ -28,6 +28,13 @@ const char *tlsneg_cause_text(uint8_t cause, uint8_t alert, char *buf, size_t bu
 const char *tlsneg_failure_text(uint8_t cause, uint8_t alert, uint32_t frame, char *buf,
                                 size_t buf_len);
 
+/* tlsneg_after_close_text says what an alert came after (tlsneg_result's
+ * alert_after_close, its cause): "after the client's FIN in frame 82",
+ * "after the server's RST in frame 6"; by_client: the client closed (the
+ * alert is the server's). */
+const char *tlsneg_after_close_text(bool by_client, uint8_t cause, uint32_t frame, char *buf,
+                                    size_t buf_len);
+
 /* tlsneg_attempts_text writes the n attempts of a chain, oldest first, by
  * the highest version each offered (0: not known; DTLS versions if dtls)
  * and its frame: "TLS 1.3 (frame 4) -> TLS 1.2 (frame 10)". */

@@ -356,6 +356,13 @@ void tlsneg_jsonl_message(tlsneg_buf *out, tlsneg_jsonl_ends *ends, const tlsneg
                        r->alert_ends ? ",\"ends_handshake\":true" : ",\"ends_handshake\":false");
         tlsneg_buf_add(out,
                        r->alert_from_server ? ",\"from_server\":true" : ",\"from_server\":false");
+        if (r->alert_after_close) {
+            /* The other side had closed or reset the connection before. */
+            tlsneg_buf_add(out, r->alert_after_close_cause == TLSNEG_CAUSE_RESET
+                                    ? ",\"after_peer\":\"reset\""
+                                    : ",\"after_peer\":\"close\"");
+            tlsneg_json_keyu(out, "after_peer_frame", r->alert_after_close);
+        }
         json_findings(out, r);
         tlsneg_buf_add(out, "}\n");
         return;

@@ -205,11 +205,19 @@ static void outcome_text(const tlsneg_step *s, char *out, size_t len)
     case TLSNEG_STEP_HELLO_VERIFY_REQUEST:
         snprintf(out, len, "HelloVerifyRequest");
         break;
-    case TLSNEG_STEP_ALERT:
+    case TLSNEG_STEP_ALERT: {
+        char after[96] = "";
+        if (s->after_close) { /* the other side had closed or reset */
+            after[0] = ',';
+            after[1] = ' ';
+            tlsneg_after_close_text(!s->from_client, s->after_close_cause, s->after_close,
+                                    after + 2, sizeof after - 2);
+        }
         name = tlsneg_alert_name(s->alert);
-        snprintf(out, len, "alert %s (%u)%s", name ? name : "unknown", s->alert,
-                 s->warning ? ", warning" : "");
+        snprintf(out, len, "alert %s (%u)%s%s", name ? name : "unknown", s->alert,
+                 s->warning ? ", warning" : "", after);
         break;
+    }
     case TLSNEG_STEP_RESET:
         snprintf(out, len, "TCP reset");
         break;

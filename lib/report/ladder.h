@@ -115,17 +115,20 @@ typedef struct {
     bool dtls;
     bool has_version; /* ClientHello: the highest offer; ServerHello: in force */
     uint16_t version;
-    bool fallback_scsv;  /* ClientHello */
-    uint8_t alert;       /* ALERT: its description */
-    bool warning;        /* ALERT: a warning that does not end the handshake */
-    uint8_t failure;     /* ALERT, RESET, CLOSE: this step made its attempt fail, and how
-                            (a tlsneg_cause, as the session layer judged it); 0: it did not */
-    uint8_t num_groups;  /* ClientHello: its key shares' groups (the first
-                            TLSNEG_LADDER_GROUPS, GREASE left out); ServerHello,
-                            HelloRetryRequest: 1 if it names a group */
-    uint16_t groups[4];  /* TLSNEG_LADDER_GROUPS */
-    const char *finding; /* VERDICT: the rule's finding name (copied) */
-    const char *detail;  /* VERDICT: its sentence (copied) */
+    bool fallback_scsv;        /* ClientHello */
+    uint8_t alert;             /* ALERT: its description */
+    bool warning;              /* ALERT: a warning that does not end the handshake */
+    uint8_t failure;           /* ALERT, RESET, CLOSE: this step made its attempt fail, and how
+                                  (a tlsneg_cause, as the session layer judged it); 0: it did not */
+    uint8_t after_close_cause; /* ALERT after the other side's TCP FIN or RST: which
+                                  (TLSNEG_CAUSE_CLOSE or _RESET), in frame after_close */
+    uint32_t after_close;      /* that frame; 0: none */
+    uint8_t num_groups;        /* ClientHello: its key shares' groups (the first
+                                  TLSNEG_LADDER_GROUPS, GREASE left out); ServerHello,
+                                  HelloRetryRequest: 1 if it names a group */
+    uint16_t groups[4];        /* TLSNEG_LADDER_GROUPS */
+    const char *finding;       /* VERDICT: the rule's finding name (copied) */
+    const char *detail;        /* VERDICT: its sentence (copied) */
 } tlsneg_step;
 
 /* tlsneg_ladder_add adds step s between server (e.g. "192.0.2.1:443",

@@ -96,6 +96,8 @@ void tlsneg_ladder_message(tlsneg_ladder *l, uint64_t conn, const tlsneg_out_fra
         s.warning = m->alert_level == TLSNEG_ALERT_WARNING && !m->alert_ends;
         s.from_client = !m->alert_from_server;
         s.failure = m->failed_attempt ? m->failure_cause : 0;
+        s.after_close = m->alert_after_close;
+        s.after_close_cause = m->alert_after_close_cause;
     } else {
         hello_step(&s, m);
     }

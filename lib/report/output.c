@@ -255,6 +255,8 @@ void tlsneg_out_msg_view(tlsneg_out_msg *out, tlsneg_out_msg_buf *buf, const tls
     out->alert_from_server = x->alert_from_server;
     out->alert_ends = x->alert_ends;
     out->alert_after_server_hello = x->alert_after_server_hello;
+    out->alert_after_close = x->alert_after_close;
+    out->alert_after_close_cause = x->alert_after_close_cause;
     if (!x->is_alert) {
         out->facts = x->facts;
     } else {

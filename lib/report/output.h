@@ -43,6 +43,9 @@ typedef struct {
     uint32_t failed_attempt;     /* an alert: the ClientHello whose attempt it made fail, or 0 */
     uint32_t early_frame; /* a ClientHello: the server's ending before it was complete, or 0 */
     uint32_t hrr_frame;   /* a ClientHello: the HelloRetryRequest it answers, or 0 */
+    /* An alert after the other side's TCP FIN or RST: its frame
+     * (tlsneg_result.alert_after_close), or 0 */
+    uint32_t alert_after_close;
     unsigned num_findings;
     unsigned findings_dropped; /* findings beyond TLSNEG_MAX_FINDINGS: counted, not kept */
     unsigned num_verdicts;
@@ -52,6 +55,7 @@ typedef struct {
     bool alert_from_server;
     bool alert_ends;               /* an alert that ends the handshake (tlsneg_result.alert_ends) */
     bool alert_after_server_hello; /* tlsneg_result.alert_after_server_hello */
+    uint8_t alert_after_close_cause; /* with alert_after_close: TLSNEG_CAUSE_CLOSE or _RESET */
     bool from_client;
     uint8_t failure_cause;  /* an alert that made its attempt fail: how (tlsneg_cause) */
     uint8_t early_cause;    /* with early_frame: how (tlsneg_cause) */

@@ -139,6 +139,12 @@ static void print_server(const tlsneg_server_totals *s, tlsneg_buf *a, FILE *out
         fprintf(out, ", %u alerts after a ServerHello", s->alert_failures_after);
     }
     fprintf(out, "; %u fallback retries", s->fallbacks);
+    if (s->alerts_after_close) {
+        /* The client's FIN or RST came first (tlsneg_result.alert_after_close):
+         * a close before any ServerHello is counted among the closes above,
+         * one after it ends no attempt; the alert is no failure of its own. */
+        fprintf(out, "; %u alerts after the client's close or reset", s->alerts_after_close);
+    }
     if (s->alert_warnings) {
         /* A warning does not end the handshake (tlsneg_alert_ends_handshake). */
         fprintf(out, "; %u warning alerts, no failure", s->alert_warnings);

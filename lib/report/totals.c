@@ -319,7 +319,10 @@ void tlsneg_totals_message(tlsneg_totals *t, const tlsneg_out_frame *fr, const t
     count_findings(t, fr, s, m);
     if (m->is_alert) {
         s->alerts += m->alert_from_server ? 1u : 0u;
-        bool failure = m->alert_from_server && m->alert_ends;
+        bool ends = m->alert_from_server && m->alert_ends;
+        /* After the client's close or reset: counted apart, no failure. */
+        s->alerts_after_close += ends && m->alert_after_close ? 1u : 0u;
+        bool failure = ends && !m->alert_after_close;
         s->alert_failures += failure && !m->alert_after_server_hello ? 1u : 0u;
         s->alert_failures_after += failure && m->alert_after_server_hello ? 1u : 0u;
         s->alert_warnings +=

@@ -51,8 +51,10 @@ typedef struct {
      * tlsneg_alert_ends_handshake) before any ServerHello on their
      * connection since its last ClientHello, and after one
      * (tlsneg_result.alert_after_server_hello); and the warnings that did
-     * not end it. */
-    unsigned alert_failures, alert_failures_after, alert_warnings;
+     * not end it. An alert that would end it but came after the client
+     * had closed or reset the connection (tlsneg_result.alert_after_close)
+     * is none of those failures: counted apart, in alerts_after_close. */
+    unsigned alert_failures, alert_failures_after, alert_warnings, alerts_after_close;
     tlsneg_version_counts offered;  /* highest version offered */
     tlsneg_version_counts in_force; /* version put in force */
     tlsneg_kx_counts kx;            /* key exchange (keyexchange.h) */

@@ -32,6 +32,7 @@
  * that parses walks to exactly num_extensions extensions, lists stay within
  * their caps, and strings are terminated inside their buffers. */
 #include "analysis/checks.h"
+#include "analysis/verdict.h"
 #include "core/facts.h"
 #include "core/hello.h"
 #include "core/versions.h"
@@ -236,9 +237,10 @@ static void check_rules(const tlsneg_hello *h, const tlsneg_facts *f, const cont
         require(buf != NULL);
         uint8_t level = (uint8_t)(i % 3);
         bool ends = tlsneg_alert_ends_handshake(level, description, (description & 1) != 0);
-        require(tlsneg_alert_summary(level, description, ends,
-                                     f->msg_type != TLSNEG_HS_CLIENT_HELLO,
-                                     ctx->client_hello != NULL, buf, sizes[i]) == buf);
+        require(tlsneg_alert_summary(
+                    level, description, ends, f->msg_type != TLSNEG_HS_CLIENT_HELLO,
+                    ctx->client_hello != NULL, i == 1 ? TLSNEG_CAUSE_RESET : TLSNEG_CAUSE_CLOSE,
+                    i == 2 ? description : 0, buf, sizes[i]) == buf);
         require(memchr(buf, '\0', sizes[i]) != NULL);
         free(buf);
     }

@@ -3,6 +3,7 @@
  * (test_checks_kx.c). Real hellos (vectors.h) where a real stack shows the
  * case; otherwise hellos built field by field (checks_fixture.h), so that each
  * test changes one thing and names what it breaks. */
+#include "analysis/verdict.h"
 #include "checks_fixture.h"
 #include "vectors.h"
 
@@ -658,24 +659,40 @@ static void alert_endings(void)
            "%s: %s the handshake", cases[i].what, cases[i].ends ? "ends" : "does not end");
     }
     char buf[256];
-    expect(tlsneg_alert_summary(W, 112, false, true, true, buf, sizeof buf),
+    expect(tlsneg_alert_summary(W, 112, false, true, true, 0, 0, buf, sizeof buf),
            "The server sends alert unrecognized_name (112) as a warning: it does not end the "
            "handshake.",
            "a warning's sentence");
-    expect(tlsneg_alert_summary(F, 112, true, true, true, buf, sizeof buf),
+    expect(tlsneg_alert_summary(F, 112, true, true, true, 0, 0, buf, sizeof buf),
            "The server sends alert unrecognized_name (112): the handshake fails.",
            "a fatal alert's sentence");
-    expect(tlsneg_alert_summary(W, 47, true, false, true, buf, sizeof buf),
+    expect(tlsneg_alert_summary(W, 47, true, false, true, 0, 0, buf, sizeof buf),
            "The client sends alert illegal_parameter (47) as a warning, an error in TLS 1.3 "
            "whatever its level: the handshake fails.",
            "a warning in TLS 1.3");
-    expect(tlsneg_alert_summary(W, 0, false, false, true, buf, sizeof buf),
+    expect(tlsneg_alert_summary(W, 0, false, false, true, 0, 0, buf, sizeof buf),
            "The client sends alert close_notify (0).", "close_notify: neither warning nor failure");
-    expect(tlsneg_alert_summary(N, 40, true, true, false, buf, sizeof buf),
+    expect(tlsneg_alert_summary(N, 40, true, true, false, 0, 0, buf, sizeof buf),
            "A peer sends alert handshake_failure (40): the handshake fails.",
            "no level, no ClientHello yet");
-    expect(tlsneg_alert_summary(W, 112, false, true, true, buf, 20), "The server sends al",
+    expect(tlsneg_alert_summary(W, 112, false, true, true, 0, 0, buf, 20), "The server sends al",
            "cut to the buffer");
+    /* After the other side's FIN or RST (pcaps/scan-nmap-tls12.pcap frame
+     * 83, after the client's FIN in frame 82): said, and not that the
+     * alert makes the handshake fail. */
+    expect(tlsneg_alert_summary(F, 50, true, true, true, TLSNEG_CAUSE_CLOSE, 82, buf, sizeof buf),
+           "The server sends alert decode_error (50) after the client's FIN in frame 82.",
+           "a fatal alert after the client's FIN");
+    expect(tlsneg_alert_summary(F, 50, true, false, true, TLSNEG_CAUSE_RESET, 6, buf, sizeof buf),
+           "The client sends alert decode_error (50) after the server's RST in frame 6.",
+           "a client's alert after the server's RST");
+    expect(tlsneg_alert_summary(F, 50, true, true, false, TLSNEG_CAUSE_CLOSE, 3, buf, sizeof buf),
+           "The server sends alert decode_error (50) after the client's FIN in frame 3.",
+           "no ClientHello: the sender the close tells");
+    expect(tlsneg_alert_summary(W, 112, false, true, true, TLSNEG_CAUSE_CLOSE, 9, buf, sizeof buf),
+           "The server sends alert unrecognized_name (112) as a warning after the client's FIN in "
+           "frame 9.",
+           "a warning after a close");
 }
 
 int main(void)

@@ -278,6 +278,41 @@ static void failures_and_svg(void)
     tlsneg_ladder_free(e);
 }
 
+/* pcaps/scan-nmap-tls12.pcap, tcp.stream 12: ClientHello 70, ServerHello
+ * 81, the client's FIN 82 (no rung: a close after a ServerHello ends no
+ * attempt), the server's fatal decode_error 83: its rung says it came
+ * after the client's FIN. pcaps/intolerant-close.pcap: the client's alert
+ * 7 after the server's FIN 6. */
+static void alert_after_close(void)
+{
+    tlsneg_ladder *l = tlsneg_ladder_new(10);
+    const char *srv = "127.0.0.3:44364", *cli = "127.0.0.2";
+    tlsneg_step s = hello(70, 70, TLSNEG_V_TLS12, false);
+    tlsneg_ladder_add(l, srv, NULL, cli, &s);
+    s = answer(TLSNEG_STEP_SERVER_HELLO, 81, 70, TLSNEG_V_TLS10);
+    tlsneg_ladder_add(l, srv, NULL, cli, &s);
+    s = alert(83, 70, 50);
+    s.after_close = 82;
+    s.after_close_cause = TLSNEG_CAUSE_CLOSE;
+    tlsneg_ladder_add(l, srv, NULL, cli, &s);
+    s = alert(90, 70, 50);
+    s.from_client = true;
+    s.after_close = 89;
+    s.after_close_cause = TLSNEG_CAUSE_RESET;
+    tlsneg_ladder_add(l, srv, NULL, cli, &s);
+    out o = {0};
+    char buf[256];
+    tlsneg_ladder_write(l, collect, &o);
+    ok(ends_with(line_of(&o, 83, buf, sizeof buf),
+                 "-- alert decode_error (50), after the client's FIN in frame 82"),
+       "the server's alert after the client's FIN says so: %s", buf);
+    ok(has(line_of(&o, 90, buf, sizeof buf),
+           "alert decode_error (50), after the server's RST in frame 89 --"),
+       "a client's alert after the server's RST too: %s", buf);
+    ok(strstr(o.text, "failed:") == NULL, "no attempt failed by either");
+    tlsneg_ladder_free(l);
+}
+
 /* widest returns the longest line of text. */
 static size_t widest(const char *text)
 {
@@ -579,6 +614,7 @@ static void from_records(void)
 int main(void)
 {
     failures_and_svg();
+    alert_after_close();
     fallback_chain();
     hrr();
     interleaved();

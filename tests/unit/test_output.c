@@ -327,10 +327,12 @@ static void transport_outputs(void)
     free(j);
 }
 
-/* alerts_around_server_hello writes, as f, two connections to one server:
- * a ClientHello answered by the server's fatal handshake_failure, and a
+/* alerts_around_server_hello writes, as f, three connections to one
+ * server: a ClientHello answered by the server's fatal handshake_failure; a
  * ClientHello, a ServerHello and then the server's fatal
- * unexpected_message (as the session layer says it: after the ServerHello). */
+ * unexpected_message (as the session layer says it: after the
+ * ServerHello); and the same, but the server's fatal decode_error comes
+ * after the client's FIN (as pcaps/scan-nmap-tls12.pcap frames 81-83). */
 static char *alerts_around_server_hello(tlsneg_out_format f)
 {
     char *text = NULL;
@@ -338,7 +340,7 @@ static char *alerts_around_server_hello(tlsneg_out_format f)
     FILE *mem = open_memstream(&text, &len);
     tlsneg_out *o = tlsneg_out_new(f, mem);
     tlsneg_out_header(o);
-    for (unsigned i = 0; i < 2; i++) {
+    for (unsigned i = 0; i < 3; i++) {
         tlsneg_out_frame hf = frame(4 + 10 * i, false);
         hf.src.port = (uint16_t)(50000 + i);
         tlsneg_out_msg m = client_hello("localhost");
@@ -346,7 +348,7 @@ static char *alerts_around_server_hello(tlsneg_out_format f)
         tlsneg_out_frame fr = frame(6 + 10 * i, false);
         fr.src = hf.dst; /* from the server */
         fr.dst = hf.src;
-        if (i == 1) {
+        if (i >= 1) {
             tlsneg_out_msg sh;
             memset(&sh, 0, sizeof sh);
             sh.facts.msg_type = TLSNEG_HS_SERVER_HELLO;
@@ -362,9 +364,14 @@ static char *alerts_around_server_hello(tlsneg_out_format f)
         memset(&a, 0, sizeof a);
         a.is_alert = true;
         a.alert_level = TLSNEG_ALERT_FATAL;
-        a.alert_description = i ? 10 : 40;
+        a.alert_description = i == 2 ? 50 : i ? 10 : 40;
         a.alert_ends = true;
-        a.alert_after_server_hello = i == 1;
+        a.alert_after_server_hello = i >= 1;
+        if (i == 2) { /* the client's FIN came in the frame before */
+            fr.frame++;
+            a.alert_after_close = fr.frame - 1;
+            a.alert_after_close_cause = TLSNEG_CAUSE_CLOSE;
+        }
         a.alert_from_server = true;
         a.client_hello_frame = hf.frame;
         a.sni = "localhost";
@@ -379,14 +386,24 @@ static char *alerts_around_server_hello(tlsneg_out_format f)
 static void alerts_after_server_hello(void)
 {
     char *j = alerts_around_server_hello(TLSNEG_OUT_REPORT);
-    ok(strstr(j, "2 ClientHello, 1 ServerHello, 0 HelloRetryRequest; failures: 1 alerts, 0 "
+    ok(strstr(j, "3 ClientHello, 2 ServerHello, 0 HelloRetryRequest; failures: 1 alerts, 0 "
                  "resets, 0 closes before any ServerHello, 1 alerts after a ServerHello; "
-                 "0 fallback retries\n"),
-       "report: the fatal alert after the ServerHello is not counted before it: %s", j);
+                 "0 fallback retries; 1 alerts after the client's close or reset\n"),
+       "report: the fatal alert after the ServerHello is not counted before it, the one after "
+       "the client's FIN is no failure, counted apart: %s",
+       j);
     free(j);
     j = alerts_around_server_hello(TLSNEG_OUT_CSV);
-    ok(strstr(j, "\n192.0.2.20,443,\"localhost\",2,1,0,2,"),
-       "CSV: the alerts column counts both: %s", j);
+    ok(strstr(j, "\n192.0.2.20,443,\"localhost\",3,2,0,3,"),
+       "CSV: the alerts column counts all three: %s", j);
+    free(j);
+    j = alerts_around_server_hello(TLSNEG_OUT_JSONL);
+    ok(strstr(j, "\"outcome\":\"alert\",\"alert\":50,\"level\":2,\"ends_handshake\":true,"
+                 "\"from_server\":true,\"after_peer\":\"close\",\"after_peer_frame\":27,"
+                 "\"findings\":[]") &&
+           strstr(j, "\"alert\":10,\"level\":2,\"ends_handshake\":true,\"from_server\":true,"
+                     "\"findings\":[]"),
+       "JSON lines: the alert after the client's FIN says so and where, the others do not: %s", j);
     free(j);
 }
 
