@@ -94,9 +94,9 @@ static void quic_close(void *user, uint64_t code)
     /* RFC 9001 4.8: a TLS alert travels as the crypto error 0x100 + its
      * description, without its level: the connection is closed, so the
      * analysis takes it as fatal (TLSNEG_ALERT_NO_LEVEL). */
-    if (code >= 0x100 && code <= 0x1ff) {
-        tlsneg_emit_alert(c->p, c->f, c->d, TLSNEG_WIRE_QUIC, TLSNEG_ALERT_NO_LEVEL,
-                          (uint8_t)(code - 0x100));
+    uint8_t description;
+    if (tlsneg_quic_crypto_alert(code, &description)) {
+        tlsneg_emit_alert(c->p, c->f, c->d, TLSNEG_WIRE_QUIC, TLSNEG_ALERT_NO_LEVEL, description);
     }
 }
 

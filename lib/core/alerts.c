@@ -67,6 +67,15 @@ bool tlsneg_plaintext_alert(const tlsneg_epoch *e, const uint8_t *payload, size_
     return true;
 }
 
+bool tlsneg_quic_crypto_alert(uint64_t code, uint8_t *description)
+{
+    if (code < 0x100 || code > 0x1ff) {
+        return false;
+    }
+    *description = (uint8_t)(code - 0x100);
+    return true;
+}
+
 bool tlsneg_hello_record(const uint8_t *payload, size_t len)
 {
     /* A hello may be cut into records of a byte or more: what is there

@@ -52,6 +52,13 @@ enum { TLSNEG_ALERT_NO_LEVEL = 0, TLSNEG_ALERT_WARNING = 1, TLSNEG_ALERT_FATAL =
 bool tlsneg_plaintext_alert(const tlsneg_epoch *e, const uint8_t *payload, size_t len,
                             uint8_t *level, uint8_t *description);
 
+/* tlsneg_quic_crypto_alert: the error code of a QUIC CONNECTION_CLOSE of
+ * type 0x1c is a TLS alert: a crypto error, 0x0100 + the alert description
+ * (RFC 9001 4.8; the range 0x0100-0x01ff, RFC 9000 20.1). Sets
+ * *description then. Any other transport error is no alert, and neither is
+ * an application close (type 0x1d), whose code is the application's. */
+bool tlsneg_quic_crypto_alert(uint64_t code, uint8_t *description);
+
 /* tlsneg_hello_record: the payload of a handshake record (content type 22)
  * starts with a plaintext ClientHello or ServerHello (msg_type 1 or 2, then
  * a legacy_version of 3.x after the 3-byte length, as far as the record
