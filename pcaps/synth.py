@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Synthetic capture writer for the scenarios no real TLS stack produces on demand.
 
-Standard library only. Writes classic libpcap files (Ethernet, IPv4, TCP or UDP,
-with correct IPv4/TCP/UDP checksums). The output is deterministic: fixed
+Standard library only (but the QUIC scenarios: python3-cryptography). Writes classic
+libpcap files (Ethernet, IPv4, TCP or UDP, with correct IPv4/TCP/UDP checksums), and
+pcapng for a scenario that carries a TLS key log. The output is deterministic: fixed
 addresses, fixed timestamps, fixed "random" bytes, so re-running a scenario
 gives a byte-identical file.
 
 Usage:
-  synth.py OUTDIR [SCENARIO ...]     write OUTDIR/<scenario>.pcap (all scenarios if none given)
+  synth.py OUTDIR [SCENARIO ...]     write OUTDIR/<scenario>.pcap (all scenarios if none given;
+                                     .pcapng for those that carry a key log)
   synth.py --list                    list the scenarios
 
 The pieces (the libpcap writer, TCP/UDP conversations, the TLS, DTLS and QUIC
@@ -556,6 +558,38 @@ def scenario_quic_tls12(path):
         udp_conversations(pcap, convs, 443)
 
 
+def scenario_quic_handshake_close(path):
+    """QUIC v1: the server closes with a TLS alert in an Initial and a Handshake packet.
+
+    One connection (192.0.2.100:49152 -> 192.0.2.20:443), written as pcapng with the
+    connection's handshake secrets in a Decryption Secrets Block, so that Wireshark
+    decrypts its Handshake packet as it would with the endpoints' key log:
+    1. the client's Initial: a TLS 1.3 ClientHello (as in synth-quic-tls12's third);
+    2. the server's Initial: ACK and its TLS 1.3 ServerHello (TLS_AES_128_GCM_SHA256);
+    3. the server closes with CRYPTO_ERROR 0x150 (internal_error, 80) before the client
+       has confirmed the handshake: one CONNECTION_CLOSE in an Initial packet and the
+       same in a Handshake packet, coalesced in one datagram (RFC 9000 10.2.3: the client
+       may not have Handshake keys yet). Only the Initial one is readable without keys."""
+    label = "quic-hs-close"
+    odcid, cscid, sscid = (fixed_bytes(label + x, 8) for x in (" dcid", " scid", " server cid"))
+    ch = quic_client_hello(label, cscid)
+    sh = tls13_server_hello(label, b"", suite=0x1301)
+    secrets = {side: fixed_bytes(label + " " + side + " handshake traffic secret", 32)
+               for side in ("CLIENT", "SERVER")}
+    keylog = "".join("%s_HANDSHAKE_TRAFFIC_SECRET %s %s\n"
+                     % (side, fixed_bytes(label + " client random", 32).hex(), secret.hex())
+                     for side, secret in secrets.items())
+    close = quic_connection_close(ALERT_INTERNAL_ERROR, frame_type=0)
+    handshake_close = quic_long_packet(secrets["SERVER"], 2, cscid, sscid, 0, close)
+    dgrams = [(True, quic_initial(odcid, odcid, cscid, 0, quic_crypto_frame(ch), False)),
+              (False, quic_initial(odcid, cscid, sscid, 0, quic_ack_frame(0)
+                                   + quic_crypto_frame(sh), True)),
+              (False, quic_initial(odcid, cscid, sscid, 1, close, True,
+                                   1200 - len(handshake_close)) + handshake_close)]
+    with PcapngWriter(path, keylog) as pcap:
+        udp_conversations(pcap, [dgrams], 443)
+
+
 def scenario_resumption_version(path):
     """A TLS 1.2 session resumed at TLS 1.1 (resumption_version_change).
 
@@ -794,6 +828,7 @@ SCENARIOS = {
     "synth-malformed": scenario_malformed,
     "synth-dtls13": scenario_dtls13,
     "synth-quic-tls12": scenario_quic_tls12,
+    "synth-quic-handshake-close": scenario_quic_handshake_close,
     "synth-resumption-version": scenario_resumption_version,
     "synth-ignored-scsv-earlier": scenario_ignored_scsv_earlier,
     "synth-key-shares": scenario_key_shares,
@@ -801,6 +836,9 @@ SCENARIOS = {
     "sslv2-handshake": scenario_sslv2_handshake,
     "synth-alerts-after-hello": scenario_alerts_after_hello,
 }
+
+# The scenarios written as pcapng (a key log in the file).
+PCAPNG = {scenario_quic_handshake_close}
 
 
 def main(argv):
@@ -816,7 +854,8 @@ def main(argv):
         if name not in SCENARIOS:
             sys.stderr.write("unknown scenario %s\n" % name)
             return 2
-        SCENARIOS[name]("%s/%s.pcap" % (outdir.rstrip("/"), name))
+        ext = "pcapng" if SCENARIOS[name] in PCAPNG else "pcap"
+        SCENARIOS[name]("%s/%s.%s" % (outdir.rstrip("/"), name, ext))
     return 0
 
 

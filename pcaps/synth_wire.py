@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The pieces of pcaps/synth.py's synthetic captures: a classic libpcap writer
-(Ethernet, IPv4, TCP or UDP, with correct IPv4/TCP/UDP checksums), TCP and UDP
+(Ethernet, IPv4, TCP or UDP, with correct IPv4/TCP/UDP checksums; a pcapng one that
+carries a TLS key log, PcapngWriter), TCP and UDP
 conversations, and TLS, DTLS and QUIC message builders. Standard library only,
 except quic_initial (python3-cryptography, imported when it runs). Deterministic:
 fixed addresses, timestamps and "random" bytes.
@@ -18,8 +19,9 @@ sslv2_client_hello, plus u8/u16/u24 and the vec8/vec16 length prefixes; DTLS:
 dtls_record, dtls_handshake; OpenSSL 3.0's hellos piece by piece (openssl_client_hello,
 openssl_client_extensions, tls13_server_hello, tls12_server_hello, hello_retry_request);
 tcp_connections / udp_conversations for files of independent connections; quic_initial
-(QUIC v1 Initial packets with real packet protection: the only piece that needs more than
-the standard library, python3-cryptography, imported only when a QUIC scenario runs).
+and quic_long_packet (QUIC v1 Initial and Handshake packets with real packet protection:
+the only piece that needs more than the standard library, python3-cryptography, imported
+only when a QUIC scenario runs).
 """
 import hashlib
 import hmac
@@ -95,6 +97,31 @@ class PcapWriter:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class PcapngWriter(PcapWriter):
+    """pcapng file (one section, one Ethernet interface, microsecond timestamps) whose
+    Decryption Secrets Block holds a TLS key log (keylog: its text), so that Wireshark
+    decrypts with it without a key file of its own (pcapng 4.7, secrets type TLSK)."""
+
+    def __init__(self, path, keylog, linktype=LINKTYPE_ETHERNET, snaplen=65535):
+        self._f = open(path, "wb")
+        self.snaplen = snaplen
+        self._block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+        self._block(1, struct.pack("<HHI", linktype, 0, snaplen))
+        secrets = keylog.encode()
+        self._block(0x0A, struct.pack("<II", 0x544C534B, len(secrets)) + secrets)
+
+    def _block(self, block_type, body):
+        body += b"\x00" * (-len(body) % 4)
+        self._f.write(struct.pack("<II", block_type, len(body) + 12) + body
+                      + struct.pack("<I", len(body) + 12))
+
+    def packet(self, frame, ts):
+        usec = int(round(ts * 1e6))
+        cap = frame[: self.snaplen]
+        self._block(6, struct.pack("<IIIII", 0, usec >> 32, usec & 0xFFFFFFFF, len(cap),
+                                   len(frame)) + cap)
 
 
 # ---------------------------------------------------------------- Ethernet / IPv4 / TCP / UDP
@@ -314,6 +341,7 @@ def alert_record(description, version=0x0303, level=2):
 
 # Alert descriptions (RFC 8446 6)
 ALERT_ILLEGAL_PARAMETER, ALERT_DECODE_ERROR, ALERT_PROTOCOL_VERSION = 47, 50, 70
+ALERT_INTERNAL_ERROR = 80
 ALERT_MISSING_EXTENSION, ALERT_UNSUPPORTED_EXTENSION = 109, 110
 
 
@@ -539,9 +567,11 @@ def quic_ack_frame(largest):
             + quic_varint(largest))
 
 
-def quic_connection_close(tls_alert):
-    """CONNECTION_CLOSE (0x1c) with CRYPTO_ERROR 0x100 + alert, raised by a CRYPTO frame."""
-    return u8(0x1C) + quic_varint(0x100 + tls_alert) + quic_varint(0x06) + quic_varint(0)
+def quic_connection_close(tls_alert, frame_type=0x06):
+    """CONNECTION_CLOSE (0x1c) with CRYPTO_ERROR 0x100 + alert, raised by a frame of
+    frame_type (a CRYPTO frame; 0: none in particular)."""
+    return (u8(0x1C) + quic_varint(0x100 + tls_alert) + quic_varint(frame_type)
+            + quic_varint(0))
 
 
 def quic_transport_parameters(scid):
@@ -554,21 +584,29 @@ def quic_transport_parameters(scid):
                      b"".join(quic_varint(i) + quic_varint(len(v)) + v for i, v in params))
 
 
-def quic_initial(original_dcid, dcid, scid, pn, frames, from_server, min_datagram=1200):
-    """One QUIC v1 Initial packet with Initial packet protection (RFC 9001 5): keys from
-    the client's original Destination Connection ID, AES-128-GCM payload, AES-ECB header
-    protection; PADDING frames fill the datagram up to min_datagram bytes (RFC 9000 14.1).
-    AES is not in the standard library: this needs python3-cryptography."""
+def quic_initial_secret(original_dcid, from_server):
+    """The Initial secret of one side (RFC 9001 5.2): from the client's original
+    Destination Connection ID."""
+    initial = hmac.new(QUIC_V1_SALT, original_dcid, hashlib.sha256).digest()  # HKDF-Extract
+    return hkdf_expand_label(initial, "server in" if from_server else "client in", 32)
+
+
+def quic_long_packet(secret, packet_type, dcid, scid, pn, frames, min_datagram=0):
+    """One QUIC v1 long-header packet (RFC 9000 17.2; packet_type 0 Initial, 2
+    Handshake) protected with the keys of secret (RFC 9001 5: AES-128-GCM payload,
+    AES-ECB header protection, as for TLS_AES_128_GCM_SHA256); PADDING frames fill it up
+    to min_datagram bytes (RFC 9000 14.1). AES is not in the standard library: this
+    needs python3-cryptography."""
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-    initial = hmac.new(QUIC_V1_SALT, original_dcid, hashlib.sha256).digest()  # HKDF-Extract
-    secret = hkdf_expand_label(initial, "server in" if from_server else "client in", 32)
     key = hkdf_expand_label(secret, "quic key", 16)
     iv = hkdf_expand_label(secret, "quic iv", 12)
     hp = hkdf_expand_label(secret, "quic hp", 16)
     pn_len = 2
-    head = u8(0xC0 | (pn_len - 1)) + struct.pack("!I", 1) + vec8(dcid) + vec8(scid)
-    head += quic_varint(0)  # no token
+    head = u8(0xC0 | packet_type << 4 | (pn_len - 1)) + struct.pack("!I", 1)
+    head += vec8(dcid) + vec8(scid)
+    if packet_type == 0:
+        head += quic_varint(0)  # no token
     fixed = len(head) + 2 + pn_len + 16  # 2-byte Length field, packet number, AEAD tag
     payload = frames + b"\x00" * max(0, min_datagram - fixed - len(frames))
     header = head + u16(0x4000 | (pn_len + len(payload) + 16)) + pn.to_bytes(pn_len, "big")
@@ -580,3 +618,10 @@ def quic_initial(original_dcid, dcid, scid, pn, frames, from_server, min_datagra
     protected = u8(header[0] ^ (mask[0] & 0x0F)) + header[1:pn_at]
     protected += bytes(a ^ b for a, b in zip(header[pn_at:], mask[1:1 + pn_len]))
     return protected + sealed
+
+
+def quic_initial(original_dcid, dcid, scid, pn, frames, from_server, min_datagram=1200):
+    """One QUIC v1 Initial packet with Initial packet protection (RFC 9001 5): keys from
+    the client's original Destination Connection ID; PADDING up to min_datagram bytes."""
+    return quic_long_packet(quic_initial_secret(original_dcid, from_server), 0, dcid, scid, pn,
+                            frames, min_datagram)

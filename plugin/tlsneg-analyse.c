@@ -196,10 +196,12 @@ static gboolean analyse_message(msg_result *r, wire_place *place, proto_tree *tr
         tlsneg_conn *c = connection(pinfo);
         /* Used while the connection has shown no ClientHello. */
         ev.sender = tlsneg_tree_tcp_sender(pinfo, cached_conversation(pinfo));
-        /* Found in a TLS or DTLS record (tlsneg_tree_find): QUIC's
-         * CONNECTION_CLOSE carries none. */
-        tlsneg_session_alert(session, c, &ev, m->dtls ? TLSNEG_WIRE_DTLS : TLSNEG_WIRE_TLS,
-                             m->alert_level, (guint8)tlsneg_fi_uint(m->anchor), x);
+        /* Found in a TLS or DTLS record, or a QUIC CONNECTION_CLOSE's
+         * crypto error, which carries no level (tlsneg_tree_find). */
+        tlsneg_wire wire = m->quic_close ? TLSNEG_WIRE_QUIC
+                           : m->dtls     ? TLSNEG_WIRE_DTLS
+                                         : TLSNEG_WIRE_TLS;
+        tlsneg_session_alert(session, c, &ev, wire, m->alert_level, m->alert_description, x);
         tlsneg_cache_keep_result(r, x, c);
         return TRUE;
     }

@@ -34,6 +34,7 @@ typedef enum {
     ROLE_QUIC_HEADER_FORM,
     ROLE_QUIC_PACKET_TYPE,
     ROLE_QUIC_PACKET_TYPE_V2,
+    ROLE_QUIC_CC_ERROR_CODE,
     ROLE_COUNT
 } field_role;
 
@@ -64,6 +65,11 @@ static const struct {
     {"quic.header_form", ROLE_QUIC_HEADER_FORM},
     {"quic.long.packet_type", ROLE_QUIC_PACKET_TYPE},
     {"quic.long.packet_type_v2", ROLE_QUIC_PACKET_TYPE_V2},
+    /* The error code of a CONNECTION_CLOSE of type 0x1c (0x1d's is
+     * quic.cc.error_code.app): an item only in the frames that carry one;
+     * tshark primes it before every frame, about 31 instructions
+     * (docs/performance.md). */
+    {"quic.cc.error_code", ROLE_QUIC_CC_ERROR_CODE},
 };
 
 /* Every hfid of every watched name (several fields can share one name),
@@ -110,8 +116,10 @@ static gboolean is_hello_type(guint32 t, gboolean dtls)
  * not in bytes it decrypted, and, DTLS, in epoch 0 (the record header:
  * version, then epoch and sequence number, then the length; TLS: version,
  * length). Sets *level to its level then: the byte before the description,
- * which Wireshark shows as tls.alert_message.level (dtls.). */
-static gboolean plaintext_alert(field_info *fi, field_info *record, gboolean dtls, guint8 *level)
+ * which Wireshark shows as tls.alert_message.level (dtls.), and
+ * *description. */
+static gboolean plaintext_alert(field_info *fi, field_info *record, gboolean dtls, guint8 *level,
+                                guint8 *description)
 {
     gint length_at = dtls ? 10 : 2;
     if (!record || !fi->ds_tvb || !record->ds_tvb || fi->start < 1 ||
@@ -124,16 +132,30 @@ static gboolean plaintext_alert(field_info *fi, field_info *record, gboolean dtl
     tlsneg_epoch e = {.from_start = TRUE, .ccs = keys};
     guint16 len = tvb_get_ntohs(record->ds_tvb, record->start + length_at);
     const guint8 *bytes = tvb_get_ptr(fi->ds_tvb, fi->start - 1, 2);
-    guint8 description;
-    return tlsneg_plaintext_alert(&e, bytes, len, level, &description);
+    return tlsneg_plaintext_alert(&e, bytes, len, level, description);
+}
+
+/* quic_crypto_alert: the error code fi of a CONNECTION_CLOSE of type 0x1c
+ * (quic.cc.error_code; 0x1d's is quic.cc.error_code.app) is a TLS alert by
+ * the library's rule (tlsneg_quic_crypto_alert: a crypto error), sets
+ * *description then. Read in Initial packets only, the ones anyone can
+ * decrypt (RFC 9001 5.2), as tlsneg-pcap reads them: with a key file
+ * Wireshark decrypts Handshake and 1-RTT packets too, and an endpoint that
+ * closes during the handshake may send the same CONNECTION_CLOSE in an
+ * Initial and a Handshake packet (RFC 9000 10.2.3). */
+static gboolean quic_crypto_alert(field_info *fi, gboolean initial, guint8 *description)
+{
+    return initial && tlsneg_quic_crypto_alert(tlsneg_fi_uint64(fi), description);
 }
 
 /* find_messages walks the tree in order. A record's version field comes
  * before the messages it carries, so the last version seen on the way down
  * belongs to the record around the message; it is passed by value so that it
- * never leaks out of that record. */
+ * never leaks out of that record. The QUIC packets of a datagram come one
+ * after the other, each starting with its header form: *initial tells
+ * whether the packet the walk is in is an Initial (as initial_fragments). */
 static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_record,
-                          guint16 record_version, field_info *record)
+                          guint16 record_version, field_info *record, gboolean *initial)
 {
     for (proto_node *child = node->first_child; child; child = child->next) {
         field_info *fi = PNODE_FINFO(child);
@@ -150,17 +172,40 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
             case ROLE_DTLS_HANDSHAKE_TYPE: {
                 gboolean dtls = role == ROLE_DTLS_HANDSHAKE_TYPE;
                 if (is_hello_type(tlsneg_fi_uint(fi), dtls)) {
-                    found_msg m = {fi, NULL, FALSE, dtls, has_record, record_version, record, 0};
+                    found_msg m = {.anchor = fi,
+                                   .dtls = dtls,
+                                   .has_record = has_record,
+                                   .record_version = record_version,
+                                   .record = record};
                     wmem_array_append_one(found, m);
                 }
                 break;
             }
             case ROLE_TLS_ALERT_DESCRIPTION:
             case ROLE_DTLS_ALERT_DESCRIPTION: {
-                guint8 level;
+                guint8 level, description;
                 gboolean dtls = role == ROLE_DTLS_ALERT_DESCRIPTION;
-                if (plaintext_alert(fi, record, dtls, &level)) {
-                    found_msg m = {fi, NULL, TRUE, dtls, has_record, record_version, record, level};
+                if (plaintext_alert(fi, record, dtls, &level, &description)) {
+                    found_msg m = {.anchor = fi,
+                                   .is_alert = TRUE,
+                                   .dtls = dtls,
+                                   .has_record = has_record,
+                                   .record_version = record_version,
+                                   .record = record,
+                                   .alert_level = level,
+                                   .alert_description = description};
+                    wmem_array_append_one(found, m);
+                }
+                break;
+            }
+            case ROLE_QUIC_CC_ERROR_CODE: {
+                guint8 description;
+                if (quic_crypto_alert(fi, *initial, &description)) {
+                    found_msg m = {.anchor = fi,
+                                   .is_alert = TRUE,
+                                   .alert_level = TLSNEG_ALERT_NO_LEVEL,
+                                   .alert_description = description,
+                                   .quic_close = TRUE};
                     wmem_array_append_one(found, m);
                 }
                 break;
@@ -173,26 +218,33 @@ static void find_messages(proto_node *node, wmem_array_t *found, gboolean has_re
                 }
                 break;
             }
+            case ROLE_QUIC_HEADER_FORM:
+                *initial = FALSE;
+                break;
+            case ROLE_QUIC_PACKET_TYPE:
+                *initial = tlsneg_fi_uint(fi) == 0;
+                break;
+            case ROLE_QUIC_PACKET_TYPE_V2:
+                *initial = tlsneg_fi_uint(fi) == 1;
+                break;
             case ROLE_TCP_FLAGS:
             case ROLE_TCP_SEGMENT:
             case ROLE_TLS_HS_FRAGMENT:
             case ROLE_DTLS_FRAGMENT:
             case ROLE_QUIC_CRYPTO_FRAGMENT:
-            case ROLE_QUIC_HEADER_FORM:
-            case ROLE_QUIC_PACKET_TYPE:
-            case ROLE_QUIC_PACKET_TYPE_V2:
             case ROLE_NONE:
             case ROLE_COUNT:
                 break;
             }
         }
-        find_messages(child, found, has_record, record_version, record);
+        find_messages(child, found, has_record, record_version, record, initial);
     }
 }
 
 void tlsneg_tree_find(proto_tree *tree, wmem_array_t *found)
 {
-    find_messages(tree, found, FALSE, 0, NULL);
+    gboolean initial = FALSE;
+    find_messages(tree, found, FALSE, 0, NULL, &initial);
 }
 
 gboolean tlsneg_tree_frame_message(const found_msg *m, gboolean quic, tlsneg_message *out)
@@ -253,7 +305,8 @@ gboolean tlsneg_tree_has_anchor(proto_tree *tree, guint layers)
     return ((layers & LAYER_TLS) && (watched_items(tree, ROLE_TLS_HANDSHAKE_TYPE) ||
                                      watched_items(tree, ROLE_TLS_ALERT_DESCRIPTION))) ||
            ((layers & LAYER_DTLS) && (watched_items(tree, ROLE_DTLS_HANDSHAKE_TYPE) ||
-                                      watched_items(tree, ROLE_DTLS_ALERT_DESCRIPTION)));
+                                      watched_items(tree, ROLE_DTLS_ALERT_DESCRIPTION))) ||
+           ((layers & LAYER_QUIC) && watched_items(tree, ROLE_QUIC_CC_ERROR_CODE));
 }
 
 /* data_source_index returns the number of tvb's data source in pinfo's

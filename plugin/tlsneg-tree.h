@@ -21,14 +21,17 @@ enum { LAYER_TLS = 1, LAYER_DTLS = 2, LAYER_QUIC = 4 };
 
 /* A hello or alert found in this frame's tree. */
 typedef struct {
-    field_info *anchor;    /* the handshake type or alert description */
+    field_info *anchor;    /* the handshake type, alert description or QUIC error code */
     field_info *fragments; /* DTLS: the reassembled body, if this record completes it */
     gboolean is_alert;
     gboolean dtls;
     gboolean has_record;
     guint16 record_version;
     field_info *record; /* the record version field, NULL for QUIC */
-    guint8 alert_level; /* an alert: its level byte, as tls.alert_message.level shows it */
+    guint8 alert_level; /* an alert: its level byte, as tls.alert_message.level shows it;
+                           TLSNEG_ALERT_NO_LEVEL for a QUIC CONNECTION_CLOSE's */
+    guint8 alert_description;
+    gboolean quic_close; /* an alert: a QUIC CONNECTION_CLOSE's crypto error, not a record */
 } found_msg;
 
 /* tlsneg_tree_watch looks up the fields and protocols the walk reads and

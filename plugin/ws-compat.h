@@ -33,6 +33,13 @@ static inline guint32 tlsneg_fi_uint(field_info *fi)
     return fvalue_get_uinteger(TLSNEG_FI_VALUE(fi));
 }
 
+/* tlsneg_fi_uint64 returns the value of an unsigned integer field of 40 to
+ * 64 bits (fvalue_get_uinteger asserts on them), such as QUIC's varints. */
+static inline guint64 tlsneg_fi_uint64(field_info *fi)
+{
+    return fvalue_get_uinteger64(TLSNEG_FI_VALUE(fi));
+}
+
 /* tlsneg_tvb_get_uint8 reads one byte. 4.4 renamed the GLib-typed accessors
  * after the C99 types and deprecated the old names (tvb_get_guint8 is an
  * error under -Werror there); 4.0 has only the old ones. */

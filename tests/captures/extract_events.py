@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Write a capture's sequence of events in the text format of lib/replay/events.h
-(hellos with their record version, plaintext alerts, TCP FIN and RST), read
+(hellos with their record version, plaintext alerts and the TLS alerts of
+QUIC CONNECTION_CLOSE frames, TCP FIN and RST), read
 with tshark's own dissection (no tlsneg involved), for `tlsneg-dump --events`
 and the session unit tests.
 
@@ -14,7 +15,8 @@ import json
 import os
 import sys
 
-from tests.captures.extract_hellos import first, collect, dissection, messages, sslv2_records
+from tests.captures.extract_hellos import (first, collect, dissection, messages, quic_alerts,
+                                           sslv2_records)
 
 
 def time_us(epoch):
@@ -136,14 +138,18 @@ def extract(path, tshark="tshark"):
                 if isinstance(layer, dict):
                     evs += records(layer, proto, wire, frame, (src, sport, dst, dport), pending)
         for layer in layers.get("quic", []):
+            # One QUIC packet: its hellos, then the TLS alert of its
+            # CONNECTION_CLOSE, which carries no level (RFC 9001 4.8).
             found = []
             messages(layer, "tls", "quic", frame, found)
             evs += [("hello", "quic", "-", m["hex"]) for m in found]
+            evs += [("alert", "quic", "-", str(a)) for a in quic_alerts(layer)]
         for kind, wire, rv, data in evs:
             if kind == "hello":
                 lines.append(f"hello {head} {wire} {rv} {data}")
             else:
-                # A DTLS alert says its wire (events.h: wire=), the server's transport.
+                # A DTLS or QUIC alert says its wire (events.h: wire=), the
+                # server's transport.
                 lines.append(f"alert {head}{' wire=' + wire if wire != 'tls' else ''} {data}")
         if tcp:
             flags = first(tcp, "tcp.flags_tree") or {}

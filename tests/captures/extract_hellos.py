@@ -121,6 +121,25 @@ def sslv2_records(node, frame, found):
                       "supported_versions": [], "extension_types": []})
 
 
+def quic_alerts(packet):
+    """The TLS alerts that one QUIC packet of tshark's JSON (an item of a
+    packet's "quic" layers, which are its coalesced packets in order)
+    carries, read as RFC 9001 4.8 puts them: the error code of a
+    CONNECTION_CLOSE of type 0x1c (quic.cc.error_code; 0x1d's is
+    quic.cc.error_code.app) that is a crypto error, 0x0100 + the alert
+    description (0x0100-0x01ff, RFC 9000 20.1). Initial packets only
+    (quic.header_form 1, quic.long.packet_type 0, or 1 for version 2):
+    the packets anyone can decrypt (RFC 9001 5.2), the only ones tlsneg
+    reads."""
+    if not isinstance(packet, dict) or first(packet, "quic.header_form") != "1":
+        return []
+    if not (first(packet, "quic.long.packet_type") == "0"
+            or first(packet, "quic.long.packet_type_v2") == "1"):
+        return []
+    codes = [int(c) for c in collect(packet, "quic.cc.error_code", [])]
+    return [c - 0x100 for c in codes if 0x100 <= c <= 0x1ff]
+
+
 def dissection(path, tshark="tshark"):
     """tshark's own dissection of a capture, every packet with its bytes
     (-T json -x, TCP segments reassembled out of order too), parsed with

@@ -13,6 +13,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 from tests.captures import tsharkbox
+from tests.captures.extract_hellos import dissection, first, quic_alerts
 from tests.captures.tsharkbox import TsharkBox
 from tests.results import Results
 
@@ -372,11 +373,13 @@ def without(msgs, keys):
 HRR_RANDOM = "cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c"
 
 
-def check_failures(box, res, label, name):
+def check_failures(box, res, label, name, path):
     """Every failed attempt's ClientHello, once read (-2), names the frame
     that made it fail and how: that frame, read with tshark's own tcp.*,
-    udp.*, tls.* and dtls.* fields, is in the hello's TCP stream (UDP stream
-    for DTLS), and is the first TCP reset, FIN or fatal alert there after it,
+    udp.*, tls.*, dtls.* and quic.* fields, is in the hello's TCP stream (UDP
+    stream for DTLS and QUIC), and is the first TCP reset, FIN or fatal alert
+    there after it (a QUIC CONNECTION_CLOSE's alert has no level and is
+    fatal: extract_hellos.quic_alerts),
     or the server's first one while the hello was in flight (after its first
     segment, tcp.segment); an alert before any ServerHello is "alert NAME
     (N)", one from the client after it "the client aborted with alert NAME
@@ -395,9 +398,17 @@ def check_failures(box, res, label, name):
             "tls.handshake.random", "dtls.alert_message.level", "dtls.alert_message.desc",
             "dtls.handshake.type", "dtls.handshake.random", "tcp.segment", "ip.src", "ipv6.src"]
     rows = []
+    # The TLS alerts of QUIC CONNECTION_CLOSE frames, by frame (their
+    # Initial packets: tshark's JSON says which packet holds which frame).
+    quic = {}
+    for pkt in dissection(path, box.tshark):
+        layers = pkt["_source"][0]["layers"][0]
+        found = [a for q in layers.get("quic", []) for a in quic_alerts(q)]
+        if found:
+            quic[int(first(first(layers, "frame"), "frame.number"))] = found
     out = box.run(["-r", name, "-Y", "tcp.flags.reset == 1 || tcp.flags.fin == 1 || "
                    "tls.alert_message || tls.handshake.type || dtls.alert_message || "
-                   "dtls.handshake.type", "-T", "fields", "-E",
+                   "dtls.handshake.type || quic.cc.error_code", "-T", "fields", "-E",
                    "occurrence=a", "-E", "aggregator=,"] + [x for c in wire for x in ("-e", c)]
                   ).stdout
     for line in out.splitlines():
@@ -427,8 +438,8 @@ def check_failures(box, res, label, name):
             types = [t for t in r["tls.handshake.type"].split(",") if t]
             levels = [l for l in r["tls.alert_message.level"].split(",") if l]
             descs = [d for d in r["tls.alert_message.desc"].split(",") if d]
-            fatal = [int(d) for l, d in zip(levels, descs) if l == "2"]
             f = int(r["frame.number"])
+            fatal = [int(d) for l, d in zip(levels, descs) if l == "2"] + quic.get(f, [])
             if fatal:
                 n = fatal[0]
                 how = "the client aborted with alert" if answered else "alert"
@@ -493,7 +504,7 @@ def check_capture(box, res, manifest, sweep=False):
               "\n".join(severity_problems))
     two = [(f, {k: v for k, v in m.items() if k not in FAILURE_FIELDS})
            for f, m in messages_from_pdml(box.run(["-r", name, "-2", "-T", "pdml"]).stdout)]
-    check_failures(box, res, label, name)
+    check_failures(box, res, label, name, path)
     once = [b._replace(fields={k: v for k, v in b.fields.items() if k not in FAILURE_FIELDS})
             for b in read_once(blocks)]
     res.check(not (p := compare_manifest(once, two)),
@@ -565,14 +576,22 @@ def check_field_reference(box, res):
 WATCHED_FIELDS = ["tls.record.version", "tls.handshake.type", "dtls.record.version",
                   "dtls.handshake.type", "dtls.fragments", "tls.alert_message.desc",
                   "dtls.alert_message.desc", "tcp.flags", "tcp.segment", "tls.handshake.fragment",
-                  "dtls.fragment", "quic.crypto.fragment"]
+                  "dtls.fragment", "quic.crypto.fragment", "quic.header_form",
+                  "quic.long.packet_type", "quic.long.packet_type_v2", "quic.cc.error_code"]
 
 
 def check_watched_fields(box, res):
-    names = {l.split("\t")[2] for l in box.run(["-G", "fields"]).stdout.splitlines()
-             if l.startswith("F\t")}
+    rows = [l.split("\t") for l in box.run(["-G", "fields"]).stdout.splitlines()
+            if l.startswith("F\t")]
+    names = {r[2] for r in rows}
     missing = [f for f in WATCHED_FIELDS if f not in names]
     res.check(not missing, f"Wireshark {box.ws_version} has every field tlsneg reads", f"missing: {missing}")
+    # A QUIC error code is a 62-bit varint: the plugin reads it as a 64-bit
+    # integer (tlsneg_fi_uint64), which Wireshark allows on FT_UINT40 to
+    # FT_UINT64 only.
+    types = {r[3] for r in rows if r[2] == "quic.cc.error_code"}
+    res.check(types == {"FT_UINT64"},
+              f"Wireshark {box.ws_version}: quic.cc.error_code is FT_UINT64", f"types: {types}")
     # Per-version note: 4.0 names the SSLv2 ClientHello's handshake type
     # tls.handshake.type (a second field of that name); 4.4 renamed it
     # tls.ssl2.handshake.type (ws-compat.h, TLSNEG_FIELD_SSL2_HANDSHAKE_TYPE).
