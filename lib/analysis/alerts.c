@@ -26,17 +26,16 @@ const char *tlsneg_alert_summary(uint8_t level, uint8_t description, bool ends, 
                       : from_server                       ? "The server"
                                                           : "The client";
     const char *what = "";
+    char after[128];
     if (after_frame) {
         /* The other side had closed or reset the connection before: the
          * alert follows that, whatever it would have ended. */
-        char after[96];
+        char closed[96];
         snprintf(
-            buf, buf_len, "%s sends alert %s (%u)%s %s.", who, name ? name : "unknown", description,
-            level == TLSNEG_ALERT_WARNING ? " as a warning" : "",
-            tlsneg_after_close_text(from_server, after_cause, after_frame, after, sizeof after));
-        return buf;
-    }
-    if (ends && level == TLSNEG_ALERT_WARNING) {
+            after, sizeof after, "%s %s", level == TLSNEG_ALERT_WARNING ? " as a warning" : "",
+            tlsneg_after_close_text(from_server, after_cause, after_frame, closed, sizeof closed));
+        what = after;
+    } else if (ends && level == TLSNEG_ALERT_WARNING) {
         what = " as a warning, an error in TLS 1.3 whatever its level: the handshake fails";
     } else if (ends) {
         what = ": the handshake fails";
