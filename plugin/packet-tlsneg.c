@@ -39,10 +39,11 @@ static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
     if (!res) {
         return 0;
     }
+    gboolean wanted = tlsneg_render_wanted(tree, pinfo);
     for (guint i = 0; i < res->num_msgs; i++) {
-        if (res->msgs[i].is_alert) {
+        if (wanted && res->msgs[i].is_alert) {
             tlsneg_render_alert(tree, tvb, pinfo, &res->msgs[i]);
-        } else {
+        } else if (wanted) {
             tlsneg_render_hello(tree, tvb, pinfo, &res->msgs[i], &res->places[i]);
         }
         if (tlsneg_prefs.info_notes) {

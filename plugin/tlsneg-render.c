@@ -9,6 +9,7 @@
 #include <epan/expert.h>
 #include <epan/packet.h>
 #include <epan/proto.h>
+#include <epan/tap.h>
 
 #include "tlsneg-cache.h"
 #include "tlsneg-fields.h"
@@ -31,13 +32,33 @@
  * hidden and no tlsneg field is asked for, and the summary sentence would be
  * most of tlsneg's cost there. A visible tree, a filter or column on a
  * tlsneg field, or -T fields marks the fields as referenced (a field marks
- * its protocol, proto_tlsneg, too). The items themselves and the expert
- * infos are added all the same (a filter on _ws.expert needs the findings'
- * items), except the groups and key shares, which carry no expert info:
- * a dozen items a hello, skipped while nothing asks for tlsneg. */
+ * its protocol, proto_tlsneg, too). While the expert infos have a reader
+ * (tlsneg_render_wanted), the items are added all the same (a filter on
+ * _ws.expert needs the findings' items), except the groups and key shares,
+ * which carry no expert info: a dozen items a hello, skipped while nothing
+ * asks for tlsneg. */
 static gboolean shown(proto_tree *tree, int hf)
 {
     return proto_field_is_referenced(tree, hf);
+}
+
+/* Whether anybody reads the items and expert infos of this frame: besides
+ * the tree and the tlsneg fields (shown), the expert infos are read by a
+ * filter or column on _ws.expert, by the expert tap (-z expert, the Expert
+ * Information dialog) and by the Expert column and the status bar, which
+ * come with the packet list's columns. `tshark -q -z tlsneg,jsonl` has none
+ * of these: its taps read the kept results, not the tree (bench/README.md,
+ * "What made it cheaper"). */
+gboolean tlsneg_render_wanted(proto_tree *tree, packet_info *pinfo)
+{
+    static int expert_tap = -2, proto_expert = -2;
+    if (expert_tap == -2) {
+        expert_tap = find_tap_id("expert");
+        proto_expert = proto_get_id_by_filter_name("_ws.expert");
+    }
+    return shown(tree, proto_tlsneg) || pinfo->cinfo != NULL ||
+           (expert_tap >= 0 && have_tap_listener(expert_tap)) ||
+           (proto_expert >= 0 && shown(tree, proto_expert));
 }
 
 /* render_finding adds a tlsneg.finding carrying its expert info, so that a

@@ -14,6 +14,11 @@ void tlsneg_render_alert(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, co
 void tlsneg_render_hello(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const msg_result *r,
                          const wire_place *place);
 
+/* tlsneg_render_wanted: whether anybody reads what the two above add to
+ * this frame's tree (its items or expert infos); the frame is analysed and
+ * tapped all the same. */
+gboolean tlsneg_render_wanted(proto_tree *tree, packet_info *pinfo);
+
 /* tlsneg_render_info_notes appends r's notes to the Info column. */
 void tlsneg_render_info_notes(packet_info *pinfo, const msg_result *r);
 

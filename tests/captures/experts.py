@@ -10,7 +10,9 @@ RFC reference in brackets and is at most 200 characters; no tlsneg expert
 item of the tree says "[truncated]"; in each frame's tree each expert text appears
 exactly twice, the expert item and the message child Wireshark puts under it,
 nowhere else; an expert text cut to fit (" ... ") has its whole sentence once
-below its finding, and only then."""
+below its finding, and only then. The same texts come in one pass without a
+tree (-q -z expert, and -Y _ws.expert), where tlsneg adds its items only
+because these read them."""
 import argparse
 import glob
 import os
@@ -82,6 +84,11 @@ def frame_problems(label, lines):
     return bad
 
 
+def texts(out):
+    """The TLSNEG expert texts of a -z expert listing."""
+    return {l.split("TLSNEG  ", 1)[1] for l in out.splitlines() if re.search(r"\bTLSNEG\s{2}", l)}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     tsharkbox.add_arguments(ap)
@@ -90,6 +97,7 @@ def main():
     res = Results(max_detail=30)
     check = res.check
     box = TsharkBox.from_args(args)
+    one_pass = 0
     try:
         for rel in captures():
             if args.only and os.path.basename(rel) not in args.only:
@@ -109,12 +117,27 @@ def main():
                 bad += frame_problems(f"frame {frame}", flines)
                 said |= {m for m in re.findall(r"\[Expert Info \([^)]*\): (.*)\]$",
                                                "\n".join(flines), re.M)}
-            summed = {l.split("TLSNEG  ", 1)[1] for l in lines}
+            summed = texts(out)
             n = len(said)
             check(not bad and said == summed,
                   f"{rel}: each of the {n} expert texts of the tree said once (its item and "
                   f"Wireshark's message child), a cut one's sentence once below it",
                   "\n".join(bad) or f"tree only: {said - summed}\n-z expert only: {summed - said}")
+            # One pass (a later frame's note on an earlier one needs two):
+            # with the packet list's columns, tlsneg adds its items; with no
+            # tree shown and no columns (-q), only because the expert tap or
+            # a filter on _ws.expert reads them.
+            listed = texts(box.run(["-n", "-r", cap, "-z", "expert"]).stdout)
+            quiet = texts(box.run(["-n", "-r", cap, "-q", "-z", "expert"]).stdout)
+            filtered = box.run(["-n", "-r", cap, "-Y", "_ws.expert", "-T", "fields", "-E",
+                                "aggregator=\x1e", "-e", "_ws.expert.message"]).stdout
+            filtered = {m for line in filtered.splitlines() for m in line.split("\x1e")} & listed
+            one_pass += len(listed)
+            check(quiet == listed and filtered == listed,
+                  f"{rel}: the {len(listed)} expert texts of one pass also with -q -z expert "
+                  f"and with -Y _ws.expert",
+                  f"-q lacks: {listed - quiet}\n-Y _ws.expert lacks: {listed - filtered}")
+        check(one_pass > 0, f"{one_pass} expert texts compared in one pass")
     finally:
         box.close()
     return res.summary()
