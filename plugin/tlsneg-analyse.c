@@ -332,9 +332,12 @@ frame_result *tlsneg_analyse_frame(proto_tree *tree, packet_info *pinfo)
 
 void tlsneg_analyse_init(void)
 {
-    tlsneg_tracker_config cfg = {tlsneg_prefs.max_attempts,
-                                 (guint64)tlsneg_prefs.window_s * 1000000u, tlsneg_prefs.key_sni,
-                                 !tlsneg_prefs.probes};
+    /* The tree and the expert infos say the sentences (no_details false). */
+    tlsneg_tracker_config cfg = {.max_attempts = tlsneg_prefs.max_attempts,
+                                 .window_us = (guint64)tlsneg_prefs.window_s * 1000000u,
+                                 .key_includes_sni = tlsneg_prefs.key_sni,
+                                 .no_probes = !tlsneg_prefs.probes,
+                                 .no_details = FALSE};
     session = tlsneg_session_new(&cfg);
     last_conn.valid = FALSE;
     if (!client_closes) {

@@ -184,6 +184,11 @@ tlsneg_analysis *tlsneg_analysis_new(const tlsneg_analysis_config *cfg, FILE *ou
     }
     tlsneg_tracker_config tc = TLSNEG_TRACKER_DEFAULTS;
     tc.max_attempts = cfg->max_attempts;
+    /* The ladder and --trace write the sentences too. */
+    tc.no_details = cfg->ladder == TLSNEG_PCAP_LADDER_NONE && !cfg->trace;
+    for (int f = TLSNEG_OUT_JSONL; f <= TLSNEG_OUT_REPORT; f++) {
+        tc.no_details &= !(cfg->want[f] && tlsneg_out_writes_details((tlsneg_out_format)f));
+    }
     t->session = tlsneg_session_new(&tc);
     /* As many buckets as connections kept, up to 4 million. */
     if (!t->session || !tlsneg_conntab_init(&t->conns, 1u << 22)) {

@@ -22,18 +22,31 @@ typedef struct {
 
 typedef void (*check_fn)(const judge *j);
 
+/* slot appends a finding of rule with an empty detail, or counts it
+ * dropped and returns NULL. */
+static tlsneg_finding *slot(tlsneg_findings *out, tlsneg_rule_id rule) TLSNEG_COLD;
+
+static tlsneg_finding *slot(tlsneg_findings *out, tlsneg_rule_id rule)
+{
+    if (out->count == TLSNEG_MAX_FINDINGS) {
+        out->dropped++;
+        return NULL;
+    }
+    tlsneg_finding *f = &out->item[out->count++];
+    f->rule = rule;
+    f->detail[0] = '\0';
+    return f;
+}
+
 static void add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, va_list ap)
     TLSNEG_PRINTF(3, 0) TLSNEG_COLD;
 
 static void add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, va_list ap)
 {
-    if (out->count == TLSNEG_MAX_FINDINGS) {
-        out->dropped++;
-        return;
+    tlsneg_finding *f = slot(out, rule);
+    if (f && !out->no_details) {
+        vsnprintf(f->detail, sizeof f->detail, fmt, ap);
     }
-    tlsneg_finding *f = &out->item[out->count++];
-    f->rule = rule;
-    vsnprintf(f->detail, sizeof f->detail, fmt, ap);
 }
 
 void tlsneg_finding_add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, ...)
@@ -44,16 +57,23 @@ void tlsneg_finding_add(tlsneg_findings *out, tlsneg_rule_id rule, const char *f
     va_end(ap);
 }
 
-static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
+static void report_sentence(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
     TLSNEG_PRINTF(3, 4) TLSNEG_COLD;
 
-static void report(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
+static void report_sentence(const judge *j, tlsneg_rule_id rule, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     add(j->out, rule, fmt, ap);
     va_end(ap);
 }
+
+/* report adds a finding of rule, with its sentence unless no output reads
+ * it (no_details): only then are the sentence's arguments worked out (the
+ * version and group names cost more than the rule's check). */
+#define report(j, rule, ...)                                                                       \
+    ((j)->out->no_details ? (void)slot((j)->out, (rule))                                           \
+                          : report_sentence((j), (rule), __VA_ARGS__))
 
 /* A small appender for details that list several problems. */
 typedef struct {
@@ -961,6 +981,7 @@ void tlsneg_check(tlsneg_findings *out, const tlsneg_check_input *in)
     }
     out->count = 0;
     out->dropped = 0;
+    out->no_details = in->no_details;
     if (j.f && (j.f->status == TLSNEG_UNSUPPORTED || j.f->status == TLSNEG_FRAGMENT)) {
         return;
     }

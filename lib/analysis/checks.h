@@ -22,6 +22,7 @@ typedef struct {
 typedef struct {
     size_t count;
     size_t dropped;
+    bool no_details; /* the details are left "" (tlsneg_check_input) */
     tlsneg_finding item[TLSNEG_MAX_FINDINGS];
 } tlsneg_findings;
 
@@ -45,10 +46,13 @@ typedef struct {
     bool is_alert;
     uint8_t alert_level;
     uint8_t alert_description;
+    /* No sentences: every finding's detail is "" (tlsneg_tracker_config);
+     * the findings' own, and those added to the same list after. */
+    bool no_details;
 } tlsneg_check_input;
 
 /* tlsneg_finding_add appends a finding to out (counted in dropped when
- * full). */
+ * full), its detail empty if out has no_details. */
 void tlsneg_finding_add(tlsneg_findings *out, tlsneg_rule_id rule, const char *fmt, ...)
     TLSNEG_PRINTF(3, 4) TLSNEG_COLD;
 

@@ -191,7 +191,7 @@ static void judge_session(tlsneg_tracker *t, tlsneg_attempt *a, uint32_t as,
 void tlsneg_tracker_server_hello(tlsneg_tracker *t, uint64_t conn, uint32_t frame, uint64_t time_us,
                                  const tlsneg_answer *answer, tlsneg_verdicts *out)
 {
-    out->count = out->dropped = 0;
+    tlsneg_verdicts_clear(out, t->cfg.no_details);
     uint32_t as = tlsneg_attempts_find(&t->st, TLSNEG_BY_CONN, conn);
     tlsneg_attempt *a = as == TLSNEG_NO_SLOT ? NULL : at(t, as);
     if (a && answer->is_hrr) {
@@ -349,7 +349,7 @@ uint32_t tlsneg_tracker_alert(tlsneg_tracker *t, uint64_t conn, uint64_t time_us
                               uint8_t description, bool ends, bool from_server,
                               tlsneg_verdicts *out)
 {
-    out->count = out->dropped = 0;
+    tlsneg_verdicts_clear(out, t->cfg.no_details);
     uint32_t as = tlsneg_attempts_find(&t->st, TLSNEG_BY_CONN, conn);
     tlsneg_attempt *a = as == TLSNEG_NO_SLOT ? NULL : at(t, as);
     if (!a || !ends) {

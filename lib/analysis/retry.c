@@ -211,7 +211,7 @@ void tlsneg_tracker_client_hello(tlsneg_tracker *t, uint64_t conn, const tlsneg_
                                  uint32_t frame, uint64_t time_us, uint64_t opened_us,
                                  const tlsneg_offer *offer, tlsneg_verdicts *out)
 {
-    out->count = out->dropped = 0;
+    tlsneg_verdicts_clear(out, t->cfg.no_details);
     if (tlsneg_attempts_get(&t->st, TLSNEG_BY_CONN, conn)) {
         return; /* after a HelloRetryRequest, or sent again: the same attempt */
     }

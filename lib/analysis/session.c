@@ -14,6 +14,7 @@
 
 struct tlsneg_session {
     tlsneg_tracker *tracker; /* NULL: no verdicts across connections */
+    bool no_details;         /* tlsneg_tracker_config's */
 };
 
 tlsneg_session *tlsneg_session_new(const tlsneg_tracker_config *cfg)
@@ -21,6 +22,7 @@ tlsneg_session *tlsneg_session_new(const tlsneg_tracker_config *cfg)
     tlsneg_session *s = calloc(1, sizeof *s);
     if (s) {
         s->tracker = tlsneg_tracker_new(cfg);
+        s->no_details = cfg->no_details;
     }
     return s;
 }
@@ -73,7 +75,13 @@ static void conn_sni(tlsneg_result *out, const tlsneg_conn *c)
     set_sni(&out->has_sni, out->sni, c->client_hello ? c->client_hello->sni : NULL);
 }
 
-static void result_init(tlsneg_result *out)
+/* no_details: no output reads the sentences (a NULL session writes them). */
+static bool no_details(const tlsneg_session *s)
+{
+    return s && s->no_details;
+}
+
+static void result_init(const tlsneg_session *s, tlsneg_result *out)
 {
     out->analysed = false;
     out->is_alert = false;
@@ -92,8 +100,7 @@ static void result_init(tlsneg_result *out)
     out->sni[0] = '\0';
     out->findings.count = 0;
     out->findings.dropped = 0;
-    out->verdicts.count = 0;
-    out->verdicts.dropped = 0;
+    tlsneg_verdicts_clear(&out->verdicts, no_details(s));
     out->num_back_notes = 0;
     out->title[0] = '\0';
     out->failed_attempt = 0;
@@ -358,7 +365,7 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
                           const tlsneg_parsed *p, tlsneg_result *out)
 {
     const tlsneg_hello *h = &p->hello;
-    result_init(out);
+    result_init(s, out);
     tlsneg_facts *f = &out->facts;
     tlsneg_facts_derive(f, &out->facts_buf, h, p->has_record, p->record_version);
     tlsneg_facts_set_segments(f, &out->facts_buf, p->segments.count, p->segments.frames,
@@ -389,7 +396,8 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
                              .after_hrr = client && c->hrr_seen,
                              .hrr_frame = out->hrr_frame,
                              .hrr_unexpected = out->hrr_unexpected,
-                             .hrr_changes = out->hrr_changes};
+                             .hrr_changes = out->hrr_changes,
+                             .no_details = no_details(s)};
     tlsneg_check(&out->findings, &in);
     tlsneg_tracker *t = tracker_of(s);
     if (t && client) {
@@ -439,7 +447,7 @@ void tlsneg_session_judge(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
 void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event *ev,
                           tlsneg_wire wire, uint8_t level, uint8_t description, tlsneg_result *out)
 {
-    result_init(out);
+    result_init(s, out);
     out->analysed = true;
     out->is_alert = true;
     out->facts.wire = (uint8_t)wire;
@@ -466,7 +474,8 @@ void tlsneg_session_alert(tlsneg_session *s, tlsneg_conn *c, const tlsneg_event 
     tlsneg_check_input in = {.client_hello = c->client_hello,
                              .is_alert = true,
                              .alert_level = level,
-                             .alert_description = description};
+                             .alert_description = description,
+                             .no_details = no_details(s)};
     tlsneg_check(&out->findings, &in);
     tlsneg_tracker *t = tracker_of(s);
     if (t && out->alert_ends && hold_early(c, ev, TLSNEG_CAUSE_ALERT, description)) {

@@ -26,6 +26,10 @@ typedef struct {
     uint64_t window_us;    /* a retry must come this soon after the failure */
     bool key_includes_sni; /* attempts with different SNI are different peers */
     bool no_probes;        /* do not recognise scanners (every hello judged alone) */
+    /* Leave the sentences of findings and verdicts empty (detail ""): no
+     * output of the front end reads them (tlsneg-pcap with only --jsonl or
+     * --csv); the rules, verdicts and their evidence are the same. */
+    bool no_details;
 } tlsneg_tracker_config;
 
 /* The defaults of every front end (the plugin's preferences start here). */

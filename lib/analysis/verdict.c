@@ -187,6 +187,7 @@ tlsneg_verdict *tlsneg_verdict_add(tlsneg_verdicts *out, tlsneg_verdict_kind k, 
     const tlsneg_verdict_row *row = &tlsneg_verdict_rows[k];
     tlsneg_verdict *v = &out->item[out->count++];
     memset(v, 0, sizeof *v);
+    v->no_detail = out->no_details;
     v->kind = k;
     v->rule = variant && row->variant != (tlsneg_rule_id)TLSNEG_RULE_NO_VARIANT ? row->variant
                                                                                 : row->rule;
@@ -218,7 +219,7 @@ void tlsneg_verdict_add_text(tlsneg_verdict *v, tlsneg_text_role r, const char *
     }
 }
 
-void tlsneg_verdict_detail(tlsneg_verdict *v, const char *fmt, ...)
+void tlsneg_verdict_sentence(tlsneg_verdict *v, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

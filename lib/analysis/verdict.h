@@ -131,6 +131,7 @@ typedef struct {
     tlsneg_verdict_kind kind;
     tlsneg_rule_id rule;            /* the finding it makes */
     bool silent;                    /* evidence only, no finding (a probe's later messages) */
+    bool no_detail;                 /* its list's no_details: detail stays "" */
     char detail[TLSNEG_DETAIL_MAX]; /* the finding's sentence */
     uint8_t num_links, num_versions, num_texts;
     tlsneg_link link[TLSNEG_VERDICT_LINKS];
@@ -162,8 +163,16 @@ typedef struct {
 typedef struct {
     size_t count;
     size_t dropped;
+    bool no_details; /* tlsneg_tracker_config's: every detail stays "" */
     tlsneg_verdict item[TLSNEG_MAX_VERDICTS];
 } tlsneg_verdicts;
+
+/* tlsneg_verdicts_clear empties out for one message's verdicts. */
+static inline void tlsneg_verdicts_clear(tlsneg_verdicts *out, bool no_details)
+{
+    out->count = out->dropped = 0;
+    out->no_details = no_details;
+}
 
 /* A verdict kept past its frame, as the front ends keep one per message
  * and the outputs read it (report/output.h): its evidence by role, its
@@ -204,8 +213,12 @@ tlsneg_verdict *tlsneg_verdict_add(tlsneg_verdicts *out, tlsneg_verdict_kind k, 
 void tlsneg_verdict_add_link(tlsneg_verdict *v, tlsneg_link_role r, uint32_t frame);
 void tlsneg_verdict_add_version(tlsneg_verdict *v, tlsneg_version_role r, uint16_t version);
 void tlsneg_verdict_add_text(tlsneg_verdict *v, tlsneg_text_role r, const char *text);
-/* tlsneg_verdict_detail writes v's finding sentence. */
-void tlsneg_verdict_detail(tlsneg_verdict *v, const char *fmt, ...) TLSNEG_PRINTF(2, 3) TLSNEG_COLD;
+/* tlsneg_verdict_detail writes v's finding sentence, unless v has
+ * no_detail: then its arguments are not even worked out. */
+void tlsneg_verdict_sentence(tlsneg_verdict *v, const char *fmt, ...)
+    TLSNEG_PRINTF(2, 3) TLSNEG_COLD;
+#define tlsneg_verdict_detail(v, ...)                                                              \
+    ((v)->no_detail ? (void)0 : tlsneg_verdict_sentence((v), __VA_ARGS__))
 
 /* tlsneg_verdict_well_formed: v is of a kind of verdicts.def, makes its
  * row's rule or variant, carries evidence only in its row's roles and a

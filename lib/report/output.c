@@ -36,6 +36,11 @@ struct tlsneg_out {
     size_t num_held;
 };
 
+bool tlsneg_out_writes_details(tlsneg_out_format format)
+{
+    return format == TLSNEG_OUT_REPORT;
+}
+
 tlsneg_out *tlsneg_out_new(tlsneg_out_format format, FILE *out)
 {
     tlsneg_out *o = calloc(1, sizeof *o);

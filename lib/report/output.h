@@ -93,6 +93,12 @@ typedef enum {
 
 typedef struct tlsneg_out tlsneg_out;
 
+/* tlsneg_out_writes_details: whether format writes the findings' sentences
+ * (the report's verdict lines); the JSON lines and the CSV write the rule
+ * names only, so a front end with no other reader may leave them empty
+ * (tlsneg_tracker_config.no_details). */
+bool tlsneg_out_writes_details(tlsneg_out_format format);
+
 /* tlsneg_out_new returns NULL when out of memory. The JSON lines' header is
  * written by tlsneg_out_header. */
 tlsneg_out *tlsneg_out_new(tlsneg_out_format format, FILE *out);

@@ -185,7 +185,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     tlsneg_tracker_config cfg = {(uint32_t)(data[0] % 64) + 1, (uint64_t)data[1] * 1000000u,
-                                 (data[1] & 1) != 0, (data[1] & 2) != 0};
+                                 (data[1] & 1) != 0, (data[1] & 2) != 0, (data[1] & 4) != 0};
     tlsneg_session *s = tlsneg_session_new(&cfg);
     require(s != NULL && tlsneg_session_tracker(s) != NULL);
     slot *slots = calloc(CONNS, sizeof *slots);

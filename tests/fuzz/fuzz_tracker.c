@@ -127,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     tlsneg_tracker_config cfg = {(uint32_t)(data[0] % 64) + 1, (uint64_t)data[1] * 1000000u,
-                                 (data[1] & 1) != 0, (data[1] & 2) != 0};
+                                 (data[1] & 1) != 0, (data[1] & 2) != 0, (data[1] & 4) != 0};
     tlsneg_tracker *t = tlsneg_tracker_new(&cfg);
     require(t != NULL);
     size_t bound = 4096 + cfg.max_attempts * tlsneg_tracker_bytes_per_attempt();

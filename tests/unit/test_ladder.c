@@ -424,7 +424,7 @@ static tlsneg_ladder *replayed(const char *const *lines)
     static uint8_t bytes[1 << 16];
     static tlsneg_ev ev;
     static tlsneg_replay_out got;
-    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true, false};
+    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true, false, false};
     tlsneg_replay *r = tlsneg_replay_new(&cfg, 64);
     tlsneg_ladder *l = tlsneg_ladder_new(TLSNEG_LADDER_MAX_STEPS);
     for (size_t i = 0; lines[i]; i++) {

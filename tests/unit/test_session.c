@@ -48,7 +48,7 @@ static run replay_with(const char *const *lines, tlsneg_replay *r)
 
 static tlsneg_tracker_config default_cfg(void)
 {
-    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true, false};
+    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true, false, false};
     return cfg;
 }
 

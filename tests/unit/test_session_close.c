@@ -24,7 +24,7 @@ static size_t num_steps;
 /* replay feeds lines to a fresh replay (a front end's session). */
 static void replay(const char *const *lines)
 {
-    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true, false};
+    tlsneg_tracker_config cfg = {500000, 30 * 1000000u, true, false, false};
     tlsneg_replay *r = tlsneg_replay_new(&cfg, 64);
     num_steps = 0;
     for (size_t i = 0; lines[i] && num_steps < sizeof steps / sizeof steps[0]; i++) {

@@ -392,7 +392,7 @@ static void probe_sslscan(void)
     };
     size_t n = sizeof steps / sizeof steps[0];
     for (int pass = 0; pass < 2; pass++) {
-        tlsneg_tracker_config cfg = {1000, 30 * S, true, pass == 1};
+        tlsneg_tracker_config cfg = {1000, 30 * S, true, pass == 1, false};
         tlsneg_tracker *t = tlsneg_tracker_new(&cfg);
         int recognised = 0, in_probe = 0, verdicts = 0;
         tlsneg_probe last = {0};

@@ -91,7 +91,7 @@ static inline const char *text_of(const tlsneg_verdicts *vs, tlsneg_verdict_kind
 
 static inline tlsneg_tracker *tracker(uint32_t cap, bool sni)
 {
-    tlsneg_tracker_config cfg = {cap, 30 * S, sni, false};
+    tlsneg_tracker_config cfg = {cap, 30 * S, sni, false, false};
     return tlsneg_tracker_new(&cfg);
 }
 
