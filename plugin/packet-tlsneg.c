@@ -41,9 +41,13 @@ static int dissect_tlsneg(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
     }
     gboolean wanted = tlsneg_render_wanted(tree, pinfo);
     for (guint i = 0; i < res->num_msgs; i++) {
-        if (wanted && res->msgs[i].is_alert) {
+        if (!wanted) {
+            /* The protocol item alone, which tshark keeps in any tree (an
+             * item of the tree's root is never faked): -z io,phs counts it. */
+            proto_tree_add_item(tree, proto_tlsneg, tvb, 0, 0, ENC_NA);
+        } else if (res->msgs[i].is_alert) {
             tlsneg_render_alert(tree, tvb, pinfo, &res->msgs[i]);
-        } else if (wanted) {
+        } else {
             tlsneg_render_hello(tree, tvb, pinfo, &res->msgs[i], &res->places[i]);
         }
         if (tlsneg_prefs.info_notes) {

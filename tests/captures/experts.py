@@ -12,7 +12,7 @@ exactly twice, the expert item and the message child Wireshark puts under it,
 nowhere else; an expert text cut to fit (" ... ") has its whole sentence once
 below its finding, and only then. The same texts come in one pass without a
 tree (-q -z expert, and -Y _ws.expert), where tlsneg adds its items only
-because these read them."""
+because these read them; its protocol item stays for -z io,phs."""
 import argparse
 import glob
 import os
@@ -138,6 +138,16 @@ def main():
                   f"and with -Y _ws.expert",
                   f"-q lacks: {listed - quiet}\n-Y _ws.expert lacks: {listed - filtered}")
         check(one_pass > 0, f"{one_pass} expert texts compared in one pass")
+        # Where nothing reads the rest, the tlsneg item itself stays: the
+        # protocol hierarchy counts it, in each frame tlsneg shows.
+        cap = box.add_capture(os.path.join(ROOT, "pcaps", "fallback-chain.pcap"))
+        phs = re.search(r"^\s*tlsneg\s+frames:(\d+)",
+                        box.run(["-n", "-r", cap, "-q", "-z", "io,phs"]).stdout, re.M)
+        shown = box.run(["-n", "-r", cap, "-Y", "tlsneg", "-T", "fields", "-e",
+                         "frame.number"]).stdout.split()
+        check(phs and int(phs[1]) == len(shown) > 0,
+              f"fallback-chain.pcap: -q -z io,phs counts tlsneg in the {len(shown)} frames that "
+              f"show it", phs[0] if phs else "no tlsneg line")
     finally:
         box.close()
     return res.summary()
