@@ -131,7 +131,9 @@ def main():
             quiet = texts(box.run(["-n", "-r", cap, "-q", "-z", "expert"]).stdout)
             filtered = box.run(["-n", "-r", cap, "-Y", "_ws.expert", "-T", "fields", "-E",
                                 "aggregator=\x1e", "-e", "_ws.expert.message"]).stdout
-            filtered = {m for line in filtered.splitlines() for m in line.split("\x1e")} & listed
+            # tshark 4.4 and 4.6 (not 4.0) write a backslash of a field's text twice
+            filtered = {m.replace("\\\\", "\\") for line in filtered.splitlines()
+                        for m in line.split("\x1e")} & listed
             one_pass += len(listed)
             check(quiet == listed and filtered == listed,
                   f"{rel}: the {len(listed)} expert texts of one pass also with -q -z expert "
